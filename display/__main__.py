@@ -1,0 +1,5 @@
+import sys
+
+from display.cli import main
+
+sys.exit(main())

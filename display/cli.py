@@ -1,0 +1,62 @@
+"""The `tablekeeper` command: one entry point, one sub-command module per area.
+
+Each module in ``COMMAND_MODULES`` (under ``display/commands/``) exposes
+``register(commands, benches)``: it adds its own sub-commands to ``commands`` and its
+benchmarks to ``benches`` (``tablekeeper bench NAME``), setting ``func`` on each parser.
+A ``func`` returns an exit code. Bad input is reported by raising :class:`CliError`,
+which becomes one clear line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = [
+    "display.commands.app",
+    "display.commands.comix",
+    "display.commands.remix",
+    "display.commands.mixtape",
+    "display.commands.vision",
+]
+
+EXIT_BAD_INPUT = 2
+
+
+class CliError(Exception):
+    """A problem with what the user gave us: printed as one line, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tablekeeper",
+        description="Tablekeeper: a table companion for Co-Mix, I Made You a Mixtape and "
+        "Marvel: Remix.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    bench = commands.add_parser("bench", help="measure speed and accuracy (prints figures)")
+    benches = bench.add_subparsers(dest="bench", metavar="BENCH")
+    benches.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands, benches)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args)
+    except CliError as error:
+        print(f"tablekeeper: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
