@@ -1,0 +1,106 @@
+"""Arranging found cards the way players read them: rows, or two columns.
+
+Both helpers take any items that have a centre: objects with a ``center`` attribute
+(:class:`vision.recognize.Card`, :class:`vision.synth.SceneCard`, ...) or plain ``(x, y)`` pairs.
+They need no image, only positions, so a game can also use them on corrected positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+
+
+def _center_of(item: Any) -> tuple[float, float]:
+    center = getattr(item, "center", item)
+    return float(center[0]), float(center[1])
+
+
+def _typical_size(points: np.ndarray, sizes: Sequence[float] | None) -> float:
+    if sizes:
+        return float(np.median(sizes))
+    if len(points) < 2:
+        return 1.0
+    # Nearest-neighbour distance is about one card across when cards are laid out in a grid.
+    d = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    d[d == 0] = np.inf
+    return float(np.median(d.min(axis=1)))
+
+
+def _size_of(item: Any) -> float | None:
+    corners = getattr(item, "corners", None)
+    if corners is None:
+        return None
+    c = np.asarray(corners, np.float32).reshape(-1, 2)
+    span = c.max(axis=0) - c.min(axis=0)
+    return float(min(span))
+
+
+def reading_order(
+    items: Sequence[T], center: Callable[[T], tuple[float, float]] | None = None
+) -> list[list[T]]:
+    """Group items into rows, top row first, each row left to right.
+
+    Two items share a row when their centres are closer vertically than about half a card
+    (taken from the items' corners when they have them, otherwise from their spacing), so a
+    slightly crooked row still reads as one row.
+    """
+    if not items:
+        return []
+    get = center or _center_of
+    pts = np.array([get(it) for it in items], np.float64)
+    sizes = [s for s in (_size_of(it) for it in items) if s is not None]
+    tolerance = 0.5 * _typical_size(pts, sizes)
+    order = np.argsort(pts[:, 1], kind="stable")
+    rows: list[list[int]] = []
+    row_y: list[float] = []
+    for i in order:
+        y = pts[i, 1]
+        if rows and abs(y - row_y[-1]) <= tolerance:
+            rows[-1].append(int(i))
+            row_y[-1] = float(np.mean(pts[rows[-1], 1]))
+        else:
+            rows.append([int(i)])
+            row_y.append(float(y))
+    return [[items[i] for i in sorted(row, key=lambda j: pts[j, 0])] for row in rows]
+
+
+def reading_sequence(
+    items: Sequence[T], center: Callable[[T], tuple[float, float]] | None = None
+) -> list[T]:
+    """The items in reading order as one flat list (rows top to bottom, left to right)."""
+    return [item for row in reading_order(items, center) for item in row]
+
+
+def two_columns(
+    items: Sequence[T], center: Callable[[T], tuple[float, float]] | None = None
+) -> tuple[list[T], list[T]]:
+    """Split items into a left and a right column, each top to bottom (Trk A, Trk B).
+
+    The split is at the widest horizontal gap between card centres, so it works wherever the two
+    columns sit in the picture and however many cards each holds. A single item, or items all in
+    one column (no gap wider than half a card), come back as the left column.
+    """
+    if not items:
+        return [], []
+    get = center or _center_of
+    pts = np.array([get(it) for it in items], np.float64)
+    by_x = np.argsort(pts[:, 0], kind="stable")
+    xs = pts[by_x, 0]
+    sizes = [s for s in (_size_of(it) for it in items) if s is not None]
+    min_gap = 0.5 * (float(np.median(sizes)) if sizes else _typical_size(pts, None))
+    left_idx: list[int] = [int(i) for i in by_x]
+    right_idx: list[int] = []
+    if len(xs) >= 2:
+        gaps = np.diff(xs)
+        k = int(np.argmax(gaps))
+        if gaps[k] > min_gap:
+            left_idx = [int(i) for i in by_x[: k + 1]]
+            right_idx = [int(i) for i in by_x[k + 1 :]]
+    left = [items[i] for i in sorted(left_idx, key=lambda j: pts[j, 1])]
+    right = [items[i] for i in sorted(right_idx, key=lambda j: pts[j, 1])]
+    return left, right
