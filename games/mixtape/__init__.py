@@ -1,0 +1,80 @@
+"""I Made You a Mixtape: deck files, end-game scoring, the round engine and Otto.
+
+Pure rules (no I/O beyond reading a deck file). The pieces a caller needs:
+
+    deck = load_deck("my-copy.toml")                   # or load_example_deck()
+    score = score_mixtape(deck, ["T01", "T04"], ["T02"])  # columns top to bottom
+    score.to_json()
+    game = SoloGame.start(deck, seed=7)                # snapshot() / SoloGame.restore(deck, data)
+    decision = otto_choose(deck, otto_tape, your_tape, ["T05", "T09", "T11"], seed=3)
+"""
+
+from games.mixtape.deck import (
+    FLOW_POSITIONS,
+    GENRE_NAMES,
+    GENRES,
+    WILD,
+    Card,
+    Deck,
+    example_deck_path,
+    load_deck,
+    load_example_deck,
+    parse_deck,
+    parse_ids,
+)
+from games.mixtape.errors import (
+    DeckError,
+    IllegalMixtapeError,
+    IllegalMoveError,
+    MixtapeError,
+    UnknownCardError,
+)
+from games.mixtape.game import MixtapeGame, play_simple
+from games.mixtape.otto import OttoDecision, otto_choose
+from games.mixtape.scoring import (
+    GENRE_SET_POINTS,
+    MixtapeScore,
+    aligns,
+    column_flow,
+    genre_set_points,
+    score_mixtape,
+    winners,
+)
+from games.mixtape.solo import SoloGame, play_solo, simple_choice
+from games.mixtape.tape import Tape, best_order, place_best
+
+__all__ = [
+    "FLOW_POSITIONS",
+    "GENRES",
+    "GENRE_NAMES",
+    "GENRE_SET_POINTS",
+    "WILD",
+    "Card",
+    "Deck",
+    "DeckError",
+    "IllegalMixtapeError",
+    "IllegalMoveError",
+    "MixtapeError",
+    "MixtapeGame",
+    "MixtapeScore",
+    "OttoDecision",
+    "SoloGame",
+    "Tape",
+    "UnknownCardError",
+    "aligns",
+    "best_order",
+    "column_flow",
+    "example_deck_path",
+    "genre_set_points",
+    "load_deck",
+    "load_example_deck",
+    "otto_choose",
+    "parse_deck",
+    "parse_ids",
+    "place_best",
+    "play_simple",
+    "play_solo",
+    "score_mixtape",
+    "simple_choice",
+    "winners",
+]

@@ -1,0 +1,326 @@
+"""The solo game against Otto (rulebook "Solo Rules", variant by Mike DiLisio).
+
+Set-up is the two-player one: the main Track deck holds the 2-line cards, both areas get their
+set-up card, four cards go to the box unseen; the 3- and 4-line cards, shuffled, are Otto's own
+deck. The Active player alternates, you first.
+
+- You active: three cards are drawn, two face up and one (the third) face down. You take one card
+  (any) or two cards (one of them the face-down one); the rest go into Otto's mixtape, in the best
+  Flow.
+- Otto active: three cards face up; Otto chooses (see otto.py); if he keeps one card he draws one
+  more from his own deck; you take the rest.
+- The game ends when the main deck runs out; you win only with strictly more points than Otto.
+
+Every random thing comes from the seed: the shuffles from "mixtape-solo:<seed>", Otto's random
+picks from "<seed>:<round>", so a game replays exactly. The whole state is plain JSON
+(`snapshot` / `restore`), meant to be saved after every event. Cards may also be given explicitly
+(`drawn=`, `extra=`) when a real deck on a real table is being photographed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.mixtape.deck import Deck
+from games.mixtape.errors import IllegalMoveError, MixtapeError
+from games.mixtape.otto import OttoDecision, otto_choose
+from games.mixtape.scoring import MixtapeScore
+from games.mixtape.setup import (
+    CARDS_PER_SPLIT,
+    SETUP_REMOVALS,
+    checked_order,
+    setup_tapes,
+    shuffled,
+)
+from games.mixtape.tape import Tape, place_best
+
+YOU, OTTO = "you", "otto"
+YOU_CHOOSE, OTTO_TURN, YOU_PLACE, OVER = "you-choose", "otto-turn", "you-place", "over"
+STATE_KIND = "mixtape-solo"
+SOLO_SETUP_REMOVALS = SETUP_REMOVALS[2]  # "Set up the solo game as for a two-player game"
+
+
+@dataclass
+class SoloGame:
+    deck: Deck
+    seed: int | str
+    main: list[str]  # the main (2-line) Track deck, top first
+    otto_deck: list[str]  # Otto's own deck of 3- and 4-line cards, top first
+    box: list[str]
+    you: Tape
+    otto: Tape
+    active: str = YOU
+    phase: str = YOU_CHOOSE
+    round: int = 0
+    drawn: list[str] = field(default_factory=list)
+    face_down: str | None = None
+    pending: list[str] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def start(
+        cls,
+        deck: Deck,
+        seed: int | str = 0,
+        main_order: Sequence[str] | None = None,
+        otto_order: Sequence[str] | None = None,
+    ) -> SoloGame:
+        rng = random.Random(f"mixtape-solo:{seed}")
+        main_ids = [card.id for card in deck.for_players(2)]
+        otto_ids = [card.id for card in deck.otto_deck()]
+        main = (
+            shuffled(main_ids, rng)
+            if main_order is None
+            else checked_order(deck, main_ids, main_order, "the main deck")
+        )
+        otto_pile = (
+            shuffled(otto_ids, rng)
+            if otto_order is None
+            else checked_order(deck, otto_ids, otto_order, "Otto's deck")
+        )
+        you, otto = setup_tapes(deck, main, 2, rng)
+        box, main = main[:SOLO_SETUP_REMOVALS], main[SOLO_SETUP_REMOVALS:]
+        game = cls(
+            deck=deck, seed=seed, main=main, otto_deck=otto_pile, box=box, you=you, otto=otto
+        )
+        game.log.append({"event": "setup", "you": you.to_json(), "otto": otto.to_json()})
+        game._begin_round(first=True)
+        return game
+
+    # ---- rounds ---------------------------------------------------------------------------
+    def _begin_round(self, first: bool = False) -> None:
+        if not first:
+            self.active = OTTO if self.active == YOU else YOU
+        if 0 < len(self.main) < CARDS_PER_SPLIT:
+            # Assumption (README): a round needs three cards; leftovers go to the box unseen.
+            self.box.extend(self.main)
+            self.log.append({"event": "leftover", "cards": list(self.main)})
+            self.main = []
+        if not self.main:
+            self.phase, self.drawn, self.face_down, self.pending = OVER, [], None, []
+            return
+        self.round += 1
+        self.drawn = self.main[:CARDS_PER_SPLIT]
+        del self.main[:CARDS_PER_SPLIT]
+        self.face_down = self.drawn[-1] if self.active == YOU else None
+        self.phase = YOU_CHOOSE if self.active == YOU else OTTO_TURN
+
+    def redraw(self, drawn: Sequence[str]) -> None:
+        """A real table: replace this round's three cards by the ones actually drawn (the
+        third one is the face-down card when you are active)."""
+        if self.phase not in (YOU_CHOOSE, OTTO_TURN):
+            raise IllegalMoveError("cards are drawn only at the start of a round")
+        drawn = list(drawn)
+        pool = self.main + self.drawn
+        self.deck.cards_for(drawn)
+        if len(drawn) != CARDS_PER_SPLIT or len(set(drawn)) != len(drawn):
+            raise IllegalMoveError("a round draws three different cards")
+        missing = [card for card in drawn if card not in pool]
+        if missing:
+            raise IllegalMoveError(f"card(s) {missing} are not in the main deck any more")
+        self.main = self.drawn + [card for card in self.main if card not in drawn]
+        self.drawn = drawn
+        self.face_down = drawn[-1] if self.active == YOU else None
+
+    def your_options(self) -> list[list[str]]:
+        """Legal takes when you are active: one card (any), or two including the face-down."""
+        self._expect(YOU_CHOOSE)
+        hidden = self.face_down if self.face_down is not None else self.drawn[-1]
+        singles = [[card] for card in self.drawn]
+        pairs = [[card, hidden] for card in self.drawn if card != hidden]
+        return singles + pairs
+
+    def you_choose(self, taken: Sequence[str], order: Sequence[str] | None = None) -> list[str]:
+        """You are active: take `taken`; the rest go into Otto's mixtape in the best Flow.
+        Returns the order Otto's cards were placed in."""
+        self._expect(YOU_CHOOSE)
+        taken = list(taken)
+        legal = [sorted(option) for option in self.your_options()]
+        if sorted(taken) not in legal:
+            raise IllegalMoveError(
+                f"take one card of {self.drawn}, or two including the face-down card "
+                f"{self.face_down}; not {taken}"
+            )
+        rest = [card for card in self.drawn if card not in taken]
+        your_order, your_discards = self._place(self.you, taken, order)
+        otto_order, otto_discards = place_best(self.deck, self.otto, rest)
+        self.box.extend(your_discards + otto_discards)
+        self.log.append(
+            {
+                "round": self.round,
+                "active": YOU,
+                "drawn": list(self.drawn),
+                "face_down": self.face_down,
+                "you_take": taken,
+                "you_placed": your_order,
+                "otto_gets": rest,
+                "otto_placed": otto_order,
+                "discarded": your_discards + otto_discards,
+            }
+        )
+        self._begin_round()
+        return otto_order
+
+    def otto_turn(self, extra: str | None = None) -> OttoDecision:
+        """Otto is active: he chooses, places his cards (plus an extra from his own deck if he
+        kept one). Then you place what he left (`you_place`)."""
+        self._expect(OTTO_TURN)
+        decision = otto_choose(
+            self.deck, self.otto, self.you, self.drawn, seed=f"{self.seed}:{self.round}"
+        )
+        otto_cards = list(decision.otto_takes)
+        extra_card: str | None = None
+        if decision.extra_card:
+            if extra is not None:
+                if extra not in self.otto_deck:
+                    raise IllegalMoveError(f"card {extra} is not in Otto's deck")
+                self.otto_deck.remove(extra)
+                extra_card = extra
+            elif self.otto_deck:
+                extra_card = self.otto_deck.pop(0)
+            # Assumption (README): with Otto's own deck empty, he goes without the extra card.
+            if extra_card is not None:
+                otto_cards.append(extra_card)
+        otto_order, discards = place_best(self.deck, self.otto, otto_cards)
+        self.box.extend(discards)
+        self.pending = list(decision.you_get)
+        self.phase = YOU_PLACE
+        self.log.append(
+            {
+                "round": self.round,
+                "active": OTTO,
+                "drawn": list(self.drawn),
+                "decision": decision.to_json(),
+                "extra": extra_card,
+                "otto_placed": otto_order,
+                "discarded": discards,
+            }
+        )
+        return decision
+
+    def you_place(self, order: Sequence[str] | None = None) -> list[str]:
+        """Place the cards Otto left you (in `order`, or the best-flow order); returns the
+        order used."""
+        self._expect(YOU_PLACE)
+        your_order, discards = self._place(self.you, self.pending, order)
+        self.box.extend(discards)
+        self.log[-1]["you_placed"] = your_order
+        self.log[-1]["discarded"] = self.log[-1]["discarded"] + discards
+        self.pending = []
+        self._begin_round()
+        return your_order
+
+    def _place(
+        self, tape: Tape, cards: Sequence[str], order: Sequence[str] | None
+    ) -> tuple[list[str], list[str]]:
+        if order is None:
+            return place_best(self.deck, tape, cards)
+        if sorted(order) != sorted(cards):
+            raise IllegalMoveError(f"place exactly the cards {list(cards)}, not {list(order)}")
+        return list(order), tape.place_all(self.deck, order)
+
+    def _expect(self, phase: str) -> None:
+        if self.phase != phase:
+            raise IllegalMoveError(f"the game is at step {self.phase!r}, not {phase!r}")
+
+    # ---- results & persistence -------------------------------------------------------
+    def scores(self) -> dict[str, MixtapeScore]:
+        return {YOU: self.you.score(self.deck), OTTO: self.otto.score(self.deck)}
+
+    def winner(self) -> str:
+        """Solo: you win only with more points than Otto; equal or fewer, Otto wins."""
+        scores = self.scores()
+        return YOU if scores[YOU].total > scores[OTTO].total else OTTO
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "kind": STATE_KIND,
+            "version": 1,
+            "deck_name": self.deck.name,
+            "seed": self.seed,
+            "phase": self.phase,
+            "active": self.active,
+            "round": self.round,
+            "main": list(self.main),
+            "otto_deck": list(self.otto_deck),
+            "box": list(self.box),
+            "you": self.you.to_json(),
+            "otto": self.otto.to_json(),
+            "drawn": list(self.drawn),
+            "face_down": self.face_down,
+            "pending": list(self.pending),
+            "log": list(self.log),
+        }
+
+    @classmethod
+    def restore(cls, deck: Deck, data: Mapping[str, Any]) -> SoloGame:
+        if not isinstance(data, Mapping) or data.get("kind") != STATE_KIND:
+            raise MixtapeError("saved state is not a solo Mixtape game")
+        try:
+            game = cls(
+                deck=deck,
+                seed=data["seed"],
+                main=list(data["main"]),
+                otto_deck=list(data["otto_deck"]),
+                box=list(data["box"]),
+                you=Tape.from_json(data["you"], deck),
+                otto=Tape.from_json(data["otto"], deck),
+                active=data["active"],
+                phase=data["phase"],
+                round=int(data["round"]),
+                drawn=list(data["drawn"]),
+                face_down=data["face_down"],
+                pending=list(data["pending"]),
+                log=list(data["log"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, MixtapeError):
+                raise
+            raise MixtapeError(f"saved solo state is malformed: {error}") from None
+        if game.phase not in (YOU_CHOOSE, OTTO_TURN, YOU_PLACE, OVER) or game.active not in (
+            YOU,
+            OTTO,
+        ):
+            raise MixtapeError("saved solo state has an unknown step or active player")
+        for ids in (game.main, game.otto_deck, game.box, game.drawn, game.pending):
+            deck.cards_for(ids)
+        return game
+
+
+# ---- the simulated human ----------------------------------------------------------------
+def _gain(deck: Deck, tape: Tape, cards: Sequence[str]) -> int:
+    if not cards:
+        return 0
+    trial = tape.copy()
+    place_best(deck, trial, cards)
+    return trial.score(deck).total - tape.score(deck).total
+
+
+def simple_choice(game: SoloGame) -> list[str]:
+    """A simple human: without peeking at the face-down card, take the option whose face-up
+    cards gain you the most minus what the face-up cards you leave gain Otto; ties → more
+    cards, then the first option."""
+    hidden = game.face_down
+
+    def value(option: list[str]) -> tuple[int, int]:
+        mine = [c for c in option if c != hidden]
+        his = [c for c in game.drawn if c not in option and c != hidden]
+        return (_gain(game.deck, game.you, mine) - _gain(game.deck, game.otto, his), len(option))
+
+    options = game.your_options()
+    return max(options, key=value)
+
+
+def play_solo(game: SoloGame) -> SoloGame:
+    """Play to the end: the simple human against Otto; your cards always in best flow."""
+    while game.phase != OVER:
+        if game.phase == YOU_CHOOSE:
+            game.you_choose(simple_choice(game))
+        elif game.phase == OTTO_TURN:
+            game.otto_turn()
+        else:
+            game.you_place()
+    return game
