@@ -1,0 +1,391 @@
+"""The appliance configuration: pins, screen, seats, buttons, camera and keyboard map.
+
+Defaults are built in (``DEFAULT_CONFIG_TOML`` below is both the documentation and the
+defaults). A TOML file overrides any part of it; :func:`config_path` says where that file is
+looked for. Every problem in a file is reported as a :class:`ConfigError` naming the file, the
+line and the key, e.g. ``config.toml line 7: pins.back: pin 5 is already used by pins.seat_1``.
+
+Pins are BCM GPIO numbers (what gpiozero means by a bare integer). ``false`` means "not wired".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG_TOML = """\
+# Tablekeeper configuration. Every key is optional; these are the built-in defaults.
+
+[screen]
+width = 800          # pixels of the panel (official 7" touchscreen: 800x480)
+height = 480
+fullscreen = true    # real hardware only; simulated mode always opens a window
+fps = 30
+
+[seats]
+count = 5            # seat buttons in use, 1..5 (one per story/seat)
+
+[buttons]
+bounce_time = 0.03   # seconds (gpiozero Button bounce_time)
+hold_time = 1.5      # seconds a button is held before it counts as a hold
+
+[pins]
+# BCM GPIO numbers; false = not wired. Buttons connect the pin to ground (internal pull-up).
+seat_1 = 5
+seat_2 = 6
+seat_3 = 13
+seat_4 = 19
+seat_5 = 26
+left = false         # navigation buttons: optional when the rotary encoder is fitted
+right = false
+ok = false
+back = 16
+shutter = 20
+encoder_a = 17       # rotary encoder: turning = LEFT/RIGHT, pushing = OK
+encoder_b = 27
+encoder_button = 22
+led_bar = [4, 23, 24, 25, 21, 9, 10, 11]   # the sand-timer bar graph, first LED first
+status_led = 12
+buzzer = 18
+buzzer_type = "tonal"    # "tonal" (passive piezo, TonalBuzzer) or "active" (Buzzer)
+
+[camera]
+backend = "auto"     # auto | picamera2 | opencv | folder | none
+width = 2304         # still size (Camera Module 3 2304x1296 mode)
+height = 1296
+autofocus = true     # used where the module has autofocus
+device_index = 0     # opencv: /dev/videoN
+folder = ""          # folder backend: images are returned in name order, round and round
+
+[keyboard]
+# pygame key names (simulated mode and a USB keyboard on the Pi); a list gives several keys.
+seat_1 = "1"
+seat_2 = "2"
+seat_3 = "3"
+seat_4 = "4"
+seat_5 = "5"
+left = "left"
+right = "right"
+ok = ["return", "space"]
+back = ["backspace", "escape"]
+shutter = "c"
+"""
+
+ACTION_KEYS = (
+    "seat_1",
+    "seat_2",
+    "seat_3",
+    "seat_4",
+    "seat_5",
+    "left",
+    "right",
+    "ok",
+    "back",
+    "shutter",
+)
+CAMERA_BACKENDS = ("auto", "picamera2", "opencv", "folder", "none")
+BCM_PINS = range(0, 28)
+
+
+class ConfigError(Exception):
+    """A bad configuration file; the message names the file, line and key."""
+
+
+@dataclass(frozen=True)
+class ScreenConfig:
+    width: int
+    height: int
+    fullscreen: bool
+    fps: int
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    bounce_time: float
+    hold_time: float
+
+
+@dataclass(frozen=True)
+class PinConfig:
+    """BCM pin numbers; None = not wired."""
+
+    buttons: dict[str, int | None]  # action key ("seat_1".."shutter") -> pin
+    encoder_a: int | None
+    encoder_b: int | None
+    encoder_button: int | None
+    led_bar: tuple[int, ...]
+    status_led: int | None
+    buzzer: int | None
+    buzzer_type: str
+
+    @property
+    def has_encoder(self) -> bool:
+        return self.encoder_a is not None and self.encoder_b is not None
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    backend: str
+    width: int
+    height: int
+    autofocus: bool
+    device_index: int
+    folder: str
+
+
+@dataclass(frozen=True)
+class Config:
+    screen: ScreenConfig
+    seat_count: int
+    buttons: ButtonConfig
+    pins: PinConfig
+    camera: CameraConfig
+    keyboard: dict[str, tuple[str, ...]]  # action key -> key names
+    source: Path | None = None
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    def where(self, key: str) -> str:
+        """'config.toml line 12: keyboard.ok' for messages about a key (the file if known)."""
+        line = self.key_lines.get(key)
+        if self.source is None or line is None:
+            return key
+        return f"{self.source} line {line}: {key}"
+
+
+def config_path(environ: dict[str, str] | None = None) -> Path:
+    """$TABLEKEEPER_CONFIG, else $XDG_CONFIG_HOME/tablekeeper/config.toml, else ~/.config/..."""
+    env = os.environ if environ is None else environ
+    if env.get("TABLEKEEPER_CONFIG"):
+        return Path(env["TABLEKEEPER_CONFIG"])
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "tablekeeper" / "config.toml"
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Map 'table.key' -> 1-based line number, by a line scan (tomllib keeps no positions)."""
+    lines: dict[str, int] = {}
+    table = ""
+    header = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\s*(#.*)?$")
+    assignment = re.compile(r"^\s*([A-Za-z0-9_\-\"]+)\s*=")
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = header.match(line)
+        if match:
+            table = match.group(1).replace('"', "").replace(" ", "")
+            lines.setdefault(table, number)
+            continue
+        match = assignment.match(line)
+        if match:
+            key = match.group(1).strip('"')
+            lines.setdefault(f"{table}.{key}" if table else key, number)
+    return lines
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+class _Reader:
+    """Typed access to the merged table, with errors that point at the user's file."""
+
+    def __init__(self, data: dict[str, Any], source: Path | None, lines: dict[str, int]):
+        self.data = data
+        self.source = source
+        self.lines = lines
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        line = self.lines.get(key)
+        if self.source is not None and line is not None:
+            return ConfigError(f"{self.source} line {line}: {key}: {message}")
+        if self.source is not None:
+            return ConfigError(f"{self.source}: {key}: {message}")
+        return ConfigError(f"{key}: {message}")
+
+    def get(self, key: str) -> Any:
+        table, name = key.split(".")
+        return self.data[table][name]
+
+    def integer(self, key: str, low: int, high: int) -> int:
+        value = self.get(key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"expected a whole number, got {value!r}")
+        if not low <= value <= high:
+            raise self.fail(key, f"{value} is out of range {low}..{high}")
+        return value
+
+    def number(self, key: str, low: float, high: float) -> float:
+        value = self.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(key, f"expected a number, got {value!r}")
+        if not low <= value <= high:
+            raise self.fail(key, f"{value} is out of range {low}..{high}")
+        return float(value)
+
+    def boolean(self, key: str) -> bool:
+        value = self.get(key)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {value!r}")
+        return value
+
+    def choice(self, key: str, choices: tuple[str, ...]) -> str:
+        value = self.get(key)
+        if value not in choices:
+            raise self.fail(key, f"expected one of {', '.join(choices)}, got {value!r}")
+        return str(value)
+
+    def string(self, key: str) -> str:
+        value = self.get(key)
+        if not isinstance(value, str):
+            raise self.fail(key, f"expected a string, got {value!r}")
+        return value
+
+    def pin(self, key: str) -> int | None:
+        value = self.get(key)
+        if value is False:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
+            raise self.fail(key, f"expected a BCM pin number 0..27 or false, got {value!r}")
+        return value
+
+    def pin_list(self, key: str) -> tuple[int, ...]:
+        value = self.get(key)
+        if value is False:
+            return ()
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v in BCM_PINS for v in value
+        ):
+            raise self.fail(key, f"expected a list of BCM pin numbers 0..27, got {value!r}")
+        return tuple(value)
+
+    def keys(self, key: str) -> tuple[str, ...]:
+        value = self.get(key)
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(key, f"expected a key name or a list of key names, got {value!r}")
+        return tuple(value)
+
+
+def _check_known_keys(defaults: dict[str, Any], user: dict[str, Any], reader: _Reader) -> None:
+    for table, content in user.items():
+        if table not in defaults:
+            raise reader.fail(table, f"unknown section [{table}] (known: {', '.join(defaults)})")
+        if not isinstance(content, dict):
+            raise reader.fail(table, f"[{table}] must be a table")
+        for name in content:
+            if name not in defaults[table]:
+                known = ", ".join(defaults[table])
+                raise reader.fail(f"{table}.{name}", f"unknown key (known in [{table}]: {known})")
+
+
+def parse_config(text: str = "", source: Path | None = None) -> Config:
+    """Defaults overridden by ``text`` (TOML). Raises ConfigError naming key and line."""
+    defaults = tomllib.loads(DEFAULT_CONFIG_TOML)
+    try:
+        user = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        # tomllib's message already ends with "(at line N, column M)".
+        raise ConfigError(f"{source or 'config'}: not valid TOML: {error}") from None
+    lines = _key_lines(text)
+    reader = _Reader(_merge(defaults, user), source, lines)
+    _check_known_keys(defaults, user, reader)
+
+    screen = ScreenConfig(
+        width=reader.integer("screen.width", 320, 7680),
+        height=reader.integer("screen.height", 240, 4320),
+        fullscreen=reader.boolean("screen.fullscreen"),
+        fps=reader.integer("screen.fps", 5, 240),
+    )
+    buttons = ButtonConfig(
+        bounce_time=reader.number("buttons.bounce_time", 0.0, 1.0),
+        hold_time=reader.number("buttons.hold_time", 0.2, 30.0),
+    )
+    seat_count = reader.integer("seats.count", 1, 5)
+    pins = PinConfig(
+        buttons={name: reader.pin(f"pins.{name}") for name in ACTION_KEYS},
+        encoder_a=reader.pin("pins.encoder_a"),
+        encoder_b=reader.pin("pins.encoder_b"),
+        encoder_button=reader.pin("pins.encoder_button"),
+        led_bar=reader.pin_list("pins.led_bar"),
+        status_led=reader.pin("pins.status_led"),
+        buzzer=reader.pin("pins.buzzer"),
+        buzzer_type=reader.choice("pins.buzzer_type", ("tonal", "active")),
+    )
+    if (pins.encoder_a is None) != (pins.encoder_b is None):
+        key = "pins.encoder_b" if pins.encoder_b is None else "pins.encoder_a"
+        raise reader.fail(key, "the rotary encoder needs both encoder_a and encoder_b")
+    _check_pins_unique(pins, reader)
+    _check_navigation(pins, seat_count, reader)
+    camera = CameraConfig(
+        backend=reader.choice("camera.backend", CAMERA_BACKENDS),
+        width=reader.integer("camera.width", 64, 10000),
+        height=reader.integer("camera.height", 64, 10000),
+        autofocus=reader.boolean("camera.autofocus"),
+        device_index=reader.integer("camera.device_index", 0, 63),
+        folder=reader.string("camera.folder"),
+    )
+    keyboard = {name: reader.keys(f"keyboard.{name}") for name in ACTION_KEYS}
+    return Config(
+        screen=screen,
+        seat_count=seat_count,
+        buttons=buttons,
+        pins=pins,
+        camera=camera,
+        keyboard=keyboard,
+        source=source,
+        key_lines=lines,
+    )
+
+
+def _check_pins_unique(pins: PinConfig, reader: _Reader) -> None:
+    owners: dict[int, str] = {}
+    assigned: list[tuple[str, int | None]] = [(f"pins.{k}", v) for k, v in pins.buttons.items()]
+    assigned += [
+        ("pins.encoder_a", pins.encoder_a),
+        ("pins.encoder_b", pins.encoder_b),
+        ("pins.encoder_button", pins.encoder_button),
+        ("pins.status_led", pins.status_led),
+        ("pins.buzzer", pins.buzzer),
+    ]
+    assigned += [("pins.led_bar", pin) for pin in pins.led_bar]
+    for key, pin in assigned:
+        if pin is None:
+            continue
+        if pin in owners:
+            raise reader.fail(key, f"pin {pin} is already used by {owners[pin]}")
+        owners[pin] = key
+
+
+def _check_navigation(pins: PinConfig, seat_count: int, reader: _Reader) -> None:
+    """The appliance is unusable without a way to move, choose and go back."""
+    has = pins.buttons
+    if not pins.has_encoder and (has["left"] is None or has["right"] is None):
+        raise reader.fail("pins.left", "wire LEFT and RIGHT buttons or a rotary encoder")
+    if pins.encoder_button is None and has["ok"] is None:
+        raise reader.fail("pins.ok", "wire an OK button or the encoder's push switch")
+    if has["back"] is None:
+        raise reader.fail("pins.back", "a BACK button is required")
+
+
+def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
+    """Read the config file if it exists (``path`` or :func:`config_path`), else the defaults."""
+    explicit = path is not None
+    path = path if path is not None else config_path(environ)
+    if not path.exists():
+        if explicit:
+            raise ConfigError(f"{path}: no such config file")
+        return parse_config("")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    return parse_config(text, source=path)

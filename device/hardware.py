@@ -1,0 +1,335 @@
+"""The one object the app talks to for buttons, encoder, LED bar, status LED and buzzer.
+
+Both backends are the same gpiozero classes; only the pin factory differs:
+
+* real: gpiozero's default factory (lgpio on a Pi 5 / Bookworm) on the configured BCM pins;
+* simulated: ``MockFactory(pin_class=MockPWMPin)`` (PWM-capable, so PWMLED, TonalBuzzer and a
+  PWM LEDBarGraph work). :meth:`Hardware.sim_press` / :meth:`Hardware.sim_release` drive the mock
+  pins low/high (buttons are pull-up, pressed = low), so gpiozero's own Button and RotaryEncoder
+  code decides what happened, exactly as with real wires.
+
+Inputs come out of :meth:`Hardware.poll` as :class:`InputEvent` values named by the action keys of
+the config (``"seat_1"`` .. ``"shutter"``; the display layer maps them to its Action enum). They
+are queued because real gpiozero callbacks run on gpiozero's own threads.
+
+Outputs are driven on the caller's clock (``now`` callable), not on gpiozero's background blink
+threads, so a scripted run with a fake clock sees the buzzer stop and the status LED blink
+deterministically. Call :meth:`Hardware.update` once a frame.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gpiozero import (
+    PWMLED,
+    Button,
+    Buzzer,
+    Device,
+    LEDBarGraph,
+    RotaryEncoder,
+    TonalBuzzer,
+)
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from device.config import ACTION_KEYS, Config
+
+
+class HardwareError(Exception):
+    """The hardware could not be set up (e.g. a pin is busy or the GPIO chip is missing)."""
+
+
+@dataclass(frozen=True)
+class InputEvent:
+    """``kind`` is "press" or "release"; ``name`` an action key such as "seat_1" or "ok"."""
+
+    kind: str
+    name: str
+
+
+# Quadrature sequences (A, B levels; 1 = high/idle) for one detent of the encoder, as gpiozero's
+# RotaryEncoder decodes them: A falls first = clockwise.
+_CLOCKWISE = ((0, 1), (0, 0), (1, 0), (1, 1))
+_COUNTER_CLOCKWISE = ((1, 0), (0, 0), (0, 1), (1, 1))
+
+
+def simulated_pin_factory() -> MockFactory:
+    """A fresh PWM-capable mock factory (gpiozero mock pins are class-level: reset between uses)."""
+    return MockFactory(pin_class=MockPWMPin)
+
+
+class Hardware:
+    """Buttons, encoder, LED bar, status LED and buzzer built from :class:`Config`."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        simulated: bool,
+        now: Callable[[], float],
+        pin_factory: Any = None,
+    ) -> None:
+        self.config = config
+        self.simulated = simulated
+        self._now = now
+        self._events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
+        if pin_factory is None and simulated:
+            pin_factory = simulated_pin_factory()
+        self.pin_factory = pin_factory
+        self.buttons: dict[str, Button] = {}
+        self.encoder: RotaryEncoder | None = None
+        self.bar: LEDBarGraph | None = None
+        self.status: PWMLED | None = None
+        self.buzzer: TonalBuzzer | Buzzer | None = None
+        self._devices: list[Any] = []
+        self._buzz_until: float | None = None
+        self._tone_hz: float | None = None
+        self._blink_period: float | None = None
+        self._status_level = 0.0
+        try:
+            self._build()
+        except Exception as error:  # gpiozero raises many kinds: busy pin, no chip, bad pin
+            self.close()
+            raise HardwareError(f"cannot set up the GPIO devices: {error}") from error
+
+    # -- construction -------------------------------------------------------------------------
+    def _build(self) -> None:
+        pins = self.config.pins
+        timing = self.config.buttons
+        factory = self.pin_factory
+        for name in ACTION_KEYS:
+            pin = pins.buttons[name]
+            if pin is None or (name.startswith("seat_") and int(name[5:]) > self.config.seat_count):
+                continue
+            button = Button(
+                pin,
+                pull_up=True,
+                bounce_time=timing.bounce_time or None,
+                hold_time=timing.hold_time,
+                pin_factory=factory,
+            )
+            self._wire_button(button, name)
+            self.buttons[name] = button
+        if pins.has_encoder:
+            self.encoder = RotaryEncoder(
+                pins.encoder_a, pins.encoder_b, max_steps=0, pin_factory=factory
+            )
+            self.encoder.when_rotated_clockwise = lambda: self._tap("right")
+            self.encoder.when_rotated_counter_clockwise = lambda: self._tap("left")
+            self._devices.append(self.encoder)
+        if pins.encoder_button is not None:
+            push = Button(
+                pins.encoder_button,
+                pull_up=True,
+                bounce_time=timing.bounce_time or None,
+                hold_time=timing.hold_time,
+                pin_factory=factory,
+            )
+            self._wire_button(push, "ok")
+            self.buttons["encoder_button"] = push
+        if pins.led_bar:
+            self.bar = LEDBarGraph(*pins.led_bar, pwm=True, pin_factory=factory)
+            self._devices.append(self.bar)
+        if pins.status_led is not None:
+            self.status = PWMLED(pins.status_led, pin_factory=factory)
+            self._devices.append(self.status)
+        if pins.buzzer is not None:
+            if pins.buzzer_type == "tonal":
+                self.buzzer = TonalBuzzer(pins.buzzer, octaves=3, pin_factory=factory)
+            else:
+                self.buzzer = Buzzer(pins.buzzer, pin_factory=factory)
+            self._devices.append(self.buzzer)
+
+    def _wire_button(self, button: Button, name: str) -> None:
+        button.when_pressed = lambda: self._events.put(InputEvent("press", name))
+        button.when_released = lambda: self._events.put(InputEvent("release", name))
+        self._devices.append(button)
+
+    def _tap(self, name: str) -> None:
+        # An encoder detent is a complete press: the app sees press + release at once.
+        self._events.put(InputEvent("press", name))
+        self._events.put(InputEvent("release", name))
+
+    # -- inputs -------------------------------------------------------------------------------
+    def poll(self) -> list[InputEvent]:
+        """Everything that happened on the inputs since the last call, in order."""
+        events = []
+        while True:
+            try:
+                events.append(self._events.get_nowait())
+            except queue.Empty:
+                return events
+
+    def inputs(self) -> list[str]:
+        """Action keys that some input produces (buttons, encoder directions, push switch)."""
+        names = {name for name in self.buttons if name != "encoder_button"}
+        if self.encoder is not None:
+            names |= {"left", "right"}
+        if "encoder_button" in self.buttons:
+            names.add("ok")
+        return [name for name in ACTION_KEYS if name in names]
+
+    def is_pressed(self, name: str) -> bool:
+        button = self.buttons.get(name)
+        if button is None and name == "ok":
+            button = self.buttons.get("encoder_button")
+        return bool(button is not None and button.is_pressed)
+
+    def _button_for(self, name: str) -> Button | None:
+        if name in self.buttons:
+            return self.buttons[name]
+        if name == "ok":
+            return self.buttons.get("encoder_button")
+        return None
+
+    def sim_press(self, name: str) -> None:
+        """Simulated mode: press the input behind action key ``name`` (drives the mock pin low).
+
+        LEFT/RIGHT without their own buttons turn the encoder one detent instead.
+        """
+        self._require_sim()
+        button = self._button_for(name)
+        if button is not None:
+            button.pin.drive_low()
+            return
+        if name in ("left", "right") and self.encoder is not None:
+            self.sim_turn(1 if name == "right" else -1)
+            return
+        raise KeyError(f"no input is wired for {name!r}")
+
+    def sim_release(self, name: str) -> None:
+        """Simulated mode: release the input behind ``name`` (drives the mock pin high)."""
+        self._require_sim()
+        button = self._button_for(name)
+        if button is not None:
+            button.pin.drive_high()
+        elif not (name in ("left", "right") and self.encoder is not None):
+            raise KeyError(f"no input is wired for {name!r}")
+
+    def sim_turn(self, detents: int) -> None:
+        """Simulated mode: turn the encoder; positive = clockwise (RIGHT)."""
+        self._require_sim()
+        if self.encoder is None:
+            raise KeyError("no rotary encoder is wired")
+        pin_a, pin_b = self.encoder.a.pin, self.encoder.b.pin
+        sequence = _CLOCKWISE if detents > 0 else _COUNTER_CLOCKWISE
+        for _ in range(abs(detents)):
+            for level_a, level_b in sequence:
+                pin_a.drive_high() if level_a else pin_a.drive_low()
+                pin_b.drive_high() if level_b else pin_b.drive_low()
+
+    def _require_sim(self) -> None:
+        if not self.simulated:
+            raise RuntimeError("simulated input on real hardware")
+
+    # -- outputs ------------------------------------------------------------------------------
+    def set_bar(self, fraction: float) -> None:
+        """Light the LED bar to ``fraction`` (0..1); the last LED dims for the partial part."""
+        if self.bar is not None:
+            self.bar.value = max(0.0, min(1.0, fraction))
+
+    @property
+    def bar_value(self) -> float:
+        return float(self.bar.value) if self.bar is not None else 0.0
+
+    @property
+    def bar_levels(self) -> list[float]:
+        """Brightness of each LED of the bar, first LED first."""
+        return [float(led.value) for led in self.bar] if self.bar is not None else []
+
+    def set_status(self, level: float) -> None:
+        """Status LED steady at ``level`` (0 = off, 1 = full)."""
+        self._blink_period = None
+        self._status_level = max(0.0, min(1.0, level))
+        if self.status is not None:
+            self.status.value = self._status_level
+
+    def blink_status(self, period: float = 1.0) -> None:
+        """Status LED blinks (on for half of ``period``), driven by :meth:`update`."""
+        self._blink_period = max(0.05, period)
+        self.update()
+
+    @property
+    def status_value(self) -> float:
+        return float(self.status.value) if self.status is not None else self._status_level
+
+    def beep(self, tone_hz: float = 880.0, seconds: float = 0.15) -> None:
+        """Sound the buzzer for ``seconds`` (of the app's clock); an active buzzer ignores tone."""
+        if self.buzzer is None:
+            return
+        if isinstance(self.buzzer, TonalBuzzer):
+            low = self.buzzer.min_tone.frequency
+            high = self.buzzer.max_tone.frequency
+            tone = max(low, min(high, tone_hz))
+            self.buzzer.play(tone)
+            self._tone_hz = tone
+        else:
+            self.buzzer.on()
+            self._tone_hz = None
+        self._buzz_until = self._now() + seconds
+
+    def silence(self) -> None:
+        if self.buzzer is not None:
+            if isinstance(self.buzzer, TonalBuzzer):
+                self.buzzer.stop()
+            else:
+                self.buzzer.off()
+        self._buzz_until = None
+        self._tone_hz = None
+
+    @property
+    def buzzing(self) -> bool:
+        return self._buzz_until is not None
+
+    @property
+    def tone_hz(self) -> float | None:
+        """The tone being played (None when silent or for an active buzzer)."""
+        return self._tone_hz
+
+    def outputs_off(self) -> None:
+        """Bar dark, status LED off, buzzer silent."""
+        self.set_bar(0.0)
+        self.set_status(0.0)
+        self.silence()
+
+    def update(self, now: float | None = None) -> None:
+        """Advance time-driven outputs (end of a beep, status blink). Call once a frame."""
+        now = self._now() if now is None else now
+        if self._buzz_until is not None and now >= self._buzz_until:
+            self.silence()
+        if self._blink_period is not None and self.status is not None:
+            lit = (now % self._blink_period) < self._blink_period / 2
+            self.status.value = 1.0 if lit else 0.0
+
+    def close(self) -> None:
+        for device in reversed(self._devices):
+            try:
+                device.close()
+            except Exception:  # closing is best effort; a half-built device may refuse
+                pass
+        self._devices.clear()
+        self.buttons.clear()
+
+    def describe(self) -> list[str]:
+        """One line per wired device, for the hardware test and settings screens."""
+        pins = self.config.pins
+        lines = [
+            f"{name}: GPIO{pins.buttons[name]}" for name in self.buttons if name in pins.buttons
+        ]
+        if self.encoder is not None:
+            lines.append(f"encoder: GPIO{pins.encoder_a}/GPIO{pins.encoder_b}")
+        if pins.encoder_button is not None:
+            lines.append(f"encoder push: GPIO{pins.encoder_button}")
+        if pins.led_bar:
+            lines.append("LED bar: " + ",".join(f"GPIO{p}" for p in pins.led_bar))
+        if pins.status_led is not None:
+            lines.append(f"status LED: GPIO{pins.status_led}")
+        if pins.buzzer is not None:
+            lines.append(f"buzzer ({pins.buzzer_type}): GPIO{pins.buzzer}")
+        return lines
+
+
+__all__ = ["Device", "Hardware", "HardwareError", "InputEvent", "simulated_pin_factory"]

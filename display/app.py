@@ -1,0 +1,494 @@
+"""The appliance loop: a stack of screens fed with actions, drawn at a steady frame rate.
+
+The :class:`App` owns the injected clock (``app.clock.now()``), the device ``Hardware``
+(``app.hardware``), the camera (``app.camera``, use :meth:`App.capture`), the state store
+(``app.store``) and the screen stack (:meth:`push`, :meth:`pop`, :meth:`replace`,
+:meth:`go_home`). Inputs from GPIO (through gpiozero, real or mock pins), the keyboard, taps on
+the legend bar and scripts all arrive as :class:`~display.actions.Action` values; after every
+handled one the whole stack is saved (:meth:`save`). See ``display/screens/base.py`` for how to
+write a screen.
+
+Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
+SDL scales it to the panel (pygame.SCALED), so layouts are written once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pygame
+
+from device.camera import Camera, CameraError
+from device.config import Config
+from device.hardware import Hardware, InputEvent
+from display import ui
+from display.actions import Action
+from display.screens.base import SCREENS, Screen
+from display.store import Store
+
+HOME_KIND = "home"
+
+
+class MonotonicClock:
+    """The real clock: seconds from an arbitrary origin, never going backwards."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+class FakeClock:
+    """A clock that moves only when told (scripts' ``advance``, tests)."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self._now = start
+
+    def now(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("the clock cannot go backwards")
+        self._now += seconds
+
+
+Clock = MonotonicClock | FakeClock
+
+
+def logical_size(width: int, height: int) -> tuple[int, int]:
+    """The canvas size for a screen of ``width`` x ``height``: 480 high, same aspect ratio."""
+    return (round(ui.LOGICAL_HEIGHT * width / height), ui.LOGICAL_HEIGHT)
+
+
+def load_screen_modules() -> dict[str, str]:
+    """Import every module under ``display.screens`` (which registers their screens).
+
+    Returns {module name: error} for modules that failed to import, so one broken game screen
+    shows up as a message on the home screen instead of taking the appliance down.
+    """
+    import display.screens as package
+
+    failures: dict[str, str] = {}
+    for info in pkgutil.walk_packages(package.__path__, prefix="display.screens."):
+        try:
+            importlib.import_module(info.name)
+        except Exception as error:
+            failures[info.name] = f"{type(error).__name__}: {error}"
+            traceback.print_exc(file=sys.stderr)
+    return failures
+
+
+def key_code(name: str) -> int | None:
+    """pygame key code for a key name ("a", "1", "return", "left", "f1"), or None."""
+    for attribute in (f"K_{name}", f"K_{name.upper()}", f"K_{name.lower()}"):
+        code = getattr(pygame, attribute, None)
+        if isinstance(code, int):
+            return code
+    return None
+
+
+def pretty_key(name: str) -> str:
+    """A key name as printed under a legend item: "return" -> "Enter"."""
+    special = {"return": "Enter", "space": "Space", "backspace": "Bksp", "escape": "Esc"}
+    return special.get(name.lower(), name.upper() if len(name) == 1 else name.capitalize())
+
+
+class App:
+    """The running appliance; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        config: Config,
+        hardware: Hardware,
+        camera: Camera,
+        store: Store,
+        clock: Clock | None = None,
+        simulated: bool = False,
+        strict: bool = False,
+    ) -> None:
+        self.config = config
+        self.hardware = hardware
+        self.camera = camera
+        self.store = store
+        self.clock: Clock = clock if clock is not None else MonotonicClock()
+        self.simulated = simulated
+        #: strict (scripts, tests): an exception in a screen propagates instead of being shown.
+        self.strict = strict
+        self.size = logical_size(config.screen.width, config.screen.height)
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.surface = pygame.Surface(self.size)
+        self.screens: list[Screen] = []
+        self.running = True
+        self.frames = 0
+        self.load_errors: dict[str, str] = {}
+        self.last_capture_error: str | None = None
+        self._pressed: dict[Action, list[Any]] = {}  # action -> [pressed_at, hold_fired]
+        self._toasts: list[tuple[str, float]] = []
+        self._legend_targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
+        self.keymap = self._build_keymap()
+
+    # -- start-up -----------------------------------------------------------------------------
+    def start(self) -> None:
+        """Import the screens, rebuild the saved stack (or show home), show start-up notices."""
+        from display.screens.message import MessageScreen
+
+        self.load_errors = load_screen_modules()
+        problems = self._restore_stack()
+        if not self.screens:
+            self.screens.append(self._make_home())
+        for notice in self.store.notices:
+            self.screens.append(MessageScreen(self, "Saved state moved aside", notice))
+        for problem in problems:
+            self.screens.append(MessageScreen(self, "Could not resume", problem))
+        self.top.on_show()
+        self.save()
+
+    def _make_home(self) -> Screen:
+        home = SCREENS.get(HOME_KIND)
+        if home is None:
+            raise RuntimeError("the home screen is not registered")
+        return home(self)
+
+    def _restore_stack(self) -> list[str]:
+        problems: list[str] = []
+        for entry in self.store.load_stack():
+            kind = entry["kind"]
+            cls = SCREENS.get(kind)
+            if cls is None:
+                problems.append(f"The saved screen '{kind}' is not part of this version.")
+                break
+            try:
+                self.screens.append(cls.restore(self, entry["snapshot"]))
+            except Exception as error:
+                if self.strict:
+                    raise
+                traceback.print_exc(file=sys.stderr)
+                problems.append(f"The saved screen '{kind}' could not be restored ({error}).")
+                break
+        if self.screens and self.screens[0].kind != HOME_KIND:
+            self.screens.insert(0, self._make_home())
+        return problems
+
+    def _build_keymap(self) -> dict[int, Action]:
+        keymap: dict[int, Action] = {}
+        for name, keys in self.config.keyboard.items():
+            for key in keys:
+                code = key_code(key)
+                if code is None:
+                    from device.config import ConfigError
+
+                    raise ConfigError(
+                        f"{self.config.where(f'keyboard.{name}')}: unknown key name {key!r} "
+                        "(pygame key names: a, 1, return, space, left, escape, f1...)"
+                    )
+                keymap[code] = Action(name.upper())
+        return keymap
+
+    def key_hints(self) -> dict[Action, str]:
+        """Action -> its first keyboard key, for the legend bar in simulated mode."""
+        return {
+            Action(name.upper()): pretty_key(keys[0])
+            for name, keys in self.config.keyboard.items()
+            if keys
+        }
+
+    # -- the stack ----------------------------------------------------------------------------
+    @property
+    def top(self) -> Screen:
+        return self.screens[-1]
+
+    def push(self, screen: Screen) -> None:
+        if self.screens:
+            self.top.on_hide()
+        self.screens.append(screen)
+        screen.on_show()
+
+    def pop(self) -> Screen | None:
+        """Remove the top screen (the home screen at the bottom always stays)."""
+        if len(self.screens) <= 1:
+            return None
+        screen = self.screens.pop()
+        screen.on_hide()
+        self.top.on_show()
+        return screen
+
+    def replace(self, screen: Screen) -> None:
+        """Swap the top screen for ``screen`` (the home screen itself is never replaced)."""
+        if len(self.screens) <= 1:
+            self.push(screen)
+            return
+        old = self.screens.pop()
+        old.on_hide()
+        self.screens.append(screen)
+        screen.on_show()
+
+    def go_home(self) -> None:
+        if len(self.screens) <= 1:
+            return
+        self.top.on_hide()
+        del self.screens[1:]
+        self.top.on_show()
+
+    def find(self, kind: str) -> Screen | None:
+        """The topmost screen of ``kind`` on the stack, if any."""
+        for screen in reversed(self.screens):
+            if screen.kind == kind:
+                return screen
+        return None
+
+    # -- persistence --------------------------------------------------------------------------
+    def stack_snapshot(self) -> list[dict[str, Any]]:
+        return [{"kind": s.kind, "snapshot": s.snapshot()} for s in self.screens]
+
+    def save(self) -> None:
+        """Write the screen stack (and pending store writes) in one transaction."""
+        self.store.save_stack(self.stack_snapshot())
+        self.store.commit()
+
+    def state_dump(self) -> dict[str, Any]:
+        """Screens and store contents as JSON-able data (for ``--dump-state``)."""
+        dump = self.store.dump()
+        return {
+            "screens": self.stack_snapshot(),
+            "store": dump["data"],
+            "schema_version": dump["schema_version"],
+            "clock": self.clock.now(),
+            "hardware": {
+                "led_bar": self.hardware.bar_value,
+                "led_bar_levels": self.hardware.bar_levels,
+                "status_led": self.hardware.status_value,
+                "buzzing": self.hardware.buzzing,
+                "tone_hz": self.hardware.tone_hz,
+            },
+        }
+
+    # -- input --------------------------------------------------------------------------------
+    def _guard(self, work: Callable[[], None]) -> None:
+        """Run a screen callback; in non-strict mode a crash becomes an on-screen message."""
+        try:
+            work()
+        except Exception as error:
+            if self.strict:
+                raise
+            traceback.print_exc(file=sys.stderr)
+            from display.screens.message import MessageScreen
+
+            self.push(
+                MessageScreen(
+                    self,
+                    "Something went wrong",
+                    f"{self.top.title or self.top.kind}: {type(error).__name__}: {error}. "
+                    "The last saved state is kept.",
+                )
+            )
+
+    def press(self, action: Action) -> None:
+        """A button went down: the top screen handles it, then everything is saved."""
+        self._pressed[action] = [self.clock.now(), False]
+        screen = self.top
+        self._guard(lambda: screen.handle(action))
+        self.save()
+
+    def release(self, action: Action) -> None:
+        self._pressed.pop(action, None)
+
+    def type_text(self, content: str) -> bool:
+        """Give text to the top screen; False if it takes none."""
+        screen = self.top
+        if not screen.takes_text:
+            return False
+        self._guard(lambda: screen.handle_text(content))
+        self.save()
+        return True
+
+    def tap(self, x: int, y: int) -> None:
+        """A touch or click at logical canvas coordinates."""
+        for area, actions in self._legend_targets:
+            if area.collidepoint(x, y) and actions:
+                self.press(actions[0])
+                self.release(actions[0])
+                return
+        screen = self.top
+        offset_y = ui.HEADER_H if screen.chrome else 0
+        used: list[bool] = []
+        self._guard(lambda: used.append(screen.handle_tap(x, y - offset_y)))
+        if used and used[0]:
+            self.save()
+
+    def handle_input(self, event: InputEvent) -> None:
+        action = Action(event.name.upper())
+        if event.kind == "press":
+            self.press(action)
+        else:
+            self.release(action)
+
+    def poll_hardware(self) -> None:
+        for event in self.hardware.poll():
+            self.handle_input(event)
+
+    def handle_pygame_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type in (pygame.KEYDOWN, pygame.KEYUP):
+            action = self.keymap.get(event.key)
+            if action is None:
+                return
+            name = action.value.lower()
+            down = event.type == pygame.KEYDOWN
+            if self.simulated:
+                # Through the mock pins, so gpiozero's Button/RotaryEncoder code runs.
+                try:
+                    if down:
+                        self.hardware.sim_press(name)
+                    else:
+                        self.hardware.sim_release(name)
+                except KeyError:
+                    if down:
+                        self.toast(f"{action.label} is not wired in the config")
+            elif down:
+                self.press(action)
+            else:
+                self.release(action)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            # Touches arrive as synthesised mouse clicks (SDL default), already in canvas pixels.
+            self.tap(*event.pos)
+
+    # -- time ---------------------------------------------------------------------------------
+    def update(self) -> None:
+        """One tick: hardware events, holds, time-driven outputs, the top screen's update."""
+        self.poll_hardware()
+        now = self.clock.now()
+        self.hardware.update(now)
+        hold_time = self.config.buttons.hold_time
+        for action, state in list(self._pressed.items()):
+            if not state[1] and now - state[0] >= hold_time:
+                state[1] = True
+                screen = self.top
+                self._guard(lambda s=screen, a=action: s.handle_hold(a))  # type: ignore[misc]
+                self.save()
+        screen = self.top
+        self._guard(lambda: screen.update(now))
+        self._toasts = [(t, until) for t, until in self._toasts if until > now]
+        if self.store.dirty:
+            self.save()
+
+    def toast(self, content: str, seconds: float = 3.0) -> None:
+        """A short message over the bottom of the screen."""
+        self._toasts.append((content, self.clock.now() + seconds))
+
+    # -- camera -------------------------------------------------------------------------------
+    def capture(self) -> tuple[np.ndarray | None, str | None]:
+        """(image, None) or (None, message). Never raises: a camera problem is a message."""
+        try:
+            image = self.camera.capture()
+        except CameraError as error:
+            self.last_capture_error = str(error)
+            return None, str(error)
+        except Exception as error:  # driver bugs, unplugged cables: still only a message
+            traceback.print_exc(file=sys.stderr)
+            self.last_capture_error = f"the camera failed: {error}"
+            return None, self.last_capture_error
+        self.last_capture_error = None
+        return image, None
+
+    # -- drawing ------------------------------------------------------------------------------
+    SIM_PANEL_W = 300
+
+    def render(self) -> pygame.Surface:
+        """Draw the current frame onto :attr:`surface` and return it."""
+        surface = self.surface
+        surface.fill(ui.BACKGROUND)
+        screen = self.top
+        width, height = surface.get_size()
+        self._legend_targets = []
+        if screen.chrome:
+            panel_w = self.SIM_PANEL_W if self.simulated else 0
+            ui.header_bar(
+                surface, screen.title or screen.kind, pygame.Rect(0, 0, width, ui.HEADER_H), panel_w
+            )
+            content_rect = pygame.Rect(0, ui.HEADER_H, width, height - ui.HEADER_H - ui.LEGEND_H)
+            content = surface.subsurface(content_rect)
+            self._guard(lambda: screen.draw(content))
+            legend_rect = pygame.Rect(0, height - ui.LEGEND_H, width, ui.LEGEND_H)
+            legend: list[Any] = []
+            self._guard(lambda: legend.extend(screen.legend()))
+            hints = self.key_hints() if self.simulated else None
+            self._legend_targets = ui.legend_bar(surface, legend, legend_rect, hints)
+        else:
+            self._guard(lambda: screen.draw(surface))
+        if self.simulated:
+            self._draw_sim_panel(surface)
+        self._draw_toasts(surface)
+        self.frames += 1
+        return surface
+
+    def _draw_sim_panel(self, surface: pygame.Surface) -> None:
+        """Mirror of the LED bar, status LED and buzzer (simulated mode only)."""
+        width = surface.get_width()
+        area = pygame.Rect(width - self.SIM_PANEL_W, 4, self.SIM_PANEL_W - 6, ui.HEADER_H - 8)
+        pygame.draw.rect(surface, ui.BACKGROUND, area, border_radius=6)
+        pygame.draw.rect(surface, ui.DIM, area, width=1, border_radius=6)
+        x = area.left + 8
+        levels = self.hardware.bar_levels
+        if levels:
+            seg_w = max(6, min(14, (150 - 2 * len(levels)) // len(levels)))
+            for level in levels:
+                cell = pygame.Rect(x, area.top + 8, seg_w, area.height - 16)
+                glow = int(60 + 195 * level)
+                pygame.draw.rect(
+                    surface, (glow, int(glow * 0.78), 30) if level > 0 else ui.PANEL, cell
+                )
+                pygame.draw.rect(surface, ui.DIM, cell, width=1)
+                x += seg_w + 2
+        x += 10
+        status = self.hardware.status_value
+        pygame.draw.circle(surface, ui.GOOD if status > 0 else ui.PANEL, (x + 10, area.centery), 9)
+        pygame.draw.circle(surface, ui.DIM, (x + 10, area.centery), 9, width=1)
+        x += 26
+        if self.hardware.buzzing:
+            tone = self.hardware.tone_hz
+            label = f"BZ {tone:.0f}" if tone else "BZ on"
+            ui.text(surface, label, (x, area.centery), 22, ui.ACCENT, anchor="midleft")
+        else:
+            ui.text(surface, "BZ -", (x, area.centery), 22, ui.DIM, anchor="midleft")
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        if not self._toasts:
+            return
+        content = self._toasts[-1][0]
+        width, height = surface.get_size()
+        lines = ui.wrap(content, ui.SMALL, width - 120)[:2]
+        line_h = ui.font(ui.SMALL).get_linesize()
+        box = pygame.Rect(0, 0, width - 80, line_h * len(lines) + 20)
+        box.midbottom = (width // 2, height - ui.LEGEND_H - 10)
+        ui.panel(surface, box, ui.HEADER, border=ui.INFO)
+        for i, line in enumerate(lines):
+            ui.text(
+                surface, line, (box.centerx, box.top + 10 + i * line_h), ui.SMALL, anchor="midtop"
+            )
+
+    def screenshot(self, path: Any) -> None:
+        pygame.image.save(self.render(), str(path))
+
+    # -- shutting down ------------------------------------------------------------------------
+    def close(self) -> None:
+        for screen in reversed(self.screens):
+            try:
+                screen.on_hide()
+            except Exception:
+                traceback.print_exc(file=sys.stderr)
+        try:
+            self.save()
+        finally:
+            self.hardware.outputs_off()
+            self.hardware.close()
+            self.camera.close()
+            self.store.close()

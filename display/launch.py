@@ -1,0 +1,200 @@
+"""Putting the appliance together: config -> hardware, camera, store -> App, then a loop.
+
+``tablekeeper run`` (interactive, a window or the Pi's panel), scripted runs (headless, fake
+clock) and ``tablekeeper demo`` all come through :func:`build_app`. Problems a person can fix
+(bad config, newer state file, no display, GPIO missing) become :class:`LaunchError` with one
+clear sentence; the CLI prints it and exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
+from device.config import Config, ConfigError, load_config
+from device.hardware import Hardware, HardwareError
+from display.app import App, Clock, FakeClock, MonotonicClock
+from display.notify import Notifier
+from display.store import Store, StoreError, default_state_dir
+
+
+class LaunchError(Exception):
+    """Something the person running the appliance must fix; one sentence."""
+
+
+@dataclass
+class RunOptions:
+    simulated: bool = True
+    script: Path | None = None
+    screenshots: Path | None = None
+    state_dir: Path | None = None
+    camera_dir: Path | None = None
+    dump_state: Path | None = None
+    config: Path | None = None
+    exit_after_frames: int | None = None  # for `bench ui`: stop after N frames
+    report_first_frame: bool = False  # for `bench ui`: print the wall time of the first frame
+
+
+def make_camera(config: Config, options: RunOptions) -> Camera:
+    if options.camera_dir is not None:
+        if not options.camera_dir.is_dir():
+            raise LaunchError(f"--camera-dir {options.camera_dir} is not a folder")
+        return FolderCamera(options.camera_dir)
+    if options.simulated:
+        if config.camera.backend == "folder" and config.camera.folder:
+            return FolderCamera(Path(config.camera.folder).expanduser())
+        if config.camera.backend == "none":
+            return NoCamera()
+        from display.sim_camera import synthetic_camera
+
+        return synthetic_camera()
+    return camera_from_config(config.camera)
+
+
+def build_app(options: RunOptions, clock: Clock | None = None, strict: bool = False) -> App:
+    """Everything except the display window. The caller must ``app.close()``."""
+    try:
+        config = load_config(options.config)
+    except ConfigError as error:
+        raise LaunchError(str(error)) from None
+    clock = clock if clock is not None else MonotonicClock()
+    try:
+        hardware = Hardware(config, simulated=options.simulated, now=clock.now)
+    except HardwareError as error:
+        hint = "" if options.simulated else " (on a PC, use --sim)"
+        raise LaunchError(f"{error}{hint}") from None
+    camera: Camera = ScriptedCamera(make_camera(config, options))
+    try:
+        store = Store(options.state_dir or default_state_dir())
+    except StoreError as error:
+        hardware.close()
+        raise LaunchError(str(error)) from None
+    try:
+        app = App(
+            config=config,
+            hardware=hardware,
+            camera=camera,
+            store=store,
+            clock=clock,
+            simulated=options.simulated,
+            strict=strict,
+        )
+        app.start()
+    except ConfigError as error:
+        hardware.close()
+        store.close()
+        raise LaunchError(str(error)) from None
+    except BaseException:
+        hardware.close()
+        store.close()
+        raise
+    return app
+
+
+def write_dump(app: App, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(app.state_dump(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def run_script(options: RunOptions) -> list[Path]:
+    """A headless scripted run on a fake clock; returns the screenshots written."""
+    from display.script import ScriptRunner, load_script
+
+    assert options.script is not None
+    steps = load_script(options.script)  # ScriptError before anything starts
+    clock = FakeClock()
+    app = build_app(options, clock=clock, strict=True)
+    try:
+        camera = app.camera if isinstance(app.camera, ScriptedCamera) else None
+        runner = ScriptRunner(app, clock, camera, options.screenshots, options.script)
+        runner.run(steps)
+        if options.dump_state is not None:
+            write_dump(app, options.dump_state)
+    finally:
+        app.close()
+    return runner.shots
+
+
+def display_available() -> str | None:
+    """None if a window can be opened, else why not (one line)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return f"SDL_VIDEODRIVER={driver} gives no visible window"
+    if driver:
+        return None  # the person chose a driver (x11, wayland, kmsdrm...): let SDL try it
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+
+
+def run_interactive(options: RunOptions) -> int:
+    """The appliance: a window (simulated) or the full-screen panel (real), until quit/SIGTERM."""
+    import pygame
+
+    started = time.time()
+    if options.simulated and options.exit_after_frames is None:
+        reason = display_available()
+        if reason is not None:
+            raise LaunchError(f"{reason}; try `tablekeeper demo` for a headless tour")
+    app = build_app(options)
+    notifier = Notifier()
+    stop_signals: list[int] = []
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop_signals.append(signum)
+        app.running = False
+
+    previous = signal.signal(signal.SIGTERM, on_signal)
+    try:
+        try:
+            pygame.display.init()
+            flags = pygame.SCALED
+            if not options.simulated and app.config.screen.fullscreen:
+                flags |= pygame.FULLSCREEN
+            window = pygame.display.set_mode(app.size, flags)
+        except pygame.error as error:
+            raise LaunchError(f"cannot open the display: {error}") from None
+        pygame.display.set_caption("Tablekeeper" + (" (simulated)" if options.simulated else ""))
+        pygame.mouse.set_visible(options.simulated)
+        app.surface = window
+        ticker = pygame.time.Clock()
+        fps = app.config.screen.fps
+        while app.running:
+            for event in pygame.event.get():
+                app.handle_pygame_event(event)
+            app.update()
+            app.render()
+            pygame.display.flip()
+            if app.frames == 1:
+                notifier.ready("showing " + (app.top.title or app.top.kind))
+                if options.report_first_frame:
+                    print(f"first-frame {time.time() - started:.4f} {time.time():.6f}", flush=True)
+            notifier.watchdog(time.monotonic())
+            if options.exit_after_frames is not None and app.frames >= options.exit_after_frames:
+                break
+            ticker.tick(fps)
+    finally:
+        notifier.stopping()
+        notifier.close()
+        signal.signal(signal.SIGTERM, previous)
+        app.close()
+        pygame.display.quit()
+    return 0
+
+
+def run(options: RunOptions) -> int:
+    if options.script is not None:
+        if not options.simulated:
+            raise LaunchError("--script needs --sim (scripts press mock pins)")
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        shots = run_script(options)
+        if shots:
+            print(f"wrote {len(shots)} screenshots to {options.screenshots}")
+        return 0
+    return run_interactive(options)

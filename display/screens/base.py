@@ -1,0 +1,179 @@
+"""Screens: how to write one, list it on the home screen, and keep its state.
+
+Writing a screen
+----------------
+Subclass :class:`Screen`, give it a unique ``kind`` and decorate it with
+:func:`register_screen`. Put the module anywhere under ``display/screens/`` (a file or a
+package): the app imports every module there at start-up, so registration is automatic::
+
+    from display.actions import Action
+    from display.screens.base import Screen, register_screen
+    from display import ui
+
+    @register_screen
+    class TimerScreen(Screen):
+        kind = "comix.timer"          # unique; namespaced by game
+        title = "Co-Mix - sand timer"  # shown in the header bar
+
+        def __init__(self, app, seconds=90.0):
+            super().__init__(app)
+            self.ends_at = app.clock.now() + seconds
+
+        def handle(self, action):      # SEAT_1..SEAT_5, LEFT, RIGHT, OK, BACK, SHUTTER
+            if action is Action.BACK:
+                self.app.pop()
+
+        def update(self, now):         # every frame, with the app clock's time
+            left = max(0.0, self.ends_at - now)
+            self.app.hardware.set_bar(left / 90.0)
+
+        def draw(self, surface):       # the content area only (header/legend are drawn for you)
+            ui.text(surface, "42", surface.get_rect().center, ui.HUGE, anchor="center")
+
+        def legend(self):              # every screen says which buttons do what
+            return [(Action.OK, "Pause"), (Action.BACK, "Stop")]
+
+        def snapshot(self):            # JSON-able; must be enough for restore()
+            return {"ends_at": self.ends_at}
+
+        @classmethod
+        def restore(cls, app, data):
+            screen = cls(app)
+            screen.ends_at = data["ends_at"]
+            return screen
+
+The surface given to :meth:`Screen.draw` is the content area between the header bar and the
+legend bar: 480 - HEADER_H - LEGEND_H pixels tall, 800 wide on the 7" panel (wider on a 16:9
+screen; the app always renders at a logical height of 480 and SDL scales it). Use the helpers in
+:mod:`display.ui` (fonts, colours, menus, text wrapping) so every screen looks the same and stays
+readable from across the table: nothing smaller than ``ui.SMALL``, and never colour alone.
+
+Clock: use ``self.app.clock.now()`` / the ``now`` given to :meth:`update` - never ``time``.
+Tests and scripts move a fake clock. ``now`` is seconds, monotonic, with an arbitrary origin.
+A timer that must survive a power cut should store its remaining time (the app clock restarts
+at an unrelated value after a reboot) - e.g. snapshot ``remaining`` and a ``running`` flag.
+
+Hardware: ``self.app.hardware`` has ``set_bar(fraction)``, ``set_status(level)``,
+``blink_status(period)``, ``beep(tone_hz, seconds)``, ``silence()``, ``outputs_off()``.
+Camera: ``image, error = self.app.capture()`` gives a BGR numpy image or a message to show.
+
+Listing on the home screen
+--------------------------
+``display/screens/home.py`` has ``HOME_ENTRIES``: (title, one-line description, screen kind).
+The games are already there with the kinds ``comix``, ``mixtape``, ``remix`` and ``enrol``; an
+entry whose kind is not registered shows "coming". Registering a screen of that kind makes the
+entry live; that screen is pushed with ``cls(app)`` when the entry is chosen.
+
+Persistence
+-----------
+After every handled event (button, key, tap, typed text) the app saves the whole screen stack -
+each screen's ``kind`` and ``snapshot()`` - to SQLite, in one transaction with whatever the
+screens wrote to ``self.app.store`` (``put(namespace, key, value)``, ``get``, ``items``,
+``delete``). On start the app rebuilds the stack bottom-up with ``restore(app, snapshot)``; a
+screen that cannot be restored (unknown kind, exception) is dropped together with the screens
+above it and the player is told. Keep long-lived game state (scores, ballots) in the store under
+your game's namespace, and screen-local state (cursor, page) in the snapshot.
+
+Scripts and tests
+-----------------
+``tablekeeper run --sim --script FILE --dump-state out.json`` drives the real screens; the dump
+holds ``screens`` (kind + snapshot, bottom first) and ``store`` (every namespace). Screens that
+accept text set ``takes_text = True`` and implement :meth:`handle_text`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from display.actions import Action
+
+if TYPE_CHECKING:
+    import pygame
+
+    from display.app import App
+
+LegendKey = Action | tuple[Action, ...] | str
+LegendItem = tuple[LegendKey, str]
+
+SCREENS: dict[str, type[Screen]] = {}
+
+S = TypeVar("S", bound="type[Screen]")
+
+
+def register_screen(cls: S) -> S:
+    """Class decorator: make a screen known by its ``kind`` (for restore and the home list)."""
+    kind = getattr(cls, "kind", "")
+    if not kind:
+        raise ValueError(f"{cls.__name__} has no kind")
+    existing = SCREENS.get(kind)
+    if existing is not None and existing.__qualname__ != cls.__qualname__:
+        raise ValueError(f"screen kind {kind!r} is used by {existing.__name__} and {cls.__name__}")
+    SCREENS[kind] = cls
+    return cls
+
+
+def screen_class(kind: str) -> type[Screen] | None:
+    return SCREENS.get(kind)
+
+
+class Screen:
+    """One page of the appliance. See the module docstring."""
+
+    kind: ClassVar[str] = ""
+    #: Header bar text (class or instance attribute).
+    title: str = ""
+    #: False = the screen draws the whole 480-high canvas itself (no header/legend bars).
+    chrome: ClassVar[bool] = True
+    #: True if :meth:`handle_text` accepts text (the script's ``type TEXT``).
+    takes_text: ClassVar[bool] = False
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    # -- input --------------------------------------------------------------------------------
+    def handle(self, action: Action) -> None:
+        """A button was pressed (fires on press)."""
+
+    def handle_hold(self, action: Action) -> None:
+        """A button has been held for ``buttons.hold_time`` (after its :meth:`handle`).
+
+        The default: holding BACK goes back to the home screen from anywhere.
+        """
+        if action is Action.BACK:
+            self.app.go_home()
+
+    def handle_text(self, text: str) -> None:
+        """Text typed by the player (only if ``takes_text``)."""
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        """A touch/click inside the content area (content coordinates). True if used."""
+        return False
+
+    # -- time and drawing ---------------------------------------------------------------------
+    def update(self, now: float) -> None:
+        """Called every frame with the app clock's time."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the content area (already cleared to the background colour)."""
+
+    def legend(self) -> list[LegendItem]:
+        """Which buttons do what here: [(Action.OK, "Start"), ((Action.LEFT, Action.RIGHT),
+        "Choose"), ...]. Shown in the legend bar; tapping an item presses that button."""
+        return [(Action.BACK, "Back")]
+
+    # -- life cycle ---------------------------------------------------------------------------
+    def on_show(self) -> None:
+        """The screen became the top of the stack (pushed, revealed by a pop, or restored)."""
+
+    def on_hide(self) -> None:
+        """The screen stopped being the top (another pushed over it, or it was popped)."""
+
+    # -- persistence --------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """JSON-able state that :meth:`restore` needs."""
+        return {}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        """Rebuild the screen from :meth:`snapshot` data."""
+        return cls(app)

@@ -1,0 +1,318 @@
+"""Shared drawing helpers: one look for every screen, readable from across the table.
+
+Everything is laid out on a logical canvas 480 pixels tall (800x480 on the official 7" panel,
+wider on 16:9 screens; SDL scales it to the real display). Sizes below are in those pixels.
+
+Rules of thumb the helpers follow: large bold type (nothing under ``SMALL``), light text on a
+near-black background, and colour never the only signal - the selected menu row has a bright
+bar *and* a ``>`` marker; good/bad results say so in words too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pygame
+
+from display.actions import Action
+
+# -- sizes ------------------------------------------------------------------------------------
+LOGICAL_HEIGHT = 480
+HEADER_H = 52
+LEGEND_H = 64
+MARGIN = 24
+
+HUGE = 140  # the timer digits
+BIG = 72
+LARGE = 48
+MEDIUM = 36
+SMALL = 28  # the smallest type on any screen
+
+# -- colours (high contrast on near-black) ----------------------------------------------------
+BACKGROUND = (12, 12, 16)
+PANEL = (34, 36, 44)
+TEXT = (245, 245, 245)
+DIM = (170, 172, 180)
+ACCENT = (255, 200, 40)  # selection, highlights
+ACCENT_TEXT = (12, 12, 16)  # text on the accent colour
+GOOD = (80, 210, 110)
+BAD = (255, 90, 80)
+INFO = (90, 180, 255)
+HEADER = (28, 30, 38)
+LEGEND = (28, 30, 38)
+KEYCAP = (235, 235, 235)
+
+_fonts: dict[int, pygame.font.Font] = {}
+
+
+def font(size: int) -> pygame.font.Font:
+    """The UI font (pygame's bundled bold sans, identical on every machine) at ``size`` px."""
+    cached = _fonts.get(size)
+    if cached is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        cached = pygame.font.Font(None, int(size * 1.0))
+        _fonts[size] = cached
+    return cached
+
+
+def text(
+    surface: pygame.Surface,
+    content: str,
+    pos: tuple[int, int],
+    size: int = MEDIUM,
+    color: tuple[int, int, int] = TEXT,
+    anchor: str = "topleft",
+    max_width: int | None = None,
+) -> pygame.Rect:
+    """Draw one line of text; ``anchor`` is a pygame.Rect attribute (center, midtop...).
+
+    With ``max_width`` the text is shortened with "..." to fit. Returns the drawn rect.
+    """
+    face = font(size)
+    if max_width is not None:
+        content = fit(content, size, max_width)
+    image = face.render(content, True, color)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect
+
+
+def text_width(content: str, size: int) -> int:
+    return font(size).size(content)[0]
+
+
+def fit(content: str, size: int, max_width: int) -> str:
+    """``content`` shortened with "..." so it is at most ``max_width`` wide."""
+    if text_width(content, size) <= max_width:
+        return content
+    while content and text_width(content + "...", size) > max_width:
+        content = content[:-1]
+    return content.rstrip() + "..."
+
+
+def wrap(content: str, size: int, width: int) -> list[str]:
+    """Break ``content`` into lines no wider than ``width`` (explicit newlines kept)."""
+    lines: list[str] = []
+    for paragraph in content.split("\n"):
+        words = paragraph.split()
+        if not words:
+            lines.append("")
+            continue
+        line = words[0]
+        for word in words[1:]:
+            candidate = f"{line} {word}"
+            if text_width(candidate, size) <= width:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def paragraph(
+    surface: pygame.Surface,
+    content: str,
+    rect: pygame.Rect,
+    size: int = SMALL,
+    color: tuple[int, int, int] = TEXT,
+    align: str = "left",
+) -> int:
+    """Draw wrapped text inside ``rect`` (clipped at its bottom); returns the y after it."""
+    line_h = font(size).get_linesize()
+    y = rect.top
+    for line in wrap(content, size, rect.width):
+        if y + line_h > rect.bottom:
+            break
+        if align == "center":
+            text(surface, line, (rect.centerx, y), size, color, anchor="midtop")
+        else:
+            text(surface, line, (rect.left, y), size, color)
+        y += line_h
+    return y
+
+
+def panel(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    color: tuple[int, int, int] = PANEL,
+    border: tuple[int, int, int] | None = None,
+) -> None:
+    pygame.draw.rect(surface, color, rect, border_radius=10)
+    if border is not None:
+        pygame.draw.rect(surface, border, rect, width=3, border_radius=10)
+
+
+@dataclass
+class MenuItem:
+    label: str
+    note: str = ""  # right-aligned, dim ("coming", "3 players"...)
+    enabled: bool = True
+
+
+def menu(
+    surface: pygame.Surface,
+    items: Sequence[MenuItem],
+    selected: int,
+    rect: pygame.Rect,
+    size: int = MEDIUM,
+    row_gap: int = 8,
+) -> list[pygame.Rect]:
+    """A vertical list; the selected row is a bright bar with a ``>`` marker. Scrolls to keep
+    the selection visible. Returns the rect of each visible row (for taps; others get empty)."""
+    row_h = font(size).get_linesize() + 16
+    visible = max(1, (rect.height + row_gap) // (row_h + row_gap))
+    first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
+    rows: list[pygame.Rect] = [pygame.Rect(0, 0, 0, 0)] * len(items)
+    for slot, index in enumerate(range(first, min(len(items), first + visible))):
+        item = items[index]
+        row = pygame.Rect(rect.left, rect.top + slot * (row_h + row_gap), rect.width, row_h)
+        rows[index] = row
+        chosen = index == selected
+        if chosen:
+            pygame.draw.rect(surface, ACCENT, row, border_radius=8)
+        else:
+            pygame.draw.rect(surface, PANEL, row, border_radius=8)
+        fg = ACCENT_TEXT if chosen else (TEXT if item.enabled else DIM)
+        marker = ">" if chosen else " "
+        text(surface, marker, (row.left + 14, row.centery), size, fg, anchor="midleft")
+        note_w = 0
+        if item.note:
+            note_size = SMALL
+            note_rect = text(
+                surface,
+                item.note,
+                (row.right - 16, row.centery),
+                note_size,
+                ACCENT_TEXT if chosen else DIM,
+                anchor="midright",
+            )
+            note_w = note_rect.width + 24
+        text(
+            surface,
+            item.label,
+            (row.left + 46, row.centery),
+            size,
+            fg,
+            anchor="midleft",
+            max_width=row.width - 62 - note_w,
+        )
+    if first > 0:
+        text(surface, "more above", (rect.right, rect.top - 4), SMALL, DIM, anchor="bottomright")
+    if first + visible < len(items):
+        text(surface, "more below", (rect.right, rect.bottom), SMALL, DIM, anchor="topright")
+    return rows
+
+
+def progress_bar(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    fraction: float,
+    color: tuple[int, int, int] = ACCENT,
+) -> None:
+    pygame.draw.rect(surface, PANEL, rect, border_radius=6)
+    filled = rect.copy()
+    filled.width = int(rect.width * max(0.0, min(1.0, fraction)))
+    if filled.width > 0:
+        pygame.draw.rect(surface, color, filled, border_radius=6)
+    pygame.draw.rect(surface, DIM, rect, width=2, border_radius=6)
+
+
+def key_label(key: Action | tuple[Action, ...] | str) -> str:
+    """The label of a legend key: "OK", "LEFT/RIGHT", "SEAT 1-5"..."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, Action):
+        return key.label
+    seats = [a.seat for a in key if a.seat is not None]
+    if len(seats) == len(key) and len(seats) > 1 and seats == list(range(seats[0], seats[-1] + 1)):
+        return f"SEAT {seats[0]}-{seats[-1]}"
+    return "/".join(a.label for a in key)
+
+
+def keycap(
+    surface: pygame.Surface, label: str, pos: tuple[int, int], size: int = SMALL
+) -> pygame.Rect:
+    """A button name drawn as a light key cap (midleft at ``pos``); returns its rect."""
+    face = font(size)
+    image = face.render(label, True, ACCENT_TEXT)
+    cap = image.get_rect()
+    cap.inflate_ip(16, 8)
+    cap.midleft = pos
+    pygame.draw.rect(surface, KEYCAP, cap, border_radius=6)
+    surface.blit(image, image.get_rect(center=cap.center))
+    return cap
+
+
+def legend_bar(
+    surface: pygame.Surface,
+    items: Sequence[tuple[Action | tuple[Action, ...] | str, str]],
+    rect: pygame.Rect,
+    hints: dict[Action, str] | None = None,
+) -> list[tuple[pygame.Rect, tuple[Action, ...]]]:
+    """Draw "[OK] Start  [BACK] Home" along ``rect``; returns (rect, actions) tap targets.
+
+    ``hints`` (simulated mode) adds the keyboard key under each button name, e.g. "Enter".
+    Items that do not fit are dropped from the right (put the important ones first).
+    """
+    pygame.draw.rect(surface, LEGEND, rect)
+    pygame.draw.line(surface, DIM, rect.topleft, rect.topright, 2)
+    targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
+    x = rect.left + 12
+    cy = rect.centery - (7 if hints else 0)
+    for key, meaning in items:
+        label = key_label(key)
+        cap_w = text_width(label, SMALL) + 16
+        need = cap_w + 10 + text_width(meaning, SMALL) + 28
+        if x + need > rect.right:
+            break
+        cap = keycap(surface, label, (x, cy))
+        words = text(surface, meaning, (cap.right + 10, cy), SMALL, TEXT, anchor="midleft")
+        actions: tuple[Action, ...] = ()
+        if isinstance(key, Action):
+            actions = (key,)
+        elif isinstance(key, tuple):
+            actions = key
+        if hints and actions:
+            hint = "/".join(hints[a] for a in actions if a in hints)
+            if hint:
+                hint_face = font(20)
+                image = hint_face.render(fit(hint, 20, cap_w + 40), True, DIM)
+                surface.blit(image, image.get_rect(midtop=(cap.centerx, cap.bottom + 2)))
+        area = pygame.Rect(x, rect.top, words.right - x + 10, rect.height)
+        targets.append((area, actions))
+        x = words.right + 28
+    return targets
+
+
+def header_bar(
+    surface: pygame.Surface, title: str, rect: pygame.Rect, right_width: int = 0
+) -> None:
+    """The title bar; ``right_width`` pixels on the right are left free (simulation panel)."""
+    pygame.draw.rect(surface, HEADER, rect)
+    pygame.draw.line(surface, DIM, rect.bottomleft, rect.bottomright, 2)
+    text(
+        surface,
+        title,
+        (rect.left + MARGIN, rect.centery),
+        MEDIUM,
+        TEXT,
+        anchor="midleft",
+        max_width=rect.width - 2 * MARGIN - right_width,
+    )
+
+
+def message_box(
+    surface: pygame.Surface,
+    heading: str,
+    body: str,
+    color: tuple[int, int, int] = BAD,
+) -> None:
+    """A framed message filling the content area (errors, notices)."""
+    area = surface.get_rect().inflate(-2 * MARGIN, -2 * MARGIN)
+    panel(surface, area, PANEL, border=color)
+    inner = area.inflate(-2 * MARGIN, -2 * MARGIN)
+    y = text(surface, heading, inner.topleft, LARGE, color, max_width=inner.width).bottom + 12
+    paragraph(surface, body, pygame.Rect(inner.left, y, inner.width, inner.bottom - y), SMALL)
