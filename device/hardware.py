@@ -89,6 +89,9 @@ class Hardware:
         self._tone_hz: float | None = None
         self._blink_period: float | None = None
         self._status_level = 0.0
+        #: Player settings: a muted buzzer stays silent; a disabled status LED stays dark.
+        self.muted = False
+        self.status_enabled = True
         try:
             self._build()
         except Exception as error:  # gpiozero raises many kinds: busy pin, no chip, bad pin
@@ -245,7 +248,7 @@ class Hardware:
         self._blink_period = None
         self._status_level = max(0.0, min(1.0, level))
         if self.status is not None:
-            self.status.value = self._status_level
+            self.status.value = self._status_level if self.status_enabled else 0.0
 
     def blink_status(self, period: float = 1.0) -> None:
         """Status LED blinks (on for half of ``period``), driven by :meth:`update`."""
@@ -258,7 +261,7 @@ class Hardware:
 
     def beep(self, tone_hz: float = 880.0, seconds: float = 0.15) -> None:
         """Sound the buzzer for ``seconds`` (of the app's clock); an active buzzer ignores tone."""
-        if self.buzzer is None:
+        if self.buzzer is None or self.muted:
             return
         if isinstance(self.buzzer, TonalBuzzer):
             low = self.buzzer.min_tone.frequency
@@ -302,7 +305,7 @@ class Hardware:
             self.silence()
         if self._blink_period is not None and self.status is not None:
             lit = (now % self._blink_period) < self._blink_period / 2
-            self.status.value = 1.0 if lit else 0.0
+            self.status.value = 1.0 if lit and self.status_enabled else 0.0
 
     def close(self) -> None:
         for device in reversed(self._devices):
@@ -314,22 +317,48 @@ class Hardware:
         self.buttons.clear()
 
     def describe(self) -> list[str]:
-        """One line per wired device, for the hardware test and settings screens."""
+        """One line per wired input/output with BCM and header pin, for the About page."""
         pins = self.config.pins
         lines = [
-            f"{name}: GPIO{pins.buttons[name]}" for name in self.buttons if name in pins.buttons
+            f"{name.upper().replace('_', ' ')}: {pin_label(pins.buttons[name])}"
+            for name in self.buttons
+            if name in pins.buttons
         ]
         if self.encoder is not None:
-            lines.append(f"encoder: GPIO{pins.encoder_a}/GPIO{pins.encoder_b}")
+            lines.append(f"ENCODER A: {pin_label(pins.encoder_a)}")
+            lines.append(f"ENCODER B: {pin_label(pins.encoder_b)}")
         if pins.encoder_button is not None:
-            lines.append(f"encoder push: GPIO{pins.encoder_button}")
-        if pins.led_bar:
-            lines.append("LED bar: " + ",".join(f"GPIO{p}" for p in pins.led_bar))
+            lines.append(f"ENCODER PUSH: {pin_label(pins.encoder_button)}")
+        for index, pin in enumerate(pins.led_bar, start=1):
+            lines.append(f"BAR LED {index}: {pin_label(pin)}")
         if pins.status_led is not None:
-            lines.append(f"status LED: GPIO{pins.status_led}")
+            lines.append(f"STATUS LED: {pin_label(pins.status_led)}")
         if pins.buzzer is not None:
-            lines.append(f"buzzer ({pins.buzzer_type}): GPIO{pins.buzzer}")
+            lines.append(f"BUZZER ({pins.buzzer_type}): {pin_label(pins.buzzer)}")
         return lines
 
 
-__all__ = ["Device", "Hardware", "HardwareError", "InputEvent", "simulated_pin_factory"]
+# BCM GPIO number -> physical pin of the 40-pin header (all Pis since the B+).
+HEADER_PIN = {
+    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
+    13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
+    24: 18, 25: 22, 26: 37, 27: 13,
+}  # fmt: skip
+
+
+def pin_label(pin: int | None) -> str:
+    """ "GPIO5 (pin 29)"."""
+    if pin is None:
+        return "not wired"
+    return f"GPIO{pin} (pin {HEADER_PIN[pin]})"
+
+
+__all__ = [
+    "Device",
+    "HEADER_PIN",
+    "Hardware",
+    "HardwareError",
+    "InputEvent",
+    "pin_label",
+    "simulated_pin_factory",
+]

@@ -138,9 +138,11 @@ class App:
     # -- start-up -----------------------------------------------------------------------------
     def start(self) -> None:
         """Import the screens, rebuild the saved stack (or show home), show start-up notices."""
+        from display import settings
         from display.screens.message import MessageScreen
 
         self.load_errors = load_screen_modules()
+        settings.apply(self)
         problems = self._restore_stack()
         if not self.screens:
             self.screens.append(self._make_home())
@@ -208,6 +210,7 @@ class App:
     def push(self, screen: Screen) -> None:
         if self.screens:
             self.top.on_hide()
+        self._toasts.clear()  # a toast belongs to the screen it was shown on
         self.screens.append(screen)
         screen.on_show()
 

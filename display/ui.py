@@ -316,3 +316,19 @@ def message_box(
     inner = area.inflate(-2 * MARGIN, -2 * MARGIN)
     y = text(surface, heading, inner.topleft, LARGE, color, max_width=inner.width).bottom + 12
     paragraph(surface, body, pygame.Rect(inner.left, y, inner.width, inner.bottom - y), SMALL)
+
+
+def image_surface(image: object, max_size: tuple[int, int]) -> pygame.Surface:
+    """A BGR numpy image (as cameras and vision give) as a pygame surface fitting ``max_size``,
+    aspect ratio kept."""
+    import numpy as np
+
+    array = np.asarray(image)
+    if array.ndim == 2:
+        array = np.repeat(array[:, :, None], 3, axis=2)
+    rgb = np.ascontiguousarray(array[:, :, 2::-1])  # BGR -> RGB
+    height, width = rgb.shape[:2]
+    surface = pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB")
+    scale = min(max_size[0] / width, max_size[1] / height)
+    size = (max(1, int(width * scale)), max(1, int(height * scale)))
+    return pygame.transform.smoothscale(surface, size)

@@ -1,0 +1,205 @@
+"""Settings: sound, status LED, clearing saved games, and an About page (version, paths,
+wiring). Choices are kept in the state store (see ``display/settings.py``)."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from display import settings, ui
+from display.actions import Action
+from display.screens.base import LegendItem, Screen, register_screen
+
+if TYPE_CHECKING:
+    from display.app import App
+
+ITEMS = ("sound", "status_led", "clear", "about")
+KEEP_NAMESPACES = {settings.NAMESPACE}  # "clear saved games" keeps the settings themselves
+
+
+def clear_saved_games(app: App) -> int:
+    """Delete every store entry except the settings; returns how many were deleted."""
+    dump = app.store.dump()["data"]
+    deleted = 0
+    for namespace, entries in dump.items():
+        if namespace in KEEP_NAMESPACES:
+            continue
+        for key in entries:
+            app.store.delete(namespace, key)
+            deleted += 1
+    return deleted
+
+
+@register_screen
+class SettingsScreen(Screen):
+    kind = "settings"
+    title = "Settings"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.selected = 0
+        self.confirming = False  # "clear saved games" asks once more
+        self._rows: list[pygame.Rect] = []
+
+    def handle(self, action: Action) -> None:
+        if self.confirming:
+            if action is Action.OK:
+                count = clear_saved_games(self.app)
+                self.app.toast(f"Cleared {count} saved entries.")
+            self.confirming = False
+            return
+        if action is Action.LEFT:
+            self.selected = (self.selected - 1) % len(ITEMS)
+        elif action is Action.RIGHT:
+            self.selected = (self.selected + 1) % len(ITEMS)
+        elif action is Action.OK:
+            self.choose(ITEMS[self.selected])
+        elif action is Action.BACK:
+            self.app.pop()
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        for index, row in enumerate(self._rows):
+            if row.collidepoint(x, y):
+                self.selected = index
+                self.choose(ITEMS[index])
+                return True
+        return False
+
+    def choose(self, item: str) -> None:
+        current = settings.load(self.app)
+        if item == "sound":
+            current.sound = not current.sound
+            settings.save(self.app, current)
+            self.app.hardware.beep(880, 0.1)  # audible confirmation when switched on
+        elif item == "status_led":
+            current.status_led = not current.status_led
+            settings.save(self.app, current)
+        elif item == "clear":
+            self.confirming = True
+        elif item == "about":
+            self.app.push(AboutScreen(self.app))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        current = settings.load(self.app)
+        on_off = {True: "ON", False: "OFF"}
+        items = [
+            ui.MenuItem("Sound", on_off[current.sound]),
+            ui.MenuItem("Status LED", on_off[current.status_led]),
+            ui.MenuItem("Clear saved games", ""),
+            ui.MenuItem("About this Tablekeeper", ""),
+        ]
+        area = pygame.Rect(ui.MARGIN, 16, width - 2 * ui.MARGIN, height - 32)
+        self._rows = ui.menu(surface, items, self.selected, area)
+        if self.confirming:
+            box = surface.get_rect().inflate(-120, -110)
+            ui.panel(surface, box, ui.HEADER, border=ui.BAD)
+            ui.text(
+                surface,
+                "Clear all saved games?",
+                (box.centerx, box.top + 30),
+                ui.LARGE,
+                ui.BAD,
+                anchor="midtop",
+            )
+            ui.paragraph(
+                surface,
+                "Scores, ballots and games in progress are deleted. Settings stay. "
+                "OK clears, any other button keeps everything.",
+                pygame.Rect(box.left + 30, box.top + 100, box.width - 60, box.height - 110),
+                ui.SMALL,
+                align="center",
+            )
+
+    def legend(self) -> list[LegendItem]:
+        if self.confirming:
+            return [(Action.OK, "Clear all"), (Action.BACK, "Keep")]
+        return [
+            ((Action.LEFT, Action.RIGHT), "Choose"),
+            (Action.OK, "Change"),
+            (Action.BACK, "Back"),
+        ]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"selected": self.selected}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.selected = int(data.get("selected", 0)) % len(ITEMS)
+        return screen
+
+
+def version() -> str:
+    try:
+        return metadata.version("tablekeeper")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@register_screen
+class AboutScreen(Screen):
+    kind = "about"
+    title = "About"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.page = 0
+
+    def pages(self) -> list[tuple[str, list[str]]]:
+        app = self.app
+        config_source = str(app.config.source) if app.config.source else "built-in defaults"
+        mode = "simulated (keyboard, mock pins)" if app.simulated else "real GPIO"
+        general = [
+            f"Tablekeeper {version()}",
+            f"Hardware: {mode}",
+            f"Camera: {app.camera.name}",
+            f"Seats: {app.config.seat_count}",
+            f"Config: {config_source}",
+            f"State: {app.store.path}",
+        ]
+        return [("About", general), ("Wiring (BCM pins)", app.hardware.describe())]
+
+    def handle(self, action: Action) -> None:
+        if action in (Action.LEFT, Action.RIGHT):
+            step = 1 if action is Action.RIGHT else -1
+            self.page = (self.page + step) % len(self.pages())
+        elif action in (Action.BACK, Action.OK):
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        pages = self.pages()
+        heading, lines = pages[self.page % len(pages)]
+        ui.text(surface, heading, (ui.MARGIN, 12), ui.MEDIUM, ui.ACCENT)
+        ui.text(
+            surface,
+            f"page {self.page % len(pages) + 1} of {len(pages)}",
+            (width - ui.MARGIN, 16),
+            24,
+            ui.DIM,
+            anchor="topright",
+        )
+        size = 24
+        step = ui.font(size).get_linesize() + 2
+        per_column = max(1, (height - 56) // step)
+        columns = 1 if len(lines) <= per_column else 2
+        column_w = (width - 2 * ui.MARGIN) // columns
+        for index, line in enumerate(lines[: per_column * columns]):
+            column, row = divmod(index, per_column)
+            x = ui.MARGIN + column * column_w
+            ui.text(surface, line, (x, 56 + row * step), size, max_width=column_w - 12)
+
+    def legend(self) -> list[LegendItem]:
+        return [((Action.LEFT, Action.RIGHT), "Page"), (Action.BACK, "Back")]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"page": self.page}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.page = int(data.get("page", 0))
+        return screen
