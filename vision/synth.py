@@ -496,7 +496,7 @@ def compose_scene(
         sx, sy = sigma * float(rng.uniform(1.0, 2.5)), sigma
         spot = np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2) / 2)
         img += spot[..., None] * float(rng.uniform(70, 170))
-    photo = np.clip(img, 0, 255).astype(np.uint8)
+    photo: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
     blur_sigma = float(rng.uniform(0, cfg["blur"]))
     if blur_sigma > 0.3:
         photo = cv2.GaussianBlur(photo, (0, 0), blur_sigma)
@@ -504,8 +504,9 @@ def compose_scene(
     photo = np.clip(photo + noise.astype(np.float32), 0, 255).astype(np.uint8)
     quality = int(rng.integers(int(cfg["jpeg"]), 96))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if ok:
-        photo = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    if decoded is not None:
+        photo = decoded
     return Scene(
         image=photo,
         cards=scene_cards,

@@ -1,0 +1,208 @@
+"""`tablekeeper vision ...` (enrol cards, identify a photo) and `tablekeeper bench vision`.
+
+- ``vision enroll --gallery DIR --from-files FOLDER``: one card per image; the name is the file
+  name up to ``__`` (or the whole stem).
+- ``vision enroll --gallery DIR --from-photo PHOTO --names "A;B;C"``: the cards of one photo,
+  named in reading order (rows top to bottom, each left to right).
+- ``vision identify PHOTO --gallery DIR [--json] [--annotate OUT.png]``.
+- ``bench vision [--real DIR]``: the synthetic benchmark and the real photos.
+
+OpenCV and the vision package are imported inside the functions so that other commands start
+fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from display.cli import CliError
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+def register(commands: Any, benches: Any) -> None:
+    vision = commands.add_parser("vision", help="card recognition: enrol cards, identify a photo")
+    actions = vision.add_subparsers(dest="vision_command", metavar="ACTION")
+    actions.required = True
+
+    enroll = actions.add_parser(
+        "enroll",
+        help="add reference cards to a gallery (from single-card images, or one photo)",
+    )
+    enroll.add_argument("--gallery", type=Path, required=True, metavar="DIR")
+    source = enroll.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "--from-files",
+        type=Path,
+        metavar="FOLDER",
+        help="one card per image; name = file name up to '__' (or the whole stem)",
+    )
+    source.add_argument(
+        "--from-photo",
+        type=Path,
+        metavar="PHOTO",
+        help="a photo of several cards, named by --names in reading order",
+    )
+    enroll.add_argument("--names", metavar='"A;B;C"', help="card names for --from-photo")
+    enroll.set_defaults(func=run_enroll)
+
+    identify = actions.add_parser("identify", help="find and name the cards in a photo")
+    identify.add_argument("photo", type=Path, metavar="PHOTO")
+    identify.add_argument("--gallery", type=Path, required=True, metavar="DIR")
+    identify.add_argument("--json", action="store_true", help="print the result as JSON")
+    identify.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="OUT.png",
+        help="write a copy of the photo with every card outlined",
+    )
+    identify.set_defaults(func=run_identify)
+
+    bench = benches.add_parser(
+        "vision",
+        help="card recognition accuracy and speed: synthetic scenes and the real photos",
+    )
+    bench.add_argument(
+        "--real",
+        type=Path,
+        metavar="DIR",
+        help="real-photo dataset (gallery/, photos/, labels.csv)",
+    )
+    bench.add_argument(
+        "--scenes",
+        type=int,
+        default=240,
+        help="synthetic scenes (split over easy/medium/hard; default 240)",
+    )
+    bench.add_argument("--cards", type=int, default=7, help="cards per synthetic scene (7)")
+    bench.add_argument("--seed", type=int, default=2026, help="random seed (2026)")
+    bench.add_argument(
+        "--threads", type=int, default=1, help="OpenCV threads (default 1: the one-core figure)"
+    )
+    bench.add_argument(
+        "--gallery",
+        type=Path,
+        metavar="DIR",
+        help="use this enrolled gallery instead of enrolling --real's gallery/",
+    )
+    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
+    bench.set_defaults(func=run_bench)
+
+
+def _read_image(path: Path) -> Any:
+    import cv2
+
+    if not path.is_file():
+        raise CliError(f"{path}: no such file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise CliError(f"{path}: not a readable image")
+    return image
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    from vision.detect import cards_in_reading_order
+    from vision.gallery import Gallery, GalleryError, name_from_filename
+
+    try:
+        gallery = Gallery.open(args.gallery)
+    except GalleryError as error:
+        raise CliError(str(error)) from error
+    before = len(gallery)
+    if args.from_files is not None:
+        if args.names:
+            raise CliError("--names goes with --from-photo (file names name the cards)")
+        folder: Path = args.from_files
+        if not folder.is_dir():
+            raise CliError(f"{folder}: not a folder")
+        files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not files:
+            raise CliError(f"{folder}: no images (.jpg, .png, ...) in it")
+        for path in files:
+            if not name_from_filename(path):
+                raise CliError(f"{path}: cannot take a card name from this file name")
+        try:
+            gallery.enroll_files(files)
+        except (GalleryError, ValueError) as error:
+            raise CliError(str(error)) from error
+    else:
+        if not args.names:
+            raise CliError('--from-photo needs --names "A;B;C" (the cards in reading order)')
+        names = [n.strip() for n in args.names.split(";") if n.strip()]
+        image = _read_image(args.from_photo)
+        cards = cards_in_reading_order(image)
+        if len(cards) != len(names):
+            raise CliError(
+                f"{args.from_photo}: found {len(cards)} card(s) but {len(names)} name(s) were "
+                "given; lay the cards apart on a plain surface and try again"
+            )
+        for name, card in zip(names, cards, strict=True):
+            gallery.enroll(name, card, f"{args.from_photo.name}#{name}")
+    gallery.save(args.gallery)
+    added = len(gallery) - before
+    print(
+        f"enrolled {added} image(s); gallery {args.gallery} now holds {len(gallery)} "
+        f"reference(s) of {len(gallery.names)} card(s)"
+    )
+    return 0
+
+
+def run_identify(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.gallery import Gallery, GalleryError
+    from vision.recognize import VisionError, annotate, identify
+
+    image = _read_image(args.photo)
+    try:
+        gallery = Gallery.load(args.gallery)
+    except GalleryError as error:
+        raise CliError(str(error)) from error
+    if len(gallery) == 0:
+        raise CliError(f"{args.gallery}: the gallery is empty; enrol cards first")
+    try:
+        result = identify(image, gallery)
+    except VisionError as error:
+        raise CliError(f"{args.photo}: {error}") from error
+    if args.annotate is not None:
+        if not cv2.imwrite(str(args.annotate), annotate(image, result)):
+            raise CliError(f"{args.annotate}: cannot write the annotated image")
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0
+    for card in result.cards:
+        x, y = card.center
+        print(
+            f"{card.name}  confidence {card.confidence:.2f}  at ({x:.0f}, {y:.0f})  "
+            f"turned {card.orientation:.0f} deg"
+        )
+    for unk in result.unknown:
+        x, y = unk.center
+        hint = f"; closest: {unk.candidates[0].name}" if unk.candidates else ""
+        print(f"unknown card at ({x:.0f}, {y:.0f}): {unk.reason}{hint}")
+    if not result.cards and not result.unknown:
+        print("no cards found")
+    print(
+        f"{len(result.cards)} card(s) named, {len(result.unknown)} unknown, {result.seconds:.2f} s"
+    )
+    return 0
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from vision.bench import BenchError, run_benchmark
+
+    try:
+        return run_benchmark(
+            real=args.real,
+            scenes=args.scenes,
+            cards_per_scene=args.cards,
+            seed=args.seed,
+            threads=args.threads,
+            gallery_dir=args.gallery,
+            json_out=args.json,
+        )
+    except BenchError as error:
+        raise CliError(str(error)) from error

@@ -1,0 +1,242 @@
+"""Card outlines from edges, rectification, and image-quality measures.
+
+Outlines are the second cue (the first is feature matching in :mod:`vision.recognize`): they
+find cards that are not in the gallery, or too blurred to match, so those can be reported as
+unknown with a reason, and they give enrolment-from-a-photo its card positions.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.features import CARD_ASPECT, CARD_CORNERS, CARD_H, CARD_W, to_gray
+
+FIND_LONG_SIDE = 1000  # outline search works on a copy about this big
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left of an upright *portrait* card
+    seen in the picture: the long sides are the card's left and right edges, and of the two
+    short edges the one higher in the picture is taken as the top."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
+    q = q[np.argsort(angles)]  # clockwise on screen (y down), starting anywhere
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    # Short edges: pick the pair (0-1, 2-3) or (1-2, 3-0) with the smaller total length.
+    start = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
+    # Edge start->start+1 is a short edge; choose which short edge is the top.
+    a = (q[start] + q[(start + 1) % 4]) / 2
+    b = (q[(start + 2) % 4] + q[(start + 3) % 4]) / 2
+    if b[1] < a[1]:
+        start = (start + 2) % 4
+    return np.array([q[(start + i) % 4] for i in range(4)], np.float32)
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CARD_W, CARD_H)):
+    """The card inside ``corners`` (TL, TR, BR, BL) warped upright to ``size`` (w, h).
+
+    When the card is much larger in the picture than ``size`` it is warped at a multiple of the
+    size and then shrunk with area averaging, so fine print does not alias."""
+    width, height = size
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    span = max(
+        float(np.linalg.norm(c[1] - c[0])),
+        float(np.linalg.norm(c[2] - c[3])),
+    )
+    factor = int(np.clip(np.floor(span / width), 1, 4))
+    dst = np.array(
+        [[0, 0], [width * factor, 0], [width * factor, height * factor], [0, height * factor]],
+        np.float32,
+    )
+    h = cv2.getPerspectiveTransform(c, dst)
+    warped = cv2.warpPerspective(
+        image,
+        h,
+        (width * factor, height * factor),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if factor > 1:
+        warped = cv2.resize(warped, (width, height), interpolation=cv2.INTER_AREA)
+    return warped
+
+
+def sharpness(card: np.ndarray) -> float:
+    """How sharp an upright card image is, independent of its contrast: fine-detail energy over
+    coarse-detail energy at a fixed card size (about 1 for crisp print, near 0 when blurred)."""
+    gray = cv2.resize(
+        to_gray(card).astype(np.float32), (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA
+    )
+    b1 = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    b3 = cv2.GaussianBlur(gray, (0, 0), 3.0)
+    fine = float(np.mean(np.abs(gray - b1)))
+    coarse = float(np.mean(np.abs(b1 - b3))) + 1e-3
+    return fine / coarse
+
+
+def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+    box = cv2.boxPoints(cv2.minAreaRect(hull))
+    return np.asarray(box, np.float32)
+
+
+def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np.ndarray]:
+    """Card-shaped outlines in ``image``: corner arrays (TL, TR, BR, BL; image pixels).
+
+    Looks for closed, convex, card-proportioned outlines in edge maps at two sensitivities
+    (so both crisp and faint card edges are found). Pieces of the picture's own border (a
+    padded canvas, the photo edge) are not cards and are dropped. ``min_fraction``: the smallest
+    card side accepted, as a fraction of the picture's short side.
+    """
+    full_h, full_w = image.shape[:2]
+    scale = min(1.0, FIND_LONG_SIDE / max(full_h, full_w))
+    small = image
+    if scale < 1.0:
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    gray = cv2.GaussianBlur(to_gray(small), (5, 5), 0)
+    h, w = gray.shape
+    min_side = min_fraction * min(h, w) * 2.5
+    max_area = 0.6 * h * w
+    found: list[np.ndarray] = []
+    kernel = np.ones((3, 3), np.uint8)
+    for low, high in ((20, 60), (40, 120), (80, 200)):
+        edges = cv2.dilate(cv2.Canny(gray, low, high), kernel)
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            if len(contour) < 8:
+                continue
+            rect = cv2.minAreaRect(contour)
+            rw, rh = rect[1]
+            if min(rw, rh) < min_side or rw * rh > max_area:
+                continue
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if area < 0.85 * rw * rh:
+                continue
+            quad = _quad_from_contour(contour)
+            if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.int32)):
+                continue
+            if not plausible_card(quad, (w, h)):
+                continue
+            # The picture's border (or a white canvas edge) is not a card.
+            if _touches_border(quad, w, h):
+                continue
+            found.append(quad)
+    quads = _dedupe([order_corners(q / scale) for q in found])
+    return quads
+
+
+def _touches_border(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:
+    x, y = quad[:, 0], quad[:, 1]
+    near = (x < margin) | (x > w - 1 - margin) | (y < margin) | (y > h - 1 - margin)
+    return bool(near.sum() >= 2)
+
+
+def plausible_card(quad: np.ndarray, size: tuple[int, int] | None = None) -> bool:
+    """Could this quadrilateral be a card photographed from up to ~45 degrees off vertical?"""
+    q = order_corners(quad)
+    if not cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)):
+        return False
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    if min(sides) < 8:
+        return False
+    short = (sides[0] + sides[2]) / 2
+    long = (sides[1] + sides[3]) / 2
+    aspect = short / long
+    if not (CARD_ASPECT * 0.62 < aspect < min(1.0, CARD_ASPECT * 1.38)):
+        return False
+    # Opposite sides of a card seen in perspective stay within a factor ~2 of each other.
+    if max(sides[0], sides[2]) > 2.0 * min(sides[0], sides[2]):
+        return False
+    if max(sides[1], sides[3]) > 2.0 * min(sides[1], sides[3]):
+        return False
+    # Corner angles between ~45 and ~135 degrees.
+    for i in range(4):
+        a = q[(i - 1) % 4] - q[i]
+        b = q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if abs(cos) > 0.72:
+            return False
+    return True
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    pa = np.asarray(a, np.float32).reshape(-1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def inside(point: tuple[float, float] | np.ndarray, quad: np.ndarray) -> bool:
+    contour = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    p = (float(point[0]), float(point[1]))
+    return cv2.pointPolygonTest(contour, p, False) >= 0
+
+
+def _dedupe(quads: list[np.ndarray], iou: float = 0.6) -> list[np.ndarray]:
+    """Merge near-identical outlines (the same card found at several edge sensitivities),
+    preferring the larger one (the card's outer edge rather than an inner frame)."""
+    quads = sorted(quads, key=lambda q: -cv2.contourArea(q.reshape(-1, 1, 2)))
+    kept: list[np.ndarray] = []
+    for q in quads:
+        if all(quad_iou(q, k) < iou for k in kept):
+            kept.append(q)
+    return kept
+
+
+def card_from_image(image: np.ndarray) -> np.ndarray:
+    """The upright card in a single-card image, at the canonical size.
+
+    A scan (the picture is card-shaped: the card fills it, portrait or landscape) is used
+    whole; otherwise it is a photo of one card on a table and the largest card outline in it is
+    rectified (its top taken as the short edge higher in the picture)."""
+    h, w = image.shape[:2]
+    aspect = min(h, w) / max(h, w)
+    if abs(aspect - CARD_ASPECT) < 0.03:
+        card = image if h >= w else cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        return cv2.resize(
+            card,
+            (CARD_W, CARD_H),
+            interpolation=cv2.INTER_AREA if card.shape[1] > CARD_W else cv2.INTER_CUBIC,
+        )
+    quads = find_card_quads(image)
+    if quads:
+        biggest = max(quads, key=lambda q: cv2.contourArea(q.reshape(-1, 1, 2)))
+        if cv2.contourArea(biggest.reshape(-1, 1, 2)) > 0.05 * h * w:
+            return rectify(image, biggest)
+    raise ValueError("no card found in the image (not card-shaped, and no card outline)")
+
+
+def corners_from_homography(h: np.ndarray) -> np.ndarray:
+    """Where the canonical card's corners land under ``h`` (canonical -> picture)."""
+    return cv2.perspectiveTransform(CARD_CORNERS[None].astype(np.float64), h)[0].astype(np.float32)
+
+
+def cards_in_reading_order(image: np.ndarray) -> list[np.ndarray]:
+    """Every card outline in a photo, rectified upright, in reading order (rows top to bottom,
+    each left to right) - for enrolling several cards from one photo."""
+    from vision.layout import reading_sequence
+
+    quads = find_card_quads(image)
+    # An outline inside another (a card's art box) is not a card of its own.
+    outer = [
+        q
+        for q in quads
+        if not any(
+            o is not q and inside(q.mean(axis=0), o) and cv2.contourArea(o) > cv2.contourArea(q)
+            for o in quads
+        )
+    ]
+    ordered = reading_sequence(
+        outer, center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean()))
+    )
+    return [rectify(image, q) for q in ordered]

@@ -1,0 +1,256 @@
+"""The enrolled gallery: reference images of every card the owner wants recognised.
+
+On disk a gallery is a folder holding plain data only (no pickle):
+
+- ``gallery.json`` — format/version, and one entry per reference image:
+  ``{"name": card name, "source": where it came from, "features": count}``;
+- ``gallery.npz`` — numpy arrays: ``points`` (N x 2 float32, feature positions on the upright
+  336 x 468 reference), ``descriptors`` (N x 32 uint8 ORB), ``owner`` (N int32, entry of each
+  feature), ``signatures`` (E x D float32 whole-card signatures), and the search index
+  ``words`` / ``word_order`` / ``word_starts``;
+- ``images/NNNNN.jpg`` — a small copy of each reference (for pick-lists and re-enrolment).
+
+Several entries may share one name (printings, or several photos of one card).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.features import (
+    CARD_H,
+    CARD_W,
+    REFERENCE_FEATURES,
+    WordIndex,
+    card_features,
+    global_descriptor,
+)
+
+FORMAT = "tablekeeper-gallery"
+VERSION = 1
+_JSON = "gallery.json"
+_ARRAYS = "gallery.npz"
+_IMAGES = "images"
+THUMB_SIZE = (168, 234)
+
+
+class GalleryError(Exception):
+    """A gallery folder that cannot be read (missing, corrupt, or another format)."""
+
+
+@dataclass
+class GalleryEntry:
+    name: str
+    source: str
+    start: int  # first feature row
+    count: int  # number of feature rows
+
+
+def name_from_filename(path: str | Path) -> str:
+    """A card's name from a reference file name: the stem up to ``__`` (or the whole stem)."""
+    stem = Path(path).stem
+    return stem.split("__", 1)[0].strip() if "__" in stem else stem.strip()
+
+
+class Gallery:
+    """Reference cards with their features and a fast search index.
+
+    ``Gallery.load(folder)`` reads a saved gallery; ``Gallery(folder)`` starts an empty one.
+    ``enroll(name, card_image)`` adds one upright card image (any size, it is resized to the
+    canonical 336 x 468); ``save()`` writes the folder.
+    """
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self.entries: list[GalleryEntry] = []
+        self.points = np.zeros((0, 2), np.float32)
+        self.descriptors = np.zeros((0, 32), np.uint8)
+        self.owner = np.zeros(0, np.int32)
+        self.signatures = np.zeros((0, 0), np.float32)
+        self._thumbs: dict[int, np.ndarray] = {}
+        self._index: WordIndex | None = None
+        self._name_ids: np.ndarray | None = None
+        self._names: list[str] = []
+
+    # -- building -------------------------------------------------------------------------
+    def enroll(self, name: str, card: np.ndarray, source: str = "") -> int:
+        """Add one upright card image under ``name``; returns the new entry's number."""
+        name = name.strip()
+        if not name:
+            raise ValueError("a card needs a name")
+        if card is None or card.size == 0:
+            raise ValueError("empty card image")
+        if card.ndim == 2:
+            card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
+        canonical = card
+        if card.shape[:2] != (CARD_H, CARD_W):
+            interp = cv2.INTER_AREA if card.shape[1] > CARD_W else cv2.INTER_CUBIC
+            canonical = cv2.resize(card, (CARD_W, CARD_H), interpolation=interp)
+        points, descriptors = card_features(canonical, REFERENCE_FEATURES)
+        entry = GalleryEntry(name, source, len(self.descriptors), len(descriptors))
+        self.entries.append(entry)
+        self.points = np.vstack([self.points, points]).astype(np.float32)
+        self.descriptors = np.vstack([self.descriptors, descriptors]).astype(np.uint8)
+        self.owner = np.concatenate(
+            [self.owner, np.full(len(descriptors), len(self.entries) - 1, np.int32)]
+        )
+        signature = global_descriptor(canonical)[None, :]
+        self.signatures = (
+            signature if len(self.signatures) == 0 else np.vstack([self.signatures, signature])
+        )
+        self._thumbs[len(self.entries) - 1] = cv2.resize(
+            canonical, THUMB_SIZE, interpolation=cv2.INTER_AREA
+        )
+        self._index = None
+        self._name_ids = None
+        return len(self.entries) - 1
+
+    def save(self, directory: str | Path | None = None) -> Path:
+        """Write the gallery folder (``gallery.json``, ``gallery.npz``, ``images/``)."""
+        target = Path(directory) if directory is not None else self.directory
+        if target is None:
+            raise ValueError("no folder given for the gallery")
+        self.directory = target
+        (target / _IMAGES).mkdir(parents=True, exist_ok=True)
+        index = self.index
+        meta = {
+            "format": FORMAT,
+            "version": VERSION,
+            "card_size": [CARD_W, CARD_H],
+            "entries": [
+                {"name": e.name, "source": e.source, "features": e.count} for e in self.entries
+            ],
+        }
+        np.savez(
+            target / (_ARRAYS + ".tmp.npz"),
+            points=self.points,
+            descriptors=self.descriptors,
+            owner=self.owner,
+            signatures=self.signatures,
+            words=index.words,
+            word_order=index.order,
+            word_starts=index.starts,
+        )
+        (target / (_ARRAYS + ".tmp.npz")).replace(target / _ARRAYS)
+        tmp_json = target / (_JSON + ".tmp")
+        tmp_json.write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
+        tmp_json.replace(target / _JSON)
+        for number, thumb in self._thumbs.items():
+            cv2.imwrite(str(target / _IMAGES / f"{number:05d}.jpg"), thumb)
+        self._thumbs.clear()
+        return target
+
+    # -- reading --------------------------------------------------------------------------
+    @classmethod
+    def load(cls, directory: str | Path) -> Gallery:
+        """Read a gallery folder written by :meth:`save`."""
+        folder = Path(directory)
+        meta_path, arrays_path = folder / _JSON, folder / _ARRAYS
+        if not meta_path.is_file() or not arrays_path.is_file():
+            raise GalleryError(f"{folder} is not a card gallery (no {_JSON} / {_ARRAYS})")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if meta.get("format") != FORMAT:
+                raise GalleryError(f"{meta_path} is not a {FORMAT} file")
+            if int(meta.get("version", 0)) > VERSION:
+                raise GalleryError(f"{meta_path} was written by a newer Tablekeeper")
+            with np.load(arrays_path, allow_pickle=False) as arrays:
+                data = {key: arrays[key] for key in arrays.files}
+        except GalleryError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise GalleryError(f"cannot read gallery {folder}: {error}") from error
+        gallery = cls(folder)
+        try:
+            start = 0
+            for item in meta["entries"]:
+                count = int(item["features"])
+                gallery.entries.append(
+                    GalleryEntry(str(item["name"]), str(item.get("source", "")), start, count)
+                )
+                start += count
+            gallery.points = data["points"].astype(np.float32)
+            gallery.descriptors = data["descriptors"].astype(np.uint8)
+            gallery.owner = data["owner"].astype(np.int32)
+            gallery.signatures = data["signatures"].astype(np.float32)
+            gallery._index = WordIndex(
+                data["words"].astype(np.uint8),
+                data["word_order"].astype(np.int32),
+                data["word_starts"].astype(np.int32),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise GalleryError(f"gallery {folder} is incomplete: {error}") from error
+        if start != len(gallery.descriptors) or len(gallery.owner) != start:
+            raise GalleryError(f"gallery {folder} is inconsistent (feature counts differ)")
+        if len(gallery.signatures) != len(gallery.entries):
+            raise GalleryError(f"gallery {folder} is inconsistent (signature count)")
+        return gallery
+
+    @classmethod
+    def open(cls, directory: str | Path) -> Gallery:
+        """Load the gallery in ``directory`` if there is one, else start an empty one there."""
+        folder = Path(directory)
+        if (folder / _JSON).exists():
+            return cls.load(folder)
+        return cls(folder)
+
+    # -- queries --------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def names(self) -> list[str]:
+        """Distinct card names, sorted."""
+        return sorted({e.name for e in self.entries})
+
+    @property
+    def index(self) -> WordIndex:
+        if self._index is None:
+            self._index = WordIndex.build(self.descriptors)
+        return self._index
+
+    @property
+    def name_ids(self) -> np.ndarray:
+        """Per entry, a number shared by all entries of the same name."""
+        if self._name_ids is None:
+            self._names = sorted({e.name for e in self.entries})
+            lookup = {n: i for i, n in enumerate(self._names)}
+            self._name_ids = np.array([lookup[e.name] for e in self.entries], np.int32)
+        return self._name_ids
+
+    def entry_features(self, entry: int) -> tuple[np.ndarray, np.ndarray]:
+        e = self.entries[entry]
+        return (
+            self.points[e.start : e.start + e.count],
+            self.descriptors[e.start : e.start + e.count],
+        )
+
+    def entries_named(self, name: str) -> list[int]:
+        return [i for i, e in enumerate(self.entries) if e.name == name]
+
+    def thumbnail(self, entry: int) -> np.ndarray | None:
+        """A small picture of one reference (BGR), or None if it is not available."""
+        if entry in self._thumbs:
+            return self._thumbs[entry]
+        if self.directory is None:
+            return None
+        image = cv2.imread(str(self.directory / _IMAGES / f"{entry:05d}.jpg"))
+        return image if image is not None and image.size else None
+
+    def enroll_files(self, paths: Iterable[str | Path]) -> list[int]:
+        """Enrol one card per image file, named by :func:`name_from_filename`."""
+        from vision.detect import card_from_image  # local: detect imports features only
+
+        added = []
+        for path in paths:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None or image.size == 0:
+                raise GalleryError(f"cannot read image {path}")
+            added.append(self.enroll(name_from_filename(path), card_from_image(image), str(path)))
+        return added

@@ -1,0 +1,531 @@
+"""Find and name every card in a table photo.
+
+The pipeline (each step measured in ``tablekeeper bench vision``):
+
+1. **Find** (reduced scale, long side <= 1640 px): ORB features of the photo are looked up in the
+   gallery's word index (:mod:`vision.features`), kept when the nearest reference feature is
+   clearly closer than any feature of a *differently named* card, and vote for references. The
+   most-voted references are checked geometrically (RANSAC homography); each consistent set is a
+   card hypothesis with its four corners and its orientation.
+2. **Name** (full scale): each hypothesis is rectified from the full-resolution photo to the
+   upright canonical card and compared, feature by feature and position by position, with a
+   shortlist of references (the voted ones, every printing of the same name, and the closest
+   whole-card signatures). The best reference's geometric inlier count against the best
+   *other* name gives the confidence; the fit refines the corners.
+3. **Outlines** (second cue): card-shaped outlines from edges that no named card explains are
+   rectified and get the same naming check; if still unnamed they come back as unknown with a
+   reason ("too blurred" or "not in gallery") - never as their nearest neighbour.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.detect import (
+    corners_from_homography,
+    find_card_quads,
+    inside,
+    order_corners,
+    plausible_card,
+    quad_iou,
+    rectify,
+    sharpness,
+)
+from vision.features import (
+    CARD_CORNERS,
+    PATCH_FEATURES,
+    card_features,
+    global_descriptor,
+    hamming,
+    photo_orb,
+    to_gray,
+)
+from vision.gallery import Gallery
+
+WORK_LONG_SIDE = 1640  # finding works at most at this size; naming uses the full photo
+PHOTO_FEATURES = 4000
+PROBES = 3  # words looked up per photo feature
+RATIO = 0.8  # nearest reference must beat the nearest other-named reference by this factor
+MAX_DESCRIPTOR_DISTANCE = 64  # of 256 bits
+MIN_VOTES = 6
+MIN_FIND_INLIERS = 8
+MAX_HYPOTHESES = 40
+POSITION_RADIUS = 24.0  # canonical px: how far a rectified feature may sit from its reference
+MIN_NAME_INLIERS = 12
+ACCEPT_CONFIDENCE = 0.5  # calibrated with `tablekeeper bench vision`
+BLUR_LIMIT = 0.35  # sharpness() below this: "too blurred"
+
+REASON_NOT_IN_GALLERY = "not in gallery"
+REASON_TOO_BLURRED = "too blurred"
+
+
+class VisionError(ValueError):
+    """An image that cannot be used at all (empty, unreadable)."""
+
+
+@dataclass
+class Candidate:
+    """One possible name for a card, with its confidence (for pick-lists)."""
+
+    name: str
+    confidence: float
+
+
+@dataclass
+class Card:
+    """A named card: ``corners`` are the card face's top-left, top-right, bottom-right,
+    bottom-left in image pixels (so the card's top edge is corners[0] -> corners[1]);
+    ``orientation`` is how far the card is turned from upright, degrees counter-clockwise."""
+
+    name: str
+    confidence: float
+    corners: np.ndarray
+    entry: int = -1
+    inliers: int = 0
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def orientation(self) -> float:
+        return _orientation(self.corners)
+
+
+@dataclass
+class UnknownCard:
+    """A card-shaped thing that could not be named, and why (``reason``)."""
+
+    corners: np.ndarray
+    reason: str
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+@dataclass
+class Identification:
+    cards: list[Card]
+    unknown: list[UnknownCard]
+    seconds: float
+    image_size: tuple[int, int] = (0, 0)  # width, height
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def candidates(self, name: str) -> list[Candidate]:
+        """Closest matches for the (first) card named ``name``: a pick-list."""
+        for card in self.cards:
+            if card.name == name:
+                return card.candidates
+        return []
+
+    def to_json(self) -> dict[str, Any]:
+        def pts(c: np.ndarray) -> list[list[float]]:
+            return [[round(float(x), 1), round(float(y), 1)] for x, y in c]
+
+        return {
+            "cards": [
+                {
+                    "name": c.name,
+                    "confidence": round(c.confidence, 3),
+                    "corners": pts(c.corners),
+                    "center": [round(v, 1) for v in c.center],
+                    "orientation": round(c.orientation, 1),
+                    "candidates": [
+                        {"name": k.name, "confidence": round(k.confidence, 3)} for k in c.candidates
+                    ],
+                }
+                for c in self.cards
+            ],
+            "unknown": [
+                {
+                    "corners": pts(u.corners),
+                    "center": [round(v, 1) for v in u.center],
+                    "reason": u.reason,
+                    "candidates": [
+                        {"name": k.name, "confidence": round(k.confidence, 3)} for k in u.candidates
+                    ],
+                }
+                for u in self.unknown
+            ],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _orientation(corners: np.ndarray) -> float:
+    top = (corners[0] + corners[1]) / 2
+    bottom = (corners[3] + corners[2]) / 2
+    up = top - bottom
+    angle = math.degrees(math.atan2(-up[1], up[0])) - 90.0
+    return (angle + 180.0) % 360.0 - 180.0
+
+
+def confidence_from_inliers(best: int, other: int) -> float:
+    """How sure a name is, from the geometric inliers of the best reference (``best``) and of
+    the best reference with another name (``other``). Calibrated on the synthetic benchmark so
+    that ``ACCEPT_CONFIDENCE`` separates right from wrong names."""
+    margin = best - max(other, 0) - 6
+    if margin <= 0:
+        return 0.0
+    return float(1.0 - math.exp(-margin / 12.0))
+
+
+# -- step 1: find -------------------------------------------------------------------------
+@dataclass
+class _Hypothesis:
+    entry: int
+    homography: np.ndarray  # canonical card -> work image
+    inliers: int
+    votes: dict[int, int]
+
+
+def _find_hypotheses(
+    points: np.ndarray, descriptors: np.ndarray, gallery: Gallery, work_size: tuple[int, int]
+) -> list[_Hypothesis]:
+    if len(descriptors) == 0 or len(gallery) == 0:
+        return []
+    query_ids, gallery_ids = gallery.index.candidates(descriptors, PROBES)
+    if len(query_ids) == 0:
+        return []
+    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    entry_of = gallery.owner[gallery_ids]
+    name_of = gallery.name_ids[entry_of]
+    # Pairs are grouped by query id: per query the nearest reference feature ...
+    group_start = np.flatnonzero(np.r_[True, query_ids[1:] != query_ids[:-1]])
+    group_of_pair = np.repeat(
+        np.arange(len(group_start)), np.diff(np.r_[group_start, len(query_ids)])
+    )
+    packed = (dist << 32) | np.arange(len(dist), dtype=np.int64)
+    best_pair = (np.minimum.reduceat(packed, group_start) & 0xFFFFFFFF).astype(np.int64)
+    best_dist = dist[best_pair]
+    best_name = name_of[best_pair]
+    # ... and the nearest feature of any *other* name (many printings share art: those must not
+    # count as rivals).
+    other = np.where(name_of != best_name[group_of_pair], dist, 512)
+    second = np.minimum.reduceat(other, group_start)
+    good_group = (best_dist <= MAX_DESCRIPTOR_DISTANCE) & (best_dist < RATIO * second)
+    # Every pair of a good query that points at its best name and is nearly as close as the
+    # best counts for that reference (so each printing of a name gets its share).
+    keep = good_group[group_of_pair] & (name_of == best_name[group_of_pair])
+    keep &= dist <= best_dist[group_of_pair] + 8
+    pair_query = query_ids[keep]
+    pair_entry = entry_of[keep]
+    pair_gallery = gallery_ids[keep]
+    if len(pair_query) == 0:
+        return []
+    votes = np.bincount(pair_entry, minlength=len(gallery))
+    order = np.argsort(-votes, kind="stable")
+    used = np.zeros(len(points), bool)
+    found: list[_Hypothesis] = []
+    work_w, work_h = work_size
+    tried = 0
+    for entry in order:
+        if votes[entry] < MIN_VOTES or tried >= MAX_HYPOTHESES:
+            break
+        tried += 1
+        sel = (pair_entry == entry) & ~used[pair_query]
+        while int(sel.sum()) >= MIN_FIND_INLIERS:
+            src = gallery.points[pair_gallery[sel]]
+            dst = points[pair_query[sel]]
+            h, mask = cv2.findHomography(src, dst, cv2.RANSAC, 8.0, maxIters=800, confidence=0.995)
+            if h is None or mask is None:
+                break
+            inl = mask.ravel().astype(bool)
+            if int(inl.sum()) < MIN_FIND_INLIERS:
+                break
+            corners = corners_from_homography(h)
+            if not plausible_card(corners) or not _on_picture(corners, work_w, work_h):
+                break
+            found.append(_Hypothesis(int(entry), h, int(inl.sum()), {}))
+            # Features on this card are spent: no other reference may claim them.
+            contour = corners.reshape(-1, 1, 2)
+            spent = np.array(
+                [cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in points]
+            )
+            used |= spent
+            sel = (pair_entry == entry) & ~used[pair_query]
+    # The voted references near each hypothesis are its rivals for naming.
+    for hyp in found:
+        corners = corners_from_homography(hyp.homography)
+        contour = corners.reshape(-1, 1, 2)
+        qpts = points[pair_query]
+        inside_mask = np.array(
+            [cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in qpts]
+        )
+        local = np.bincount(pair_entry[inside_mask], minlength=len(gallery))
+        top = np.argsort(-local)[:6]
+        hyp.votes = {int(e): int(local[e]) for e in top if local[e] > 0}
+    return found
+
+
+def _on_picture(corners: np.ndarray, w: int, h: int) -> bool:
+    """At least the card's centre and most of it lies inside the picture."""
+    c = corners.mean(axis=0)
+    if not (0 <= c[0] < w and 0 <= c[1] < h):
+        return False
+    area = cv2.contourArea(corners.reshape(-1, 1, 2))
+    return area >= 900.0
+
+
+# -- step 2: name -------------------------------------------------------------------------
+@dataclass
+class _Naming:
+    entry: int
+    name: str
+    inliers: int
+    rival_inliers: int
+    confidence: float
+    refine: np.ndarray | None  # canonical reference -> rectified patch
+    scores: dict[str, int]
+
+
+def _positional_matches(
+    points: np.ndarray, descriptors: np.ndarray, ref_points: np.ndarray, ref_desc: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (patch feature, reference feature) that sit at about the same place on the upright
+    card and have close descriptors; each patch feature keeps its closest reference feature."""
+    if len(points) == 0 or len(ref_points) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    d2 = ((points[:, None, :] - ref_points[None, :, :]) ** 2).sum(axis=2)
+    ii, jj = np.nonzero(d2 < POSITION_RADIUS**2)
+    if len(ii) == 0:
+        return ii, jj
+    hd = hamming(descriptors[ii], ref_desc[jj])
+    ok = hd <= MAX_DESCRIPTOR_DISTANCE
+    ii, jj, hd = ii[ok], jj[ok], hd[ok]
+    if len(ii) == 0:
+        return ii, jj
+    order = np.lexsort((hd, ii))
+    ii, jj = ii[order], jj[order]
+    first = np.r_[True, ii[1:] != ii[:-1]]
+    return ii[first], jj[first]
+
+
+def _name_patch(patch: np.ndarray, gallery: Gallery, shortlist: list[int]) -> _Naming | None:
+    points, descriptors = card_features(patch, PATCH_FEATURES)
+    if len(points) < MIN_NAME_INLIERS:
+        return None
+    best: tuple[int, int, np.ndarray | None] = (-1, 0, None)
+    per_name: dict[str, int] = {}
+    for entry in dict.fromkeys(shortlist):
+        ref_points, ref_desc = gallery.entry_features(entry)
+        ii, jj = _positional_matches(points, descriptors, ref_points, ref_desc)
+        count = len(ii)
+        refine = None
+        if count >= MIN_NAME_INLIERS:
+            h, mask = cv2.findHomography(
+                ref_points[jj], points[ii], cv2.RANSAC, 5.0, maxIters=300, confidence=0.99
+            )
+            count = int(mask.sum()) if mask is not None and h is not None else 0
+            refine = h
+        name = gallery.entries[entry].name
+        per_name[name] = max(per_name.get(name, 0), count)
+        if count > best[1]:
+            best = (entry, count, refine)
+    entry, inliers, refine = best
+    if entry < 0:
+        return None
+    name = gallery.entries[entry].name
+    rival = max((v for n, v in per_name.items() if n != name), default=0)
+    return _Naming(
+        entry, name, inliers, rival, confidence_from_inliers(inliers, rival), refine, per_name
+    )
+
+
+def _shortlist_by_signature(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]:
+    if len(gallery) == 0:
+        return []
+    sims = gallery.signatures @ global_descriptor(patch)
+    top = np.argsort(-sims)[:k]
+    return [int(e) for e in top]
+
+
+def _candidate_list(scores: dict[str, int], limit: int = 5) -> list[Candidate]:
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])[:limit]
+    out = []
+    for i, (name, count) in enumerate(ranked):
+        rival = ranked[1][1] if i == 0 and len(ranked) > 1 else ranked[0][1] if i else 0
+        out.append(Candidate(name, round(confidence_from_inliers(count, rival), 3)))
+    return out
+
+
+def _with_printings(entries: list[int], gallery: Gallery) -> list[int]:
+    out = list(entries)
+    for e in entries:
+        out.extend(gallery.entries_named(gallery.entries[e].name))
+    return list(dict.fromkeys(out))
+
+
+# -- the whole pipeline -------------------------------------------------------------------
+def identify(
+    image: np.ndarray, gallery: Gallery, *, accept: float = ACCEPT_CONFIDENCE
+) -> Identification:
+    """Find and name every card in ``image`` (BGR) against ``gallery``."""
+    start = time.perf_counter()
+    timings: dict[str, float] = {}
+    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
+        raise VisionError("empty image")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    full_h, full_w = image.shape[:2]
+    if min(full_h, full_w) < 32:
+        raise VisionError(f"image too small ({full_w}x{full_h})")
+    scale = min(1.0, WORK_LONG_SIDE / max(full_h, full_w))
+    work = image
+    if scale < 1.0:
+        work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    gray = to_gray(work)
+    tick = time.perf_counter()
+    keypoints, descriptors = photo_orb(PHOTO_FEATURES).detectAndCompute(gray, None)
+    points = np.array([kp.pt for kp in keypoints], np.float32).reshape(-1, 2)
+    if descriptors is None:
+        descriptors = np.zeros((0, 32), np.uint8)
+    timings["features"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    hypotheses = _find_hypotheses(points, descriptors, gallery, (work.shape[1], work.shape[0]))
+    timings["find"] = time.perf_counter() - tick
+
+    tick = time.perf_counter()
+    to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    named: list[tuple[Card, _Naming]] = []
+    weak: list[tuple[np.ndarray, _Naming | None]] = []
+    for hyp in hypotheses:
+        corners = corners_from_homography(to_full @ hyp.homography)
+        result = _name_region(image, corners, gallery, list(hyp.votes) + [hyp.entry])
+        if result is None:
+            continue
+        corners, naming = result
+        if naming.confidence >= accept and naming.inliers >= MIN_NAME_INLIERS:
+            named.append((_card_from(naming, corners), naming))
+        else:
+            weak.append((corners, naming))
+    cards = _dedupe_cards([c for c, _ in named])
+    timings["name"] = time.perf_counter() - tick
+
+    tick = time.perf_counter()
+    unknown: list[UnknownCard] = []
+    quads = find_card_quads(image)
+    timings["outlines"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    for quad in quads:
+        if _explained(quad, cards):
+            continue
+        shortlist = _with_printings(
+            _shortlist_by_signature(rectify(image, quad), gallery, 6), gallery
+        )
+        best: tuple[np.ndarray, _Naming] | None = None
+        for turn in (quad, np.roll(quad, 2, axis=0)):
+            result = _name_region(image, turn, gallery, shortlist)
+            if result is not None and (best is None or result[1].inliers > best[1].inliers):
+                best = result
+        if (
+            best is not None
+            and best[1].confidence >= accept
+            and best[1].inliers >= MIN_NAME_INLIERS
+        ):
+            card = _card_from(best[1], best[0])
+            if not _explained(card.corners, cards):
+                cards.append(card)
+            continue
+        patch = rectify(image, quad)
+        reason = REASON_TOO_BLURRED if sharpness(patch) < BLUR_LIMIT else REASON_NOT_IN_GALLERY
+        candidates = _candidate_list(best[1].scores) if best is not None else []
+        if not any(quad_iou(quad, u.corners) > 0.4 for u in unknown):
+            unknown.append(UnknownCard(order_corners(quad), reason, candidates))
+    timings["outline_naming"] = time.perf_counter() - tick
+    cards.sort(key=lambda c: (c.center[1], c.center[0]))
+    return Identification(cards, unknown, time.perf_counter() - start, (full_w, full_h), timings)
+
+
+def _name_region(
+    image: np.ndarray, corners: np.ndarray, gallery: Gallery, entries: list[int]
+) -> tuple[np.ndarray, _Naming] | None:
+    """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
+    (``entries``, every printing of their names, and the closest signatures); refine corners."""
+    if not plausible_card(corners):
+        return None
+    patch = rectify(image, corners)
+    shortlist = _with_printings(entries + _shortlist_by_signature(patch, gallery, 4), gallery)
+    naming = _name_patch(patch, gallery, shortlist)
+    if naming is None:
+        return None
+    if naming.refine is not None:
+        # The fit maps reference -> patch; compose with patch -> photo for exact corners.
+        patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
+        refined = corners_from_homography(patch_to_photo @ naming.refine)
+        if plausible_card(refined) and quad_iou(refined, corners) > 0.6:
+            corners = refined
+    return corners, naming
+
+
+def _card_from(naming: _Naming, corners: np.ndarray) -> Card:
+    return Card(
+        name=naming.name,
+        confidence=naming.confidence,
+        corners=corners.astype(np.float32),
+        entry=naming.entry,
+        inliers=naming.inliers,
+        candidates=_candidate_list(naming.scores),
+    )
+
+
+def _explained(quad: np.ndarray, cards: list[Card]) -> bool:
+    """Is this outline one of the named cards, a part of one, or a region holding one?"""
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0)
+    for card in cards:
+        if quad_iou(q, card.corners) > 0.25:
+            return True
+        if inside(centre, card.corners) or inside(card.center, q):
+            return True
+    return False
+
+
+def _dedupe_cards(cards: list[Card]) -> list[Card]:
+    kept: list[Card] = []
+    for card in sorted(cards, key=lambda c: -c.inliers):
+        if all(quad_iou(card.corners, k.corners) < 0.3 for k in kept):
+            kept.append(card)
+    return kept
+
+
+def annotate(image: np.ndarray, result: Identification) -> np.ndarray:
+    """A copy of ``image`` with every card outlined: green named (top edge thick), red unknown."""
+    out = image.copy()
+    thickness = max(2, int(round(max(out.shape[:2]) / 500)))
+    font = max(0.5, max(out.shape[:2]) / 1600)
+    for card in result.cards:
+        pts = card.corners.astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, (60, 220, 60), thickness, cv2.LINE_AA)
+        p0, p1 = card.corners[0].astype(int), card.corners[1].astype(int)
+        cv2.line(
+            out,
+            tuple(int(v) for v in p0),
+            tuple(int(v) for v in p1),
+            (0, 255, 255),
+            thickness * 2,
+            cv2.LINE_AA,
+        )
+        _label(out, f"{card.name} {card.confidence:.2f}", card.center, font, (60, 220, 60))
+    for unk in result.unknown:
+        pts = unk.corners.astype(np.int32).reshape(-1, 1, 2)
+        cv2.polylines(out, [pts], True, (40, 40, 230), thickness, cv2.LINE_AA)
+        _label(out, f"? {unk.reason}", unk.center, font, (40, 40, 230))
+    return out
+
+
+def _label(img: np.ndarray, text: str, at: tuple[float, float], font: float, color) -> None:
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font, 2)
+    x, y = int(at[0] - tw / 2), int(at[1])
+    cv2.rectangle(img, (x - 4, y - th - 6), (x + tw + 4, y + 6), (0, 0, 0), -1)
+    cv2.putText(img, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font, color, 2, cv2.LINE_AA)
