@@ -269,6 +269,6 @@ def worse_for_you(
 
     keys = {option: key(option) for option in candidates}
     choice = min(candidates, key=lambda o: keys[o])
-    detail = ", ".join(f"{_names(o)}→you {keys[o][0]}" for o in candidates)
+    detail = ", ".join(f"Otto {_names(o)} → you at best {keys[o][0]}" for o in candidates)
     steps.append(f"worse for you: {detail}; Otto takes {_names(choice)}")
     return choice
