@@ -16,6 +16,7 @@ from games.mixtape import (
     play_simple,
     play_solo,
     simple_choice,
+    start_game,
 )
 from games.mixtape.game import ADD, KEEP, OVER, SPLIT
 
@@ -249,3 +250,11 @@ def test_solo_with_real_draws_from_a_physical_deck() -> None:
     assert game.drawn == pool[-3:] and game.face_down == pool[-1]
     with pytest.raises(IllegalMoveError, match="not in the main deck"):
         game.redraw([*game.you.card_ids()[:1], *pool[:2]])
+
+
+def test_start_game_covers_one_to_four_players() -> None:
+    deck = load_example_deck()
+    assert isinstance(start_game(deck, 1, seed=2), SoloGame)
+    for players in (2, 3, 4):
+        game = start_game(deck, players, seed=2)
+        assert isinstance(game, MixtapeGame) and game.count == players

@@ -76,5 +76,13 @@ __all__ = [
     "play_solo",
     "score_mixtape",
     "simple_choice",
+    "start_game",
     "winners",
 ]
+
+
+def start_game(deck: Deck, players: int, seed: int | str = 0) -> MixtapeGame | SoloGame:
+    """The round engine for 1–4 players: 1 is the solo game against Otto."""
+    if players == 1:
+        return SoloGame.start(deck, seed=seed)
+    return MixtapeGame.start(deck, players, seed=seed)
