@@ -242,14 +242,37 @@ def test_solo_restore_refuses_a_corrupt_state() -> None:
         SoloGame.restore(deck, {**saved, "drawn": ["EX01", "NOPE", "EX02"]})
 
 
-def test_solo_with_real_draws_from_a_physical_deck() -> None:
+def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
     deck = load_example_deck()
-    game = SoloGame.start(deck, seed=5)
-    pool = game.main + game.drawn
-    game.redraw(pool[-3:])
-    assert game.drawn == pool[-3:] and game.face_down == pool[-1]
+    two_line = [c.id for c in deck.for_players(2) if not c.is_wild]
+    game = SoloGame.at_table(deck, two_line[0], two_line[1], seed=3)
+    assert game.phase == "draw" and game.unseen == 4 and len(game.main) == 34
     with pytest.raises(IllegalMoveError, match="not in the main deck"):
-        game.redraw([*game.you.card_ids()[:1], *pool[:2]])
+        game.draw([two_line[0], two_line[2], two_line[3]])
+    rounds = 0
+    while game.phase != "over":
+        saved = json.loads(json.dumps(game.snapshot()))
+        game = SoloGame.restore(deck, saved)
+        if game.phase == "draw":
+            game.draw(sorted(game.main)[-3:])  # whatever the table drew
+            rounds += 1
+        elif game.phase == "you-choose":
+            assert game.face_down == game.drawn[-1]
+            game.you_choose(simple_choice(game))
+        elif game.phase == "otto-turn":
+            decision = game.otto_turn()
+            assert game.phase == ("otto-extra" if decision.extra_card else "you-place")
+        elif game.phase == "otto-extra":
+            extra = game.otto_deck[-1]
+            game.otto_extra(extra)
+            assert extra in game.otto.card_ids() + game.box
+        else:
+            game.you_place()
+    # 36 two-line cards − 2 set-up − 4 removed unseen = 30 = 10 rounds of 3.
+    assert rounds == 10
+    assert len(game.box) >= 4
+    with pytest.raises(IllegalMoveError):
+        play_solo(SoloGame.at_table(deck, two_line[0], two_line[1]))
 
 
 def test_start_game_covers_one_to_four_players() -> None:

@@ -13,8 +13,12 @@ deck. The Active player alternates, you first.
 
 Every random thing comes from the seed: the shuffles from "mixtape-solo:<seed>", Otto's random
 picks from "<seed>:<round>", so a game replays exactly. The whole state is plain JSON
-(`snapshot` / `restore`), meant to be saved after every event. Cards may also be given explicitly
-(`drawn=`, `extra=`) when a real deck on a real table is being photographed.
+(`snapshot` / `restore`), meant to be saved after every event.
+
+At a real table (`SoloGame.at_table`) nothing is drawn by the engine: each round waits in the
+"draw" step for the three cards actually drawn (`draw`), and when Otto keeps one card it waits in
+"otto-extra" for the card drawn from his deck (`otto_extra`). The four cards removed unseen at
+set-up stay counted in `unseen`, so the game still ends when the real deck runs out.
 """
 
 from __future__ import annotations
@@ -38,7 +42,15 @@ from games.mixtape.setup import (
 from games.mixtape.tape import Tape, place_best
 
 YOU, OTTO = "you", "otto"
-YOU_CHOOSE, OTTO_TURN, YOU_PLACE, OVER = "you-choose", "otto-turn", "you-place", "over"
+DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER = (
+    "draw",
+    "you-choose",
+    "otto-turn",
+    "otto-extra",
+    "you-place",
+    "over",
+)
+PHASES = (DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER)
 STATE_KIND = "mixtape-solo"
 SOLO_SETUP_REMOVALS = SETUP_REMOVALS[2]  # "Set up the solo game as for a two-player game"
 
@@ -58,6 +70,9 @@ class SoloGame:
     drawn: list[str] = field(default_factory=list)
     face_down: str | None = None
     pending: list[str] = field(default_factory=list)
+    otto_taking: list[str] = field(default_factory=list)
+    physical: bool = False
+    unseen: int = 0  # cards of `main` that really went to the box unseen (real table)
     log: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
@@ -90,40 +105,74 @@ class SoloGame:
         game._begin_round(first=True)
         return game
 
+    @classmethod
+    def at_table(cls, deck: Deck, you_setup: str, otto_setup: str, seed: int | str = 0) -> SoloGame:
+        """A game with a real deck: the set-up cards you and Otto actually drew."""
+        main_ids = [card.id for card in deck.for_players(2)]
+        for who, card_id in (("your", you_setup), ("Otto's", otto_setup)):
+            card = deck.card(card_id)
+            if card.id not in main_ids or card.is_wild:
+                raise IllegalMoveError(
+                    f"{who} set-up card {card_id} must be a non-Wild card of the 2-line deck"
+                )
+        if you_setup == otto_setup:
+            raise IllegalMoveError("you and Otto cannot have the same set-up card")
+        you, otto = Tape(), Tape()
+        you.place(deck, you_setup)
+        otto.place(deck, otto_setup)
+        main = sorted(card for card in main_ids if card not in (you_setup, otto_setup))
+        otto_pile = sorted(card.id for card in deck.otto_deck())
+        game = cls(
+            deck=deck,
+            seed=seed,
+            main=main,
+            otto_deck=otto_pile,
+            box=[],
+            you=you,
+            otto=otto,
+            physical=True,
+            unseen=min(SOLO_SETUP_REMOVALS, len(main)),
+        )
+        game.log.append({"event": "setup", "you": you.to_json(), "otto": otto.to_json()})
+        game._begin_round(first=True)
+        return game
+
     # ---- rounds ---------------------------------------------------------------------------
     def _begin_round(self, first: bool = False) -> None:
         if not first:
             self.active = OTTO if self.active == YOU else YOU
-        if 0 < len(self.main) < CARDS_PER_SPLIT:
+        if 0 < len(self.main) - self.unseen < CARDS_PER_SPLIT:
             # Assumption (README): a round needs three cards; leftovers go to the box unseen.
-            self.box.extend(self.main)
             self.log.append({"event": "leftover", "cards": list(self.main)})
+            self.box.extend(self.main)
             self.main = []
-        if not self.main:
+        if len(self.main) <= self.unseen:
+            self.box.extend(self.main)  # a real table's unseen set-up removals
+            self.main, self.unseen = [], 0
             self.phase, self.drawn, self.face_down, self.pending = OVER, [], None, []
             return
         self.round += 1
-        self.drawn = self.main[:CARDS_PER_SPLIT]
-        del self.main[:CARDS_PER_SPLIT]
-        self.face_down = self.drawn[-1] if self.active == YOU else None
-        self.phase = YOU_CHOOSE if self.active == YOU else OTTO_TURN
+        self.drawn, self.face_down, self.phase = [], None, DRAW
+        if not self.physical:
+            self.draw(self.main[:CARDS_PER_SPLIT])
 
-    def redraw(self, drawn: Sequence[str]) -> None:
-        """A real table: replace this round's three cards by the ones actually drawn (the
-        third one is the face-down card when you are active)."""
-        if self.phase not in (YOU_CHOOSE, OTTO_TURN):
+    def draw(self, drawn: Sequence[str]) -> None:
+        """The round's three cards (a real table: the ones actually drawn). When you are active
+        the third one is the face-down card."""
+        if self.phase not in (DRAW, YOU_CHOOSE, OTTO_TURN):
             raise IllegalMoveError("cards are drawn only at the start of a round")
         drawn = list(drawn)
-        pool = self.main + self.drawn
         self.deck.cards_for(drawn)
         if len(drawn) != CARDS_PER_SPLIT or len(set(drawn)) != len(drawn):
             raise IllegalMoveError("a round draws three different cards")
+        pool = self.main + self.drawn
         missing = [card for card in drawn if card not in pool]
         if missing:
             raise IllegalMoveError(f"card(s) {missing} are not in the main deck any more")
-        self.main = self.drawn + [card for card in self.main if card not in drawn]
+        self.main = [card for card in pool if card not in drawn]
         self.drawn = drawn
         self.face_down = drawn[-1] if self.active == YOU else None
+        self.phase = YOU_CHOOSE if self.active == YOU else OTTO_TURN
 
     def your_options(self) -> list[list[str]]:
         """Legal takes when you are active: one card (any), or two including the face-down."""
@@ -165,41 +214,54 @@ class SoloGame:
         return otto_order
 
     def otto_turn(self, extra: str | None = None) -> OttoDecision:
-        """Otto is active: he chooses, places his cards (plus an extra from his own deck if he
-        kept one). Then you place what he left (`you_place`)."""
+        """Otto is active: he chooses and places his cards, plus an extra one from his own deck
+        if he kept one (the top card; at a real table the step waits for `otto_extra` unless
+        `extra` names it). Then you place what he left (`you_place`)."""
         self._expect(OTTO_TURN)
         decision = otto_choose(
             self.deck, self.otto, self.you, self.drawn, seed=f"{self.seed}:{self.round}"
         )
-        otto_cards = list(decision.otto_takes)
-        extra_card: str | None = None
-        if decision.extra_card:
-            if extra is not None:
-                if extra not in self.otto_deck:
-                    raise IllegalMoveError(f"card {extra} is not in Otto's deck")
-                self.otto_deck.remove(extra)
-                extra_card = extra
-            elif self.otto_deck:
-                extra_card = self.otto_deck.pop(0)
-            # Assumption (README): with Otto's own deck empty, he goes without the extra card.
-            if extra_card is not None:
-                otto_cards.append(extra_card)
-        otto_order, discards = place_best(self.deck, self.otto, otto_cards)
-        self.box.extend(discards)
-        self.pending = list(decision.you_get)
-        self.phase = YOU_PLACE
         self.log.append(
             {
                 "round": self.round,
                 "active": OTTO,
                 "drawn": list(self.drawn),
                 "decision": decision.to_json(),
-                "extra": extra_card,
-                "otto_placed": otto_order,
-                "discarded": discards,
+                "extra": None,
+                "otto_placed": [],
+                "discarded": [],
             }
         )
+        self.pending = list(decision.you_get)
+        self.otto_taking = list(decision.otto_takes)
+        # Assumption (README): with Otto's own deck empty, he goes without the extra card.
+        if decision.extra_card and self.otto_deck:
+            if extra is None and self.physical:
+                self.phase = OTTO_EXTRA
+                return decision
+            self._finish_otto(extra if extra is not None else self.otto_deck[0])
+        else:
+            self._finish_otto(None)
         return decision
+
+    def otto_extra(self, card_id: str) -> list[str]:
+        """A real table: the card drawn from Otto's own deck. Returns Otto's placement order."""
+        self._expect(OTTO_EXTRA)
+        return self._finish_otto(card_id)
+
+    def _finish_otto(self, extra: str | None) -> list[str]:
+        cards = list(self.otto_taking)
+        if extra is not None:
+            if extra not in self.otto_deck:
+                raise IllegalMoveError(f"card {extra} is not in Otto's own deck")
+            self.otto_deck.remove(extra)
+            cards.append(extra)
+        otto_order, discards = place_best(self.deck, self.otto, cards)
+        self.box.extend(discards)
+        self.log[-1].update(extra=extra, otto_placed=otto_order, discarded=discards)
+        self.otto_taking = []
+        self.phase = YOU_PLACE
+        return otto_order
 
     def you_place(self, order: Sequence[str] | None = None) -> list[str]:
         """Place the cards Otto left you (in `order`, or the best-flow order); returns the
@@ -252,6 +314,9 @@ class SoloGame:
             "drawn": list(self.drawn),
             "face_down": self.face_down,
             "pending": list(self.pending),
+            "otto_taking": list(self.otto_taking),
+            "physical": self.physical,
+            "unseen": self.unseen,
             "log": list(self.log),
         }
 
@@ -274,18 +339,28 @@ class SoloGame:
                 drawn=list(data["drawn"]),
                 face_down=data["face_down"],
                 pending=list(data["pending"]),
+                otto_taking=list(data.get("otto_taking", [])),
+                physical=bool(data.get("physical", False)),
+                unseen=int(data.get("unseen", 0)),
                 log=list(data["log"]),
             )
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, MixtapeError):
                 raise
             raise MixtapeError(f"saved solo state is malformed: {error}") from None
-        if game.phase not in (YOU_CHOOSE, OTTO_TURN, YOU_PLACE, OVER) or game.active not in (
+        if game.phase not in PHASES or game.active not in (
             YOU,
             OTTO,
         ):
             raise MixtapeError("saved solo state has an unknown step or active player")
-        for ids in (game.main, game.otto_deck, game.box, game.drawn, game.pending):
+        for ids in (
+            game.main,
+            game.otto_deck,
+            game.box,
+            game.drawn,
+            game.pending,
+            game.otto_taking,
+        ):
             deck.cards_for(ids)
         return game
 
@@ -316,11 +391,15 @@ def simple_choice(game: SoloGame) -> list[str]:
 
 def play_solo(game: SoloGame) -> SoloGame:
     """Play to the end: the simple human against Otto; your cards always in best flow."""
+    if game.physical:
+        raise IllegalMoveError("a game at a real table is played with the cards really drawn")
     while game.phase != OVER:
         if game.phase == YOU_CHOOSE:
             game.you_choose(simple_choice(game))
         elif game.phase == OTTO_TURN:
             game.otto_turn()
-        else:
+        elif game.phase == YOU_PLACE:
             game.you_place()
+        else:
+            raise IllegalMoveError(f"cannot simulate the {game.phase!r} step")
     return game
