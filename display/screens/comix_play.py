@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from display.app import App
 
 TICK_HZ = 1320.0
+TICK_SECONDS = 0.25
 TIME_UP_HZ = 440.0
 
 
@@ -300,7 +301,7 @@ class ScriptingScreen(GameScreen):
             self.app.hardware.set_bar(timer.fraction(now))
             tick = timer.due_tick(now)
             if tick is not None and tick <= WARNING_SECONDS:
-                self.app.hardware.beep(TICK_HZ, 0.12)
+                self.app.hardware.beep(TICK_HZ, TICK_SECONDS)
             if timer.expired(now):
                 timer.time_up()
                 self.game.time_up()

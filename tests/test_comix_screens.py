@@ -1,0 +1,227 @@
+"""Co-Mix on the simulated appliance, driven end to end by scripts (the same runner as
+`tablekeeper run --sim --script FILE --dump-state FILE`), asserting the game state in the dump.
+
+The scripts are generated from plain descriptions (names, done order, ballots) so each test reads
+as a game: the helpers below turn a wanted ballot into the button presses a player would make.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_comix_rules import FOUR_BALLOTS, SEVEN_BALLOTS
+
+from display.launch import RunOptions, run_script
+from games.comix import Game
+
+PICK_ORDER = ["original", "exciting", "composed", "neutral"]
+HAND = {"original": 1, "exciting": 1, "composed": 1, "neutral": 2}
+
+
+def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str]:
+    """The presses that place ``ballot`` on the ballot screen, then seal it: for each slot the
+    offered tokens are those still in hand (in O, E, C, N order; only Neutral on the last slot
+    if none was placed yet); the cursor starts on the first offered token."""
+    wanted = [token for story in stories for token in ballot[story]]
+    presses = ["press ok"]  # "I am NAME"
+    placed: list[str] = []
+    for index, token in enumerate(wanted):
+        left = Counter(HAND)
+        left.subtract(placed)
+        offered = [t for t in PICK_ORDER if left[t] > 0]
+        if index == len(wanted) - 1 and "neutral" not in placed:
+            offered = ["neutral"]
+        presses += ["press right"] * offered.index(token) + ["press ok"]
+        placed.append(token)
+    return presses + ["press ok"]  # seal
+
+
+def setup_presses(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]:
+    lines = ["press ok", "press ok"]  # home: Co-Mix; menu: New game
+    if len(names) != 4:
+        lines += ["press ok"] + ["press right"] * (len(names) - 4) + ["press ok"]
+    lines += ["press right", "press ok"] + [f"type {name}" for name in names] + ["press ok"]
+    lines += ["press right", "press right"]  # names -> teams -> rounds
+    if rounds != 3:
+        step = "right" if rounds > 3 else "left"
+        lines += ["press ok"] + [f"press {step}"] * abs(rounds - 3) + ["press ok"]
+    lines += ["press right"]  # -> board
+    if panels == 9:
+        lines += ["press ok", "press right", "press ok"]
+    lines += ["press right"] * 3 + ["press ok"]  # sand timer, storyteller timer, start
+    return lines
+
+
+def round_presses(
+    stories: list[str],
+    players: list[str],
+    done_seats: list[int],
+    ballots: dict[str, dict[str, list[str]]],
+    *,
+    time_up: bool,
+    shots: str = "",
+) -> list[str]:
+    lines = ["press ok"]  # accept the drawn title
+    for seat in done_seats:
+        lines += [f"press seat{seat}", "advance 5"]
+    if time_up:
+        lines += ["advance 95"]
+    if shots:
+        lines += [f"shot {shots}-slow"]
+    lines += ["press ok"]  # storytelling
+    lines += ["press ok"] * len(stories)  # every story told
+    for player in players:
+        lines += ballot_presses(stories, ballots[player])
+    if shots:
+        lines += [f"shot {shots}-reveal"]
+    lines += ["press ok"] * 3  # three reveal pages; the last goes on
+    return lines
+
+
+def run(tmp_path: Path, lines: list[str], name: str = "game", state: str = "state") -> dict:
+    script = tmp_path / f"{name}.txt"
+    script.write_text("\n".join(lines) + "\n")
+    dump = tmp_path / f"{name}.json"
+    run_script(
+        RunOptions(
+            simulated=True,
+            script=script,
+            screenshots=tmp_path / "shots",
+            state_dir=tmp_path / state,
+            dump_state=dump,
+        )
+    )
+    return json.loads(dump.read_text())
+
+
+def game_of(dump: dict) -> Game:
+    return Game.from_dict(dump["store"]["comix"]["game"])
+
+
+def top_kind(dump: dict) -> str:
+    return dump["screens"][-1]["kind"]
+
+
+FOUR = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def test_complete_three_round_game_for_four_players(tmp_path: Path) -> None:
+    lines = setup_presses(FOUR)
+    # round 1: Cat flips the timer, Ann and Ben finish, Dan is still scripting when time runs out
+    lines += round_presses(FOUR, FOUR, [3, 1, 2], FOUR_BALLOTS, time_up=True, shots="r1")
+    # rounds 2 and 3: everybody finishes; Dan is last, then Ben is last
+    lines += round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS, time_up=False)
+    lines += round_presses(FOUR, FOUR, [4, 3, 1, 2], FOUR_BALLOTS, time_up=False)
+    lines += ["shot podium"]
+    dump = run(tmp_path, lines)
+    game = game_of(dump)
+    assert game.phase == "over" and top_kind(dump) == "comix.podium"
+    assert [r.scripting.done_order for r in game.rounds] == [
+        ["Cat", "Ann", "Ben"], ["Ann", "Ben", "Cat", "Dan"], ["Dan", "Cat", "Ann", "Ben"],
+    ]  # fmt: skip
+    assert game.rounds[0].scripting.timed_out
+    assert game.slow_totals() == {"Ann": 0, "Ben": 1, "Cat": 0, "Dan": 2}
+    assert game.totals() == {"Ann": 18, "Ben": 24, "Cat": 18, "Dan": 12}  # 3 x (6, 8, 6, 4)
+    assert [r.ballots[p] for r in game.rounds for p in FOUR][:4] == [
+        {s: list(t) for s, t in FOUR_BALLOTS[p].items()} for p in FOUR
+    ]
+    titles = [r.title for r in game.rounds]
+    assert len(set(titles)) == 3
+    assert (tmp_path / "shots" / "podium.png").is_file()
+
+
+SEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+SEVEN_STORIES = ["Ann & Ben", "Cat & Dan", "Eve & Fay", "Gus"]
+# the hand-worked 7-player ballots, on the default teams (same boards in the same order)
+SEVEN_ON_DEFAULT = {
+    p: dict(zip(SEVEN_STORIES, SEVEN_BALLOTS[p].values(), strict=True)) for p in SEVEN
+}
+
+
+def test_team_game_for_seven_players(tmp_path: Path) -> None:
+    lines = setup_presses(SEVEN, rounds=2, panels=9)
+    # round 1: the Gus story is done first, then the teams; Cat & Dan finish last
+    lines += round_presses(SEVEN_STORIES, SEVEN, [4, 1, 3, 2], SEVEN_ON_DEFAULT, time_up=False,
+                           shots="seven")  # fmt: skip
+    # round 2: only Ann & Ben finish in time: every other story's creators take a Slow token
+    lines += round_presses(SEVEN_STORIES, SEVEN, [1], SEVEN_ON_DEFAULT, time_up=True)
+    dump = run(tmp_path, lines)
+    game = game_of(dump)
+    assert game.setup.panels == 9 and game.setup.rounds == 2
+    assert [s.members for s in game.setup.stories] == [
+        ("Ann", "Ben"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus",),
+    ]  # fmt: skip
+    assert game.phase == "over"
+    once = {"Ann": 9, "Ben": 5, "Cat": 5, "Dan": 11, "Eve": 4, "Fay": 8, "Gus": 7}
+    assert game.totals() == {p: 2 * n for p, n in once.items()}
+    assert game.slow_totals() == {
+        "Ann": 0, "Ben": 0, "Cat": 2, "Dan": 2, "Eve": 1, "Fay": 1, "Gus": 1,
+    }  # fmt: skip
+    standings = game.standings()
+    assert [(s.place, s.player) for s in standings][:3] == [(1, "Dan"), (2, "Ann"), (3, "Fay")]
+    # Ben and Cat both have 10 points; Ben has no Slow token, so Ben ranks above Cat
+    order = [s.player for s in standings]
+    assert order.index("Ben") < order.index("Cat")
+
+
+def test_sand_timer_undo_led_bar_and_buzzer(tmp_path: Path) -> None:
+    lines = setup_presses(FOUR) + ["press ok"]  # title accepted: scripting
+    lines += ["press seat2", "advance 1", "press seat2"]  # Ben takes it back within 2 s
+    lines += ["shot undo"]
+    base = run(tmp_path, lines, "undo")
+    game = game_of(base)
+    assert game.round.scripting.done_order == []
+    assert base["screens"][-1]["snapshot"]["timer"]["running"] is False  # back on its base
+    lines += ["press seat2", "advance 3", "press seat2"]  # too late to take back
+    lines += ["advance 42"]  # 45 s of 90 gone
+    half = run(tmp_path, lines, "half", state="state2")
+    assert game_of(half).round.scripting.done_order == ["Ben"]
+    assert half["hardware"]["led_bar"] == pytest.approx(0.5, abs=0.02)
+    assert not half["hardware"]["buzzing"]
+    lines += ["advance 39.1"]  # 5.9 s left: the buzzer ticks (a quarter second) every second
+    tick = run(tmp_path, lines, "tick", state="state3")
+    assert tick["hardware"]["buzzing"] and tick["hardware"]["led_bar"] < 0.07
+    lines += ["advance 6"]  # time is up
+    up = run(tmp_path, lines, "up", state="state4")
+    scripting = game_of(up).round.scripting
+    assert scripting.timed_out and scripting.slow_stories() == ["Ann", "Cat", "Dan"]
+    assert up["hardware"]["buzzing"] and up["hardware"]["led_bar"] == 0.0
+
+
+def test_nothing_of_a_ballot_is_saved_or_shown_before_it_is_sealed(tmp_path: Path) -> None:
+    lines = setup_presses(FOUR) + round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS,
+                                                time_up=False)[:-3]  # fmt: skip
+    # stop in the middle of Dan's ballot: two tokens placed, not sealed
+    cut = len(lines) - len(ballot_presses(FOUR, FOUR_BALLOTS["Dan"])) + 3
+    dump = run(tmp_path, lines[:cut] + ["shot mid-ballot"], "mid")
+    game = game_of(dump)
+    assert game.reviewed == ["Ann", "Ben", "Cat"] and game.round.result is None
+    assert dump["screens"][-1] == {"kind": "comix.ballot", "snapshot": {}}
+    assert "Dan" not in game.round.ballots
+    # power cut now: the box comes back on "pass the box to Dan", with nothing of his ballot
+    again = run(tmp_path, ["shot after-power-cut"], "again")  # same state dir
+    assert again["screens"][-1] == {"kind": "comix.ballot", "snapshot": {}}
+    assert game_of(again).next_reviewer == "Dan"
+
+
+def test_a_game_survives_a_restart_mid_round(tmp_path: Path) -> None:
+    first = setup_presses(FOUR) + ["press ok", "press seat1", "advance 30"]
+    dump = run(tmp_path, first, "first")
+    assert top_kind(dump) == "comix.scripting"
+    # the appliance restarts: the timer resumes with the sand that was left at the last event
+    second = ["advance 1", "press seat2", "press seat3", "press seat4", "shot resumed"]
+    dump = run(tmp_path, second, "second")
+    scripting = game_of(dump).round.scripting
+    assert scripting.done_order == ["Ann", "Ben", "Cat", "Dan"] and not scripting.timed_out
+    assert scripting.slow_stories() == ["Dan"]
+
+
+def test_setup_refuses_duplicate_names_with_the_rule(tmp_path: Path) -> None:
+    names = ["type Ann", "type Ann", "type Cat", "type Dan"]
+    lines = ["press ok", "press ok", "press right", "press ok", *names, "press ok"]
+    lines += ["press right"] * 6 + ["press ok", "shot dup"]
+    dump = run(tmp_path, lines, "dup")
+    assert top_kind(dump) == "comix.setup" and "game" not in dump["store"].get("comix", {})
