@@ -76,7 +76,10 @@ class Hardware:
         self.simulated = simulated
         self._now = now
         self._events: queue.SimpleQueue[InputEvent] = queue.SimpleQueue()
-        if pin_factory is None and simulated:
+        # A mock factory we made ourselves is reset on close (pins and reservations), so the
+        # next Hardware in the same process - tests, the demo's scripts - starts clean.
+        self._owns_factory = pin_factory is None and simulated
+        if self._owns_factory:
             pin_factory = simulated_pin_factory()
         self.pin_factory = pin_factory
         self.buttons: dict[str, Button] = {}
@@ -308,6 +311,14 @@ class Hardware:
             self.status.value = 1.0 if lit and self.status_enabled else 0.0
 
     def close(self) -> None:
+        # gpiozero's Button.close() joins its hold thread, which only notices the stop request
+        # on its next 0.1 s poll: 0.1 s per button, close to a second per app. Signalling all of
+        # them first (stop, then wake) lets every thread finish at once.
+        for device in self._devices:
+            thread = getattr(device, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                thread.holding.set()
         for device in reversed(self._devices):
             try:
                 device.close()
@@ -315,6 +326,8 @@ class Hardware:
                 pass
         self._devices.clear()
         self.buttons.clear()
+        if self._owns_factory:
+            self.pin_factory.reset()
 
     def describe(self) -> list[str]:
         """One line per wired input/output with BCM and header pin, for the About page."""

@@ -1,0 +1,58 @@
+"""`tablekeeper demo`, `run --sim` without a display, and `bench ui`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+from gpiozero import Device
+
+from display.cli import main
+from display.commands.app import demo_scripts
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    monkeypatch.setattr("display.cli.COMMAND_MODULES", ["display.commands.app"])
+    yield
+    if Device.pin_factory is not None:
+        Device.pin_factory.reset()
+
+
+def test_demo_writes_a_png_for_every_shot(tmp_path: Path, capsys):
+    out = tmp_path / "demo"
+    assert main(["demo", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert printed[-1] == str(out)
+    tour = sorted((out / "10-home").glob("*.png"))
+    names = [p.stem for p in tour]
+    assert (
+        names[0] == "01-home" and "03-hardware-test" in names and "05-settings-sound-off" in names
+    )
+    for script in demo_scripts():
+        shots = [
+            line.split()[1] for line in script.read_text().splitlines() if line.startswith("shot ")
+        ]
+        assert len(list((out / script.stem).glob("*.png"))) == len(set(shots)), script.name
+    image = pygame.image.load(str(out / "10-home" / "01-home.png"))
+    assert image.get_size() == (800, 480)
+
+
+def test_run_sim_without_a_display_says_so_in_one_line(monkeypatch, capsys, tmp_path: Path):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["run", "--sim", "--state-dir", str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "no display" in err and "tablekeeper demo" in err
+
+
+def test_bench_ui_prints_both_figures(capsys):
+    assert main(["bench", "ui", "--starts", "1", "--frames", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "start-up to first frame" in out and "median" in out
+    assert "home screen frame time" in out

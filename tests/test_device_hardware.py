@@ -1,0 +1,161 @@
+"""gpiozero devices on mock pins: button presses, the encoder, LED bar, status LED, buzzer."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero import Device
+
+from device.config import parse_config
+from device.hardware import Hardware, InputEvent, simulated_pin_factory
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def now(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def factory():
+    made = simulated_pin_factory()
+    yield made
+    made.reset()
+    if Device.pin_factory is not None:
+        Device.pin_factory.reset()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def make(factory, clock, text: str = "") -> Hardware:
+    return Hardware(parse_config(text), simulated=True, now=clock.now, pin_factory=factory)
+
+
+def test_mock_pin_press_and_release_come_out_as_events(factory, clock):
+    hardware = make(factory, clock)
+    pin = factory.pin(5)  # seat_1 by default
+    pin.drive_low()
+    assert hardware.is_pressed("seat_1")
+    pin.drive_high()
+    assert hardware.poll() == [InputEvent("press", "seat_1"), InputEvent("release", "seat_1")]
+    assert hardware.poll() == []
+
+
+def test_sim_press_goes_through_the_mock_pin(factory, clock):
+    hardware = make(factory, clock)
+    hardware.sim_press("shutter")
+    assert factory.pin(20).state == 0  # pulled low, as a real button to ground
+    assert hardware.buttons["shutter"].is_pressed
+    hardware.sim_release("shutter")
+    assert factory.pin(20).state == 1
+    assert [e.kind for e in hardware.poll()] == ["press", "release"]
+
+
+def test_encoder_turns_both_ways_and_push_is_ok(factory, clock):
+    hardware = make(factory, clock)
+    hardware.sim_turn(3)
+    assert hardware.encoder is not None and hardware.encoder.steps == 3
+    hardware.sim_turn(-1)
+    assert hardware.encoder.steps == 2
+    names = [e.name for e in hardware.poll() if e.kind == "press"]
+    assert names == ["right", "right", "right", "left"]
+    hardware.sim_press("ok")  # the encoder's push switch
+    hardware.sim_release("ok")
+    assert hardware.poll() == [InputEvent("press", "ok"), InputEvent("release", "ok")]
+
+
+def test_encoder_driven_pin_by_pin_like_a_real_one(factory, clock):
+    hardware = make(factory, clock)
+    a, b = factory.pin(17), factory.pin(27)
+    for level_a, level_b in ((0, 1), (0, 0), (1, 0), (1, 1)):  # one clockwise detent
+        a.drive_low() if level_a == 0 else a.drive_high()
+        b.drive_low() if level_b == 0 else b.drive_high()
+    assert [e.name for e in hardware.poll()] == ["right", "right"]  # press + release
+
+
+def test_navigation_buttons_instead_of_encoder(factory, clock):
+    text = "[pins]\nleft = 2\nright = 3\nok = 14\nencoder_a = false\nencoder_b = false\n"
+    hardware = make(factory, clock, text)
+    assert hardware.encoder is None
+    hardware.sim_press("left")
+    hardware.sim_release("left")
+    assert hardware.poll()[0] == InputEvent("press", "left")
+    with pytest.raises(KeyError):
+        hardware.sim_turn(1)
+
+
+def test_unwired_input_is_a_key_error(factory, clock):
+    hardware = make(factory, clock, "[seats]\ncount = 2\n")
+    assert "seat_3" not in hardware.inputs()
+    with pytest.raises(KeyError):
+        hardware.sim_press("seat_3")
+
+
+def test_led_bar_shows_a_fraction(factory, clock):
+    hardware = make(factory, clock)
+    hardware.set_bar(0.5)
+    assert hardware.bar_levels == [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    assert factory.pin(4).state == 1 and factory.pin(21).state == 0
+    hardware.set_bar(0.3)  # 2.4 LEDs: the third glows at 40 %
+    assert hardware.bar_levels[:3] == pytest.approx([1.0, 1.0, 0.4])
+    hardware.set_bar(2.0)
+    assert hardware.bar_value == 1.0
+
+
+def test_beep_plays_a_tone_and_stops_on_the_callers_clock(factory, clock):
+    hardware = make(factory, clock)
+    hardware.beep(440, 0.2)
+    assert hardware.buzzing and hardware.tone_hz == pytest.approx(440)
+    assert factory.pin(18).frequency == pytest.approx(440)
+    clock.t += 0.1
+    hardware.update()
+    assert hardware.buzzing
+    clock.t += 0.15
+    hardware.update()
+    assert not hardware.buzzing
+    assert factory.pin(18).state == 0
+
+
+def test_active_buzzer_and_mute(factory, clock):
+    hardware = make(factory, clock, '[pins]\nbuzzer_type = "active"\n')
+    hardware.beep(440, 1.0)
+    assert hardware.buzzing and hardware.tone_hz is None and factory.pin(18).state == 1
+    hardware.silence()
+    hardware.muted = True
+    hardware.beep()
+    assert not hardware.buzzing and factory.pin(18).state == 0
+
+
+def test_status_led_blinks_on_the_callers_clock(factory, clock):
+    hardware = make(factory, clock)
+    clock.t = 10.0
+    hardware.blink_status(1.0)
+    assert hardware.status_value == 1.0
+    clock.t = 10.6
+    hardware.update()
+    assert hardware.status_value == 0.0
+    hardware.status_enabled = False
+    clock.t = 11.1
+    hardware.update()
+    assert hardware.status_value == 0.0
+    hardware.outputs_off()
+    assert hardware.bar_value == 0 and not hardware.buzzing
+
+
+def test_close_resets_an_owned_mock_factory(clock):
+    first = Hardware(parse_config(), simulated=True, now=clock.now)
+    first.close()
+    second = Hardware(parse_config(), simulated=True, now=clock.now)  # same pins, no conflict
+    second.sim_press("seat_2")
+    assert second.poll()[0].name == "seat_2"
+    second.close()
+
+
+def test_describe_lists_pins_with_header_numbers(factory, clock):
+    lines = make(factory, clock).describe()
+    assert "SEAT 1: GPIO5 (pin 29)" in lines
+    assert "BUZZER (tonal): GPIO18 (pin 12)" in lines

@@ -1,0 +1,354 @@
+"""The shell: mock-pin presses and keys reach screens, holds, taps, the LED bar following a
+timer on the injected clock, persistence across restarts, and failures shown, not crashed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pygame
+import pytest
+from gpiozero import Device
+
+from device.camera import FunctionCamera
+from display import ui
+from display.actions import Action
+from display.app import App, FakeClock
+from display.launch import LaunchError, RunOptions, build_app
+from display.screens.base import LegendItem, Screen, register_screen
+from display.store import Store
+
+
+@register_screen
+class TimerScreen(Screen):
+    """A 90-second sand timer, as a game screen would write one (test only)."""
+
+    kind = "test_timer"
+    title = "Timer"
+    LENGTH = 90.0
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.remaining = self.LENGTH
+        self.running = False
+        self.last: float | None = None
+        self.actions: list[str] = []
+
+    def handle(self, action: Action) -> None:
+        self.actions.append(action.value)
+        if action is Action.OK:
+            self.running = not self.running
+        elif action is Action.BACK:
+            self.app.pop()
+
+    def update(self, now: float) -> None:
+        if self.running and self.last is not None:
+            self.remaining = max(0.0, self.remaining - (now - self.last))
+        self.last = now
+        self.app.hardware.set_bar(self.remaining / self.LENGTH)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui.text(
+            surface, f"{self.remaining:.0f}", surface.get_rect().center, ui.HUGE, anchor="center"
+        )
+
+    def legend(self) -> list[LegendItem]:
+        return [(Action.OK, "Start/stop"), (Action.BACK, "Back")]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"remaining": self.remaining, "running": self.running, "actions": self.actions}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.remaining = data["remaining"]
+        screen.running = data["running"]
+        screen.actions = data["actions"]
+        return screen
+
+
+@register_screen
+class BrokenScreen(Screen):
+    kind = "test_broken"
+
+    def handle(self, action: Action) -> None:
+        raise ValueError("a bug in a game screen")
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    yield
+    if Device.pin_factory is not None:
+        Device.pin_factory.reset()
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+def start(state: Path, clock: FakeClock | None = None, strict: bool = True, **kw: Any) -> App:
+    return build_app(
+        RunOptions(simulated=True, state_dir=state, **kw), clock or FakeClock(), strict
+    )
+
+
+def press(app: App, name: str) -> None:
+    app.hardware.sim_press(name)
+    app.update()
+    app.hardware.sim_release(name)
+    app.update()
+
+
+def test_starts_on_home_with_the_games_listed(state: Path):
+    app = start(state)
+    try:
+        assert app.top.kind == "home"
+        titles = [e.title for e in app.top.entries]  # type: ignore[attr-defined]
+        assert titles[:3] == ["Co-Mix", "I Made You a Mixtape", "Marvel: Remix"]
+        assert "Enrol cards" in titles and "Settings" in titles
+    finally:
+        app.close()
+
+
+def test_mock_pin_presses_reach_the_screen(state: Path):
+    app = start(state)
+    try:
+        app.push(TimerScreen(app))
+        for name in ("seat_1", "seat_5", "shutter", "ok"):
+            press(app, name)
+        # The encoder (default navigation) turned by its A/B pins gives LEFT and RIGHT.
+        app.hardware.sim_turn(1)
+        app.hardware.sim_turn(-2)
+        app.update()
+        assert app.top.actions == [  # type: ignore[attr-defined]
+            "SEAT_1",
+            "SEAT_5",
+            "SHUTTER",
+            "OK",
+            "RIGHT",
+            "LEFT",
+            "LEFT",
+        ]
+    finally:
+        app.close()
+
+
+def test_keyboard_keys_become_mock_pin_presses(state: Path):
+    app = start(state)
+    try:
+        app.push(TimerScreen(app))
+        down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, mod=0, unicode="2")
+        app.handle_pygame_event(down)
+        assert app.hardware.buttons["seat_2"].is_pressed  # the pin itself went low
+        app.handle_pygame_event(pygame.event.Event(pygame.KEYUP, key=pygame.K_2, mod=0))
+        app.update()
+        assert not app.hardware.buttons["seat_2"].is_pressed
+        assert app.top.actions == ["SEAT_2"]  # type: ignore[attr-defined]
+    finally:
+        app.close()
+
+
+def test_led_bar_follows_the_timer_on_the_injected_clock(state: Path):
+    clock = FakeClock()
+    app = start(state, clock)
+    try:
+        app.push(TimerScreen(app))
+        press(app, "ok")  # start
+        for _ in range(450):  # 45 s in 0.1 s frames, no real waiting
+            clock.advance(0.1)
+            app.update()
+        assert app.hardware.bar_value == pytest.approx(0.5, abs=0.01)
+        assert app.hardware.bar_levels[:4] == [1.0] * 4 and app.hardware.bar_levels[4] < 0.1
+        clock.advance(60)
+        app.update()
+        assert app.hardware.bar_value == 0.0
+    finally:
+        app.close()
+
+
+def test_hold_back_goes_home(state: Path):
+    clock = FakeClock()
+    app = start(state, clock)
+    try:
+        app.push(TimerScreen(app))
+        app.push(TimerScreen(app))
+        app.hardware.sim_press("back")
+        app.update()  # the press itself pops one screen
+        assert len(app.screens) == 2
+        clock.advance(app.config.buttons.hold_time + 0.1)
+        app.update()  # the hold goes home
+        app.hardware.sim_release("back")
+        app.update()
+        assert [s.kind for s in app.screens] == ["home"]
+    finally:
+        app.close()
+
+
+def test_home_opens_entries_and_unbuilt_ones_say_coming(state: Path, monkeypatch):
+    from display.screens import home
+
+    entries = [
+        home.HomeEntry("Hardware test", "", "hardware_test"),
+        home.HomeEntry("Chess", "not a screen anyone built", "test_not_built"),
+    ]
+    monkeypatch.setattr(home, "HOME_ENTRIES", entries)
+    app = start(state)
+    try:
+        press(app, "right")
+        assert app.top.note(entries[1]) == "coming"  # type: ignore[attr-defined]
+        press(app, "ok")
+        assert app.top.kind == "home" and "coming" in app._toasts[-1][0]
+        press(app, "left")
+        press(app, "ok")
+        assert app.top.kind == "hardware_test"
+    finally:
+        app.close()
+
+
+def test_state_survives_a_restart(state: Path):
+    clock = FakeClock()
+    app = start(state, clock)
+    app.push(TimerScreen(app))
+    press(app, "ok")
+    clock.advance(30)
+    app.update()
+    press(app, "seat_3")
+    app.hardware.close()  # simulate a power cut: no app.close(), nothing saved on the way out
+    app.store.db.close()
+
+    again = start(state)
+    try:
+        assert [s.kind for s in again.screens] == ["home", "test_timer"]
+        timer = again.top
+        assert timer.remaining == pytest.approx(60, abs=0.2)  # type: ignore[attr-defined]
+        assert timer.actions == ["OK", "SEAT_3"]  # type: ignore[attr-defined]
+    finally:
+        again.close()
+
+
+def test_unknown_saved_screen_is_dropped_with_a_message(state: Path):
+    start(state).close()
+    store = Store(state)
+    store.save_stack(
+        [{"kind": "home", "snapshot": {}}, {"kind": "from_the_future", "snapshot": {}}]
+    )
+    store.close()
+    again = start(state)
+    try:
+        assert [s.kind for s in again.screens] == ["home", "message"]
+        assert "from_the_future" in again.top.body  # type: ignore[attr-defined]
+    finally:
+        again.close()
+
+
+def test_corrupt_state_is_reported_on_screen(state: Path):
+    state.mkdir(parents=True)
+    (state / "state.db").write_bytes(b"garbage" * 500)
+    app = start(state)
+    try:
+        assert app.top.kind == "message"
+        assert "moved to" in app.top.body  # type: ignore[attr-defined]
+        press(app, "ok")
+        assert app.top.kind == "home"
+    finally:
+        app.close()
+
+
+def test_newer_state_refuses_to_start(state: Path):
+    app = start(state)
+    app.store.db.execute("PRAGMA user_version = 99")
+    app.close()
+    with pytest.raises(LaunchError, match="newer Tablekeeper"):
+        start(state)
+
+
+def test_a_crashing_screen_becomes_a_message_when_not_strict(state: Path):
+    app = start(state, strict=False)
+    try:
+        app.push(BrokenScreen(app))
+        press(app, "ok")
+        assert app.top.kind == "message"
+        assert "a bug in a game screen" in app.top.body  # type: ignore[attr-defined]
+    finally:
+        app.close()
+
+
+def test_camera_failure_is_a_message(state: Path):
+    app = start(state)
+    try:
+
+        def broken() -> np.ndarray:
+            raise OSError("cable unplugged")
+
+        app.camera = FunctionCamera(broken, "test camera")
+        image, error = app.capture()
+        assert image is None and error is not None and "cable unplugged" in error
+        for _ in range(4):
+            press(app, "right")
+        press(app, "ok")
+        press(app, "shutter")
+        assert "cable unplugged" in app.top.photo_note  # type: ignore[attr-defined]
+        app.render()
+    finally:
+        app.close()
+
+
+def test_legend_taps_press_buttons(state: Path):
+    app = start(state)
+    try:
+        app.push(TimerScreen(app))
+        app.render()
+        target = next(area for area, actions in app._legend_targets if actions == (Action.OK,))
+        app.handle_pygame_event(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=target.center)
+        )
+        assert app.top.actions == ["OK"]  # type: ignore[attr-defined]
+    finally:
+        app.close()
+
+
+def test_render_sizes_and_sim_panel(state: Path, tmp_path: Path):
+    config = tmp_path / "wide.toml"
+    config.write_text("[screen]\nwidth = 1280\nheight = 720\n")
+    app = start(state, config=config)
+    try:
+        assert app.size == (853, 480)  # 16:9 canvas, 480 high, scaled by SDL to 1280x720
+        app.hardware.set_bar(1.0)
+        surface = app.render()
+        # The simulation panel's first LED cell is lit (bright yellow-ish).
+        x = surface.get_width() - app.SIM_PANEL_W + 8 + 3
+        r, g, b, _ = surface.get_at((x, 20))
+        assert r > 200 and g > 150 and b < 100
+    finally:
+        app.close()
+
+
+def test_settings_mute_the_buzzer_and_persist(state: Path):
+    app = start(state)
+    try:
+        for _ in range(5):
+            press(app, "right")
+        press(app, "ok")
+        assert app.top.kind == "settings"
+        press(app, "ok")  # sound off
+        assert app.hardware.muted
+        app.hardware.beep()
+        assert not app.hardware.buzzing
+    finally:
+        app.close()
+    again = start(state)
+    try:
+        assert again.hardware.muted
+    finally:
+        again.close()
+
+
+def test_bad_keyboard_map_names_the_key(state: Path, tmp_path: Path):
+    config = tmp_path / "keys.toml"
+    config.write_text('[keyboard]\nok = "entr"\n')
+    with pytest.raises(LaunchError, match=r"line 2: keyboard.ok: unknown key name 'entr'"):
+        start(state, config=config)
