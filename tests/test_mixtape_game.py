@@ -281,3 +281,11 @@ def test_start_game_covers_one_to_four_players() -> None:
     for players in (2, 3, 4):
         game = start_game(deck, players, seed=2)
         assert isinstance(game, MixtapeGame) and game.count == players
+
+
+def test_a_deck_too_small_for_the_set_up_is_refused() -> None:
+    deck = make_deck(card("w", "wild", "A", 1), card("a", "pop", "A", 1))
+    with pytest.raises(IllegalMoveError, match="too few non-Wild cards"):
+        MixtapeGame.start(deck, 2)
+    with pytest.raises(IllegalMoveError, match="too few non-Wild cards"):
+        SoloGame.start(deck, seed=0)

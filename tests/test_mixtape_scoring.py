@@ -93,7 +93,8 @@ def test_a_duplicate_id_is_refused() -> None:
     [
         (HEADER.replace("start = 6", "start = 13"), "start = 13 is outside the squares (0 to 12)"),
         (HEADER.replace("start = 6", "start = -1"), "start = -1 is outside the squares"),
-        (HEADER.replace("start = 6", ""), "start = None must be a whole number"),
+        (HEADER.replace("start = 6", ""), "[equalizer] is missing 'start'"),
+        (HEADER.replace("start = 6", "start = 'x'"), "start = 'x' must be a whole number"),
         (HEADER.replace("squares = [0, 5,", "squares = [0, 'x',"), "squares[1] = 'x'"),
         (HEADER.replace('name = "My copy"', ""), "'name' must be a non-empty string"),
         (HEADER + "colour = 'red'\n", "unknown key(s) colour"),

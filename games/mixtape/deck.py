@@ -175,6 +175,9 @@ def deck_from_mapping(data: Mapping[str, Any], source: str = "deck file") -> Dec
     unknown = sorted(set(equalizer) - _EQUALIZER_KEYS)
     if unknown:
         raise fail(f"[equalizer]: unknown key(s) {', '.join(unknown)} (expected squares, start)")
+    for key in ("squares", "start"):
+        if key not in equalizer:
+            raise fail(f"[equalizer] is missing '{key}'")
     squares = equalizer.get("squares")
     if not isinstance(squares, list) or not squares:
         raise fail("[equalizer] squares must be a non-empty list of printed points")

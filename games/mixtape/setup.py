@@ -46,7 +46,9 @@ def draw_setup_card(deck: Deck, pile: list[str], rng: random.Random) -> str:
                 rng.shuffle(pile)
             return card_id
         set_aside.append(card_id)
-    raise IllegalMoveError("the Track deck holds only Wild cards: nobody can draw a set-up card")
+    raise IllegalMoveError(
+        "the Track deck has too few non-Wild cards for every player's set-up card"
+    )
 
 
 def setup_tapes(deck: Deck, pile: list[str], count: int, rng: random.Random) -> list[Tape]:
