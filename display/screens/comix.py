@@ -283,8 +283,8 @@ class SetupScreen(Screen):
             if self.editing and index == self.selected:
                 value = f"<  {value}  >"
             items.append(ui.MenuItem(labels[row], value))
-        bottom = height - (64 if self.error else 8)
-        area = pygame.Rect(ui.MARGIN, 12, width - 2 * ui.MARGIN, bottom - 12)
+        bottom = height - (64 if self.error else 24)
+        area = pygame.Rect(ui.MARGIN, 28, width - 2 * ui.MARGIN, bottom - 28)
         self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
         if self.error:
             ui.paragraph(

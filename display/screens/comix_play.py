@@ -376,20 +376,15 @@ class ScriptingScreen(GameScreen):
             else:
                 state, state_colour = "working", ui.DIM
             if story.name in slow:
-                state += " +SLOW"
+                state += " SLOW"
                 state_colour = ui.BAD
             right = ui.text(
                 surface, state, (tile.right - 12, tile.centery), ui.SMALL, state_colour, "midright"
             )
-            ui.text(
-                surface,
-                names_line(story.members),
-                (name_x, tile.centery),
-                ui.MEDIUM,
-                ui.TEXT,
-                "midleft",
-                max_width=right.left - name_x - 10,
-            )
+            name = names_line(story.members)
+            room = right.left - name_x - 10
+            size = ui.MEDIUM if ui.text_width(name, ui.MEDIUM) <= room else ui.SMALL
+            ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room)
 
     def legend(self) -> list[LegendItem]:
         count = len(self.game.setup.stories)
