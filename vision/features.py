@@ -22,6 +22,8 @@ CARD_CORNERS = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np
 # Feature budget per reference card, and the detector used on references and rectified cards.
 REFERENCE_FEATURES = 300
 PATCH_FEATURES = 500
+COARSE_PROBES = 3  # coarse words searched per photo descriptor
+DESCRIPTORS_PER_WORD = 30  # average bucket size of the fine vocabulary
 _SCALE_FACTOR = 1.3
 _LEVELS = 3
 
@@ -108,40 +110,94 @@ def build_vocabulary(
 
 @dataclass
 class WordIndex:
-    """Inverted file: gallery descriptor ids grouped by visual word."""
+    """Inverted file: gallery descriptor ids grouped by visual word, with a two-level
+    vocabulary (a few dozen coarse words, each split into fine words) so that finding a photo
+    descriptor's nearest words costs ~100 comparisons instead of thousands."""
 
-    words: np.ndarray  # W x 32 uint8
+    words: np.ndarray  # W x 32 uint8, fine words grouped by coarse word
     order: np.ndarray  # descriptor ids sorted by word
     starts: np.ndarray  # W + 1 offsets into ``order``
+    coarse: np.ndarray  # C x 32 uint8 coarse words
+    coarse_starts: np.ndarray  # C + 1 offsets into ``words``
+
+    @classmethod
+    def empty(cls) -> WordIndex:
+        return cls(
+            np.zeros((0, 32), np.uint8),
+            np.zeros(0, np.int32),
+            np.zeros(1, np.int32),
+            np.zeros((0, 32), np.uint8),
+            np.zeros(1, np.int32),
+        )
 
     @classmethod
     def build(cls, descriptors: np.ndarray) -> WordIndex:
         if len(descriptors) == 0:
-            return cls(np.zeros((0, 32), np.uint8), np.zeros(0, np.int32), np.zeros(1, np.int32))
-        # About 60 descriptors per word: enough to keep the word look-up cheap, few enough
-        # that each probe compares a photo descriptor with only a handful of references.
-        n_words = int(np.clip(len(descriptors) // 60, 1, 4096))
-        words, labels = build_vocabulary(descriptors, n_words)
+            return cls.empty()
+        # About 60 descriptors per fine word: enough to keep the word look-up cheap, few
+        # enough that each probe compares a photo descriptor with only a handful of references.
+        n_coarse = int(np.clip(round(np.sqrt(len(descriptors) / 60)), 1, 64))
+        coarse, coarse_labels = build_vocabulary(descriptors, n_coarse)
+        n_coarse = len(coarse)
+        fine_words: list[np.ndarray] = []
+        labels = np.zeros(len(descriptors), np.int64)
+        coarse_starts = [0]
+        for c in range(n_coarse):
+            members = np.flatnonzero(coarse_labels == c)
+            if len(members) == 0:
+                coarse_starts.append(coarse_starts[-1])
+                continue
+            n_fine = int(np.clip(len(members) // DESCRIPTORS_PER_WORD, 1, 512))
+            words, sub = build_vocabulary(descriptors[members], n_fine, iterations=2, seed=c)
+            labels[members] = coarse_starts[-1] + sub
+            fine_words.append(words)
+            coarse_starts.append(coarse_starts[-1] + len(words))
+        all_words = np.vstack(fine_words)
         order = np.argsort(labels, kind="stable").astype(np.int32)
-        starts = np.searchsorted(labels[order], np.arange(len(words) + 1)).astype(np.int32)
-        return cls(words, order, starts)
+        starts = np.searchsorted(labels[order], np.arange(len(all_words) + 1)).astype(np.int32)
+        return cls(all_words, order, starts, coarse, np.array(coarse_starts, np.int32))
+
+    def nearest_words(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
+        """(query ids, word ids): each query's ``probes`` nearest fine words among the fine
+        words of its two nearest coarse words; grouped by query id, ascending."""
+        k_coarse = min(COARSE_PROBES, len(self.coarse))
+        _, top = cv2.batchDistance(
+            query, self.coarse, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k_coarse
+        )
+        rows_out, words_out, dist_out = [], [], []
+        for c in range(len(self.coarse)):
+            lo, hi = int(self.coarse_starts[c]), int(self.coarse_starts[c + 1])
+            if hi <= lo:
+                continue
+            rows = np.flatnonzero((top == c).any(axis=1))
+            if len(rows) == 0:
+                continue
+            k = min(probes, hi - lo)
+            dist, idx = cv2.batchDistance(
+                query[rows], self.words[lo:hi], cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
+            )
+            rows_out.append(np.repeat(rows, k))
+            words_out.append(idx.ravel().astype(np.int64) + lo)
+            dist_out.append(dist.ravel())
+        if not rows_out:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        rows_all = np.concatenate(rows_out)
+        words_all = np.concatenate(words_out)
+        dist_all = np.concatenate(dist_out)
+        order = np.lexsort((dist_all, rows_all))
+        rows_all, words_all = rows_all[order], words_all[order]
+        group = np.r_[True, rows_all[1:] != rows_all[:-1]]
+        starts = np.flatnonzero(group)
+        rank = np.arange(len(rows_all)) - np.repeat(starts, np.diff(np.r_[starts, len(rows_all)]))
+        keep = rank < probes
+        return rows_all[keep].astype(np.int64), words_all[keep]
 
     def candidates(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """For each query descriptor, the gallery descriptors under its ``probes`` nearest
         words: (query ids, gallery ids), grouped by query id in ascending order."""
         if len(query) == 0 or len(self.words) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        k = min(probes, len(self.words))
-        matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
-        knn = matcher.knnMatch(query, self.words, k=k)
-        word_table = np.full((len(query), k), -1, np.int64)
-        for i, row in enumerate(knn):
-            for j, m in enumerate(row):
-                word_table[i, j] = m.trainIdx
-        query_ids = np.repeat(np.arange(len(query)), k)
-        word_ids = word_table.ravel()
-        valid = word_ids >= 0
-        query_ids, word_ids = query_ids[valid], word_ids[valid]
+        query_ids, word_ids = self.nearest_words(query, probes)
         lengths = (self.starts[word_ids + 1] - self.starts[word_ids]).astype(np.int64)
         total = int(lengths.sum())
         rep_query = np.repeat(query_ids, lengths)

@@ -7,7 +7,7 @@ On disk a gallery is a folder holding plain data only (no pickle):
 - ``gallery.npz`` — numpy arrays: ``points`` (N x 2 float32, feature positions on the upright
   336 x 468 reference), ``descriptors`` (N x 32 uint8 ORB), ``owner`` (N int32, entry of each
   feature), ``signatures`` (E x D float32 whole-card signatures), and the search index
-  ``words`` / ``word_order`` / ``word_starts``;
+  ``words`` / ``word_order`` / ``word_starts`` / ``coarse_words`` / ``coarse_starts``;
 - ``images/NNNNN.jpg`` — a small copy of each reference (for pick-lists and re-enrolment).
 
 Several entries may share one name (printings, or several photos of one card).
@@ -136,6 +136,8 @@ class Gallery:
             words=index.words,
             word_order=index.order,
             word_starts=index.starts,
+            coarse_words=index.coarse,
+            coarse_starts=index.coarse_starts,
         )
         (target / (_ARRAYS + ".tmp.npz")).replace(target / _ARRAYS)
         tmp_json = target / (_JSON + ".tmp")
@@ -183,6 +185,8 @@ class Gallery:
                 data["words"].astype(np.uint8),
                 data["word_order"].astype(np.int32),
                 data["word_starts"].astype(np.int32),
+                data["coarse_words"].astype(np.uint8),
+                data["coarse_starts"].astype(np.int32),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise GalleryError(f"gallery {folder} is incomplete: {error}") from error

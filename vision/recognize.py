@@ -51,7 +51,7 @@ from vision.gallery import Gallery
 WORK_LONG_SIDE = 1640  # finding works at most at this size; naming uses the full photo
 PHOTO_FEATURES = 4000
 PROBES = 3  # words looked up per photo feature
-RATIO = 0.8  # nearest reference must beat the nearest other-named reference by this factor
+RATIO = 0.9  # nearest reference must beat the nearest other-named reference by this factor
 MAX_DESCRIPTOR_DISTANCE = 64  # of 256 bits
 MIN_VOTES = 6
 MIN_FIND_INLIERS = 8
@@ -248,24 +248,27 @@ def _find_hypotheses(
                 break
             found.append(_Hypothesis(int(entry), h, int(inl.sum()), {}))
             # Features on this card are spent: no other reference may claim them.
-            contour = corners.reshape(-1, 1, 2)
-            spent = np.array(
-                [cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in points]
-            )
-            used |= spent
+            used |= _in_quad(points, corners)
             sel = (pair_entry == entry) & ~used[pair_query]
     # The voted references near each hypothesis are its rivals for naming.
     for hyp in found:
-        corners = corners_from_homography(hyp.homography)
-        contour = corners.reshape(-1, 1, 2)
-        qpts = points[pair_query]
-        inside_mask = np.array(
-            [cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in qpts]
-        )
+        inside_mask = _in_quad(points[pair_query], corners_from_homography(hyp.homography))
         local = np.bincount(pair_entry[inside_mask], minlength=len(gallery))
         top = np.argsort(-local)[:6]
         hyp.votes = {int(e): int(local[e]) for e in top if local[e] > 0}
     return found
+
+
+def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Which points lie inside the convex quadrilateral ``quad`` (either winding)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    signs = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        signs.append((b[0] - a[0]) * (p[:, 1] - a[1]) - (b[1] - a[1]) * (p[:, 0] - a[0]))
+    s = np.stack(signs, axis=1)
+    return np.asarray((s >= 0).all(axis=1) | (s <= 0).all(axis=1))
 
 
 def _on_picture(corners: np.ndarray, w: int, h: int) -> bool:
@@ -292,23 +295,24 @@ class _Naming:
 def _positional_matches(
     points: np.ndarray, descriptors: np.ndarray, ref_points: np.ndarray, ref_desc: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (patch feature, reference feature) that sit at about the same place on the upright
-    card and have close descriptors; each patch feature keeps its closest reference feature."""
+    """Pairs (patch feature, reference feature) with close descriptors that sit at about the
+    same place on the upright card: for each patch feature, the first of its four nearest
+    reference descriptors lying within ``POSITION_RADIUS``."""
     if len(points) == 0 or len(ref_points) == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    d2 = ((points[:, None, :] - ref_points[None, :, :]) ** 2).sum(axis=2)
-    ii, jj = np.nonzero(d2 < POSITION_RADIUS**2)
-    if len(ii) == 0:
-        return ii, jj
-    hd = hamming(descriptors[ii], ref_desc[jj])
-    ok = hd <= MAX_DESCRIPTOR_DISTANCE
-    ii, jj, hd = ii[ok], jj[ok], hd[ok]
-    if len(ii) == 0:
-        return ii, jj
-    order = np.lexsort((hd, ii))
-    ii, jj = ii[order], jj[order]
-    first = np.r_[True, ii[1:] != ii[:-1]]
-    return ii[first], jj[first]
+    k = min(4, len(ref_desc))
+    dist, nearest = cv2.batchDistance(
+        descriptors, ref_desc, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
+    )
+    nearest = nearest.astype(np.int64)
+    valid = (nearest >= 0) & (dist <= MAX_DESCRIPTOR_DISTANCE)
+    safe = np.where(valid, nearest, 0)
+    offset = ref_points[safe] - points[:, None, :]
+    close = valid & ((offset**2).sum(axis=2) < POSITION_RADIUS**2)
+    has = close.any(axis=1)
+    ii = np.flatnonzero(has)
+    jj = safe[ii, np.argmax(close[ii], axis=1)]
+    return ii, jj
 
 
 def _name_patch(patch: np.ndarray, gallery: Gallery, shortlist: list[int]) -> _Naming | None:
@@ -401,7 +405,8 @@ def identify(
     weak: list[tuple[np.ndarray, _Naming | None]] = []
     for hyp in hypotheses:
         corners = corners_from_homography(to_full @ hyp.homography)
-        result = _name_region(image, corners, gallery, list(hyp.votes) + [hyp.entry])
+        rivals = [e for e in hyp.votes if e != hyp.entry][:4]
+        result = _name_region(image, corners, gallery, [hyp.entry, *rivals])
         if result is None:
             continue
         corners, naming = result
@@ -417,12 +422,18 @@ def identify(
     quads = find_card_quads(image)
     timings["outlines"] = time.perf_counter() - tick
     tick = time.perf_counter()
+    named_areas = [cv2.contourArea(c.corners.reshape(-1, 1, 2)) for c in cards]
+    typical_area = float(np.median(named_areas)) if named_areas else 0.0
     for quad in quads:
         if _explained(quad, cards):
             continue
-        shortlist = _with_printings(
-            _shortlist_by_signature(rectify(image, quad), gallery, 6), gallery
-        )
+        if typical_area > 0:
+            # Cards on one table are one size: an outline far smaller or larger than the named
+            # cards is a pattern on the table (or a card's inner frame), not a card.
+            ratio = cv2.contourArea(quad.reshape(-1, 1, 2)) / typical_area
+            if not 0.55 <= ratio <= 1.8:
+                continue
+        shortlist = _shortlist_by_signature(rectify(image, quad), gallery, 5)
         best: tuple[np.ndarray, _Naming] | None = None
         for turn in (quad, np.roll(quad, 2, axis=0)):
             result = _name_region(image, turn, gallery, shortlist)
@@ -455,7 +466,7 @@ def _name_region(
     if not plausible_card(corners):
         return None
     patch = rectify(image, corners)
-    shortlist = _with_printings(entries + _shortlist_by_signature(patch, gallery, 4), gallery)
+    shortlist = list(dict.fromkeys(entries + _shortlist_by_signature(patch, gallery, 3)))
     naming = _name_patch(patch, gallery, shortlist)
     if naming is None:
         return None
