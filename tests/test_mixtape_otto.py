@@ -36,6 +36,10 @@ DECK = make_deck(
     card("zB1off", "rnb", "B", 1, top="r", bottom="l"),  # flows under nothing
     card("yA2off", "alternative", "A", 2, top="l", bottom="c"),  # flows under nothing
     card("hipB1", "hiphop", "B", 1, top="l", bottom="l"),  # flows under oRockB
+    card("fA1", "punk", "A", 1, top="c", bottom="l"),  # flows under oPopA, not under fA3
+    card("fA3", "hiphop", "A", 3, top="c", bottom="l"),  # flows under oPopA, not under fA1
+    card("altBr", "alternative", "B", 1, top="r", bottom="r"),  # flows under nothing here
+    card("punkB1c", "punk", "B", 1, top="c", bottom="c"),  # flows under oPunkB
 )
 YOU_EMPTY = Tape()
 
@@ -151,6 +155,27 @@ def test_remaining_tie_goes_to_the_option_worse_for_you() -> None:
     assert decision.you_get == ("zB1",)
     assert "Otto xA2+yA2 → you at best 23" in decision.steps[-1]
     assert "Otto xA2+zB1 → you at best 35" in decision.steps[-1]
+
+
+def test_genre_three_way_tie_goes_to_flow_which_may_take_a_single_card() -> None:
+    otto = Tape(a=["oPunkA"], b=["oPunkB"])  # punk 2 is his largest set
+    decision = otto_choose(DECK, otto, YOU_EMPTY, ["punkA2", "punkB2", "punkB1c"])
+    # Every pair makes punk 4: a tie of three pairs → Flow, which no longer cares about genre.
+    # Only punkB1c meets the card above it (the other two have no top flow points).
+    assert decision.steps[1].startswith("genre: tie between")
+    assert decision.otto_takes == ("punkB1c",)
+    assert decision.decided_by == "flow" and decision.extra_card
+
+
+def test_two_single_cards_in_flow_that_do_not_fit_together_go_worse_for_you() -> None:
+    otto = Tape(a=["oPopA"], b=["oRockB"])
+    decision = otto_choose(DECK, otto, Tape(), ["fA1", "fA3", "altBr"])
+    # fA1 and fA3 each flow under oPopA but not under each other; altBr flows nowhere. No pair
+    # is wholly in Flow, two single cards are. You (empty mixtape) would get the other two:
+    # left fA3 + altBr you'd be 2 left → 20; left fA1 + altBr you'd stay on 30. Otto takes fA1.
+    assert decision.decided_by == "worse-for-you"
+    assert decision.otto_takes == ("fA1",) and decision.extra_card
+    assert decision.you_get == ("fA3", "altBr")
 
 
 def test_choices_that_would_push_otto_off_the_equalizer_count_for_nothing() -> None:
