@@ -151,7 +151,7 @@ def _by_balance(
     distance = {o: abs(deck.position_of(after[o][0].square(deck))) for o in options}
     closest = min(distance.values())
     if closest >= now:
-        steps.append(f"balance: no option moves Otto closer than {now} from perfect Balance")
+        steps.append(f"balance: no option moves Otto closer to perfect Balance (he is {now} away)")
         return None
     best = [o for o in options if distance[o] == closest]
     pairs = [o for o in best if len(o) == 2]
