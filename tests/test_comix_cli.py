@@ -107,3 +107,11 @@ def test_invalid_file_exits_2(tmp_path, capsys, content, words) -> None:
 def test_missing_file_exits_2(capsys) -> None:
     assert cli.main(["comix", "score", "/nonexistent/round.json"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_bench_timer_runs_the_real_loop_and_prints_figures(capsys) -> None:
+    assert cli.main(["bench", "timer", "--seconds", "0.3", "--runs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("time up declared") == 2 and "median" in out
+    late = [float(line.split()[5]) for line in out.splitlines() if "declared" in line]
+    assert all(0.0 <= ms < 500.0 for ms in late)  # never before the configured 0.3 s

@@ -9,7 +9,6 @@ power cut (the app clock restarts at an unrelated value), so :meth:`SandTimer.sn
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +106,3 @@ class SandTimer:
         if data.get("running") and not timer.finished:
             timer.started_at = now
         return timer
-
-
-def median_ms(values: list[float]) -> float:
-    return statistics.median(values) * 1000.0
