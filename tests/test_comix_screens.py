@@ -63,6 +63,7 @@ def round_presses(
     *,
     time_up: bool,
     shots: str = "",
+    while_telling: tuple[str, ...] = (),
 ) -> list[str]:
     lines = ["press ok"]  # accept the drawn title
     for seat in done_seats:
@@ -71,7 +72,7 @@ def round_presses(
         lines += ["advance 95"]
     if shots:
         lines += [f"shot {shots}-slow"]
-    lines += ["press ok"]  # storytelling
+    lines += ["press ok", *while_telling]  # storytelling
     lines += ["press ok"] * len(stories)  # every story told
     for player in players:
         lines += ballot_presses(stories, ballots[player])
@@ -144,8 +145,10 @@ SEVEN_ON_DEFAULT = {
 def test_team_game_for_seven_players(tmp_path: Path) -> None:
     lines = setup_presses(SEVEN, rounds=2, panels=9)
     # round 1: the Gus story is done first, then the teams; Cat & Dan finish last
+    # while telling, the Ann & Ben team swaps its split: Ben tells panels 1-4, Ann 5-9
+    swap = ("press seat1",)
     lines += round_presses(SEVEN_STORIES, SEVEN, [4, 1, 3, 2], SEVEN_ON_DEFAULT, time_up=False,
-                           shots="seven")  # fmt: skip
+                           shots="seven", while_telling=swap)  # fmt: skip
     # round 2: only Ann & Ben finish in time: every other story's creators take a Slow token
     lines += round_presses(SEVEN_STORIES, SEVEN, [1], SEVEN_ON_DEFAULT, time_up=True)
     dump = run(tmp_path, lines)
@@ -155,6 +158,8 @@ def test_team_game_for_seven_players(tmp_path: Path) -> None:
         ("Ann", "Ben"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus",),
     ]  # fmt: skip
     assert game.phase == "over"
+    first = game.rounds[0]
+    assert (first.first_tellers, first.first_parts) == ({"Ann & Ben": "Ben"}, {"Ann & Ben": 4})
     once = {"Ann": 9, "Ben": 5, "Cat": 5, "Dan": 11, "Eve": 4, "Fay": 8, "Gus": 7}
     assert game.totals() == {p: 2 * n for p, n in once.items()}
     assert game.slow_totals() == {
@@ -225,3 +230,25 @@ def test_setup_refuses_duplicate_names_with_the_rule(tmp_path: Path) -> None:
     lines += ["press right"] * 6 + ["press ok", "shot dup"]
     dump = run(tmp_path, lines, "dup")
     assert top_kind(dump) == "comix.setup" and "game" not in dump["store"].get("comix", {})
+
+
+def test_more_stories_than_seat_buttons_use_left_right_and_ok(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[seats]\ncount = 2\n")
+    lines = setup_presses(FOUR) + ["press ok", "press seat2", "press right", "press right"]
+    lines += ["press ok", "press right", "press ok", "press seat1", "shot few-buttons"]
+    script = tmp_path / "few.txt"
+    script.write_text("\n".join(lines) + "\n")
+    dump = tmp_path / "few.json"
+    run_script(
+        RunOptions(
+            simulated=True,
+            script=script,
+            state_dir=tmp_path / "state",
+            dump_state=dump,
+            config=config,
+            screenshots=tmp_path / "shots",
+        )
+    )
+    scripting = game_of(json.loads(dump.read_text())).round.scripting
+    assert scripting.done_order == ["Ben", "Cat", "Dan", "Ann"]

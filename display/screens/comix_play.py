@@ -231,6 +231,11 @@ class ScriptingScreen(GameScreen):
         if self.game.phase != SCRIPTING:
             self.next_phase()
 
+    @property
+    def few_buttons(self) -> bool:
+        """More stories than wired seat buttons: LEFT/RIGHT choose a story, OK marks it."""
+        return len(self.game.setup.stories) > self.app.config.seat_count
+
     # -- events -------------------------------------------------------------------------------
     def toggle(self, index: int) -> None:
         """A seat button: declare story ``index`` done, or take it back within two seconds."""
@@ -363,7 +368,7 @@ class ScriptingScreen(GameScreen):
             tile = pygame.Rect(area.left, area.top + index * (tile_h + gap), area.width, tile_h)
             self._tiles.append(tile)
             done = story.name in self.scripting.done_order
-            border = ui.ACCENT if index == self.selected and len(stories) > 5 else None
+            border = ui.ACCENT if index == self.selected and self.few_buttons else None
             ui.panel(surface, tile, ui.PANEL, border=border)
             colour = story_colour(index)
             badge = seat_badge(surface, index + 1, (tile.left + 10, tile.centery), colour)
@@ -388,13 +393,13 @@ class ScriptingScreen(GameScreen):
 
     def legend(self) -> list[LegendItem]:
         count = len(self.game.setup.stories)
-        seats = tuple(SEAT_ACTIONS[: min(count, 5)])
+        seats = tuple(SEAT_ACTIONS[: min(count, self.app.config.seat_count)])
         if self.scripting.timed_out:
             return [(Action.OK, "Storytelling"), (Action.BACK, "Menu")]
         if self.scripting.over:
             return [(Action.OK, "Storytelling"), (seats, "Undo (2 s)"), (Action.BACK, "Menu")]
         items: list[LegendItem] = [(seats, "Story done / undo")]
-        if count > 5:
+        if self.few_buttons:
             items.append(((Action.LEFT, Action.RIGHT), "Choose"))
             items.append((Action.OK, "Done"))
         items.append((Action.BACK, "Menu"))
