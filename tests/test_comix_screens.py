@@ -252,3 +252,32 @@ def test_more_stories_than_seat_buttons_use_left_right_and_ok(tmp_path: Path) ->
     )
     scripting = game_of(json.loads(dump.read_text())).round.scripting
     assert scripting.done_order == ["Ben", "Cat", "Dan", "Ann"]
+
+
+@pytest.mark.parametrize(
+    ("cut", "kind"),
+    [
+        (0, "comix.title"),  # right after set-up
+        (2, "comix.scripting"),  # the title chosen, one story done
+        (10, "comix.storytelling"),  # four stories done, storytelling started
+        (14, "comix.ballot"),  # every story told
+        (-1, "comix.reveal"),  # on the reveal's last page
+    ],
+)
+def test_every_phase_screen_comes_back_after_a_restart(tmp_path: Path, cut: int, kind: str) -> None:
+    game = round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS, time_up=False)
+    before = run(tmp_path, setup_presses(FOUR) + game[:cut])
+    assert top_kind(before) == kind
+    after = run(tmp_path, ["shot restored"], "after")  # same state dir: a restart
+    assert top_kind(after) == kind
+    assert after["store"]["comix"]["game"] == before["store"]["comix"]["game"]
+    assert after["screens"][-1]["snapshot"] == before["screens"][-1]["snapshot"]
+
+
+def test_names_on_the_on_screen_keyboard(tmp_path: Path) -> None:
+    keyboard = ["press ok"] + ["press right"] * 13 + ["press ok", "press ok"]  # A, N, N
+    keyboard += ["press right"] * 17 + ["press ok"]  # DONE
+    lines = ["press ok", "press ok", "press right", "press ok", "press ok", *keyboard]
+    lines += ["type Bob", "type Cy", "type Di", "press ok"] + ["press right"] * 6 + ["press ok"]
+    dump = run(tmp_path, lines, "keyboard")
+    assert game_of(dump).setup.players == ("Ann", "Bob", "Cy", "Di")
