@@ -100,14 +100,14 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
     small = image
     if scale < 1.0:
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    gray = cv2.GaussianBlur(to_gray(small), (5, 5), 0)
-    h, w = gray.shape
+    dx, dy = _colour_gradient(cv2.GaussianBlur(small, (5, 5), 0))
+    h, w = dx.shape
     min_side = min_fraction * min(h, w) * 2.5
     max_area = 0.6 * h * w
     found: list[np.ndarray] = []
     kernel = np.ones((3, 3), np.uint8)
     for low, high in ((20, 60), (40, 120), (80, 200)):
-        edges = cv2.dilate(cv2.Canny(gray, low, high), kernel)
+        edges = cv2.dilate(cv2.Canny(dx, dy, low, high, L2gradient=True), kernel)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if len(contour) < 8:
@@ -131,6 +131,22 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
     return quads
+
+
+def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the x/y gradient of whichever colour channel changes most there, so an edge
+    between two colours of equal brightness (a dark green card border on green felt) counts."""
+    if image.ndim == 2:
+        image = image[..., None]
+    gx = cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3)
+    if gx.ndim == 2:
+        return gx, gy
+    magnitude = np.abs(gx.astype(np.int32)) + np.abs(gy.astype(np.int32))
+    pick = np.argmax(magnitude, axis=2)[..., None]
+    dx = np.take_along_axis(gx, pick, axis=2)[..., 0]
+    dy = np.take_along_axis(gy, pick, axis=2)[..., 0]
+    return np.ascontiguousarray(dx), np.ascontiguousarray(dy)
 
 
 def _touches_border(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:

@@ -237,9 +237,20 @@ def _find_hypotheses(
         while int(sel.sum()) >= MIN_FIND_INLIERS:
             src = gallery.points[pair_gallery[sel]]
             dst = points[pair_query[sel]]
-            h, mask = cv2.findHomography(src, dst, cv2.RANSAC, 8.0, maxIters=800, confidence=0.995)
-            if h is None or mask is None:
+            # An affine fit: robust when the matches bunch up on one part of the card (a full
+            # homography from a cluster extrapolates wildly to the corners). Perspective is
+            # put back when the card is named at full scale.
+            affine, mask = cv2.estimateAffine2D(
+                src,
+                dst,
+                method=cv2.RANSAC,
+                ransacReprojThreshold=8.0,
+                maxIters=1000,
+                confidence=0.995,
+            )
+            if affine is None or mask is None:
                 break
+            h = np.vstack([affine, [0.0, 0.0, 1.0]])
             inl = mask.ravel().astype(bool)
             if int(inl.sum()) < MIN_FIND_INLIERS:
                 break

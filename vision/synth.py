@@ -357,7 +357,9 @@ def _card_placements(
             out.append((cx, cy, float(rng.uniform(-6, 6))))
         return out
     radius = 0.5 * math.hypot(card_w, card_h)
-    min_dist = 2 * radius * (1 - overlap) * 0.78
+    # Without overlap allowed, keep the cards' circumcircles nearly apart; with it, let them
+    # crowd in so corners overlap a little.
+    min_dist = 2 * radius * (0.92 if overlap <= 0 else (1 - overlap) * 0.8)
     placed: list[tuple[float, float, float]] = []
     for _ in range(n):
         best: tuple[float, float] | None = None

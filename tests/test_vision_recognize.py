@@ -1,0 +1,194 @@
+"""Finding and naming cards: generated scenes, open-set answers, the gallery format, and a few
+real photos from the shared dataset."""
+
+from __future__ import annotations
+
+import csv
+import json
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import cards_in_reading_order, inside
+from vision.gallery import Gallery, GalleryError, name_from_filename
+from vision.layout import two_columns
+from vision.recognize import (
+    REASON_NOT_IN_GALLERY,
+    REASON_TOO_BLURRED,
+    Identification,
+    VisionError,
+    identify,
+)
+from vision.synth import compose_scene, render_card_face
+
+NAMES = [f"Card {i:02d}" for i in range(16)]
+# The shared fixtures sit beside the repository (see tests/conftest.py: SHARED).
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+REAL = SHARED / "datasets" / "real-cards"
+
+
+@pytest.fixture(scope="module")
+def gallery() -> Gallery:
+    g = Gallery()
+    for name in NAMES:
+        g.enroll(name, render_card_face(name, 0), source="generated")
+    return g
+
+
+def _match(result: Identification, corners: np.ndarray):
+    centre = corners.mean(axis=0)
+    for card in result.cards:
+        if inside(centre, card.corners):
+            return card
+    return None
+
+
+def test_easy_scene_every_card_named_with_corners_and_orientation(gallery: Gallery) -> None:
+    names = NAMES[:5]
+    faces = [render_card_face(n, 0) for n in names]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    result = identify(scene.image, gallery)
+    assert sorted(c.name for c in result.cards) == sorted(names)
+    assert result.unknown == []
+    for truth in scene.cards:
+        card = _match(result, truth.corners)
+        assert card is not None and card.name == names[truth.index]
+        # Corners in the same order (so the orientation is found) and within a few pixels.
+        error = np.linalg.norm(card.corners - truth.corners, axis=1).max()
+        assert error < 8.0, error
+        assert 0.5 <= card.confidence <= 1.0
+        assert card.candidates and card.candidates[0].name == card.name
+    assert result.seconds > 0
+
+
+@pytest.mark.parametrize(("difficulty", "seed"), [("medium", 3), ("hard", 4)])
+def test_harder_scenes_never_misname(gallery: Gallery, difficulty: str, seed: int) -> None:
+    names = NAMES[5:11]
+    faces = [render_card_face(n, 0) for n in names]
+    scene = compose_scene(faces, np.random.default_rng(seed), difficulty=difficulty)
+    result = identify(scene.image, gallery)
+    right = 0
+    for truth in scene.cards:
+        card = _match(result, truth.corners)
+        if card is not None:
+            assert card.name == names[truth.index]
+            right += 1
+    assert right >= len(names) - 1
+    assert len(result.cards) <= len(names)
+
+
+def test_card_not_in_gallery_comes_back_unknown(gallery: Gallery) -> None:
+    faces = [render_card_face(n, 0) for n in NAMES[:3]]
+    faces.append(render_card_face("Nobody enrolled me", 7))
+    scene = compose_scene(faces, np.random.default_rng(21), difficulty="easy", table="felt")
+    result = identify(scene.image, gallery)
+    assert sorted(c.name for c in result.cards) == sorted(NAMES[:3])
+    stranger = next(c for c in scene.cards if c.index == 3)
+    assert len(result.unknown) == 1
+    unknown = result.unknown[0]
+    assert unknown.reason == REASON_NOT_IN_GALLERY
+    assert inside(stranger.center, unknown.corners)
+
+
+def test_blurred_card_comes_back_too_blurred(gallery: Gallery) -> None:
+    faces = [render_card_face(n, 0) for n in NAMES[:2]]
+    faces.append(cv2.GaussianBlur(render_card_face(NAMES[2], 0), (0, 0), 9))
+    scene = compose_scene(faces, np.random.default_rng(3), difficulty="easy", table="felt")
+    result = identify(scene.image, gallery)
+    assert sorted(c.name for c in result.cards) == sorted(NAMES[:2])
+    blurred = next(c for c in scene.cards if c.index == 2)
+    assert [u.reason for u in result.unknown] == [REASON_TOO_BLURRED]
+    assert inside(blurred.center, result.unknown[0].corners)
+
+
+def test_two_column_layout_of_identified_cards(gallery: Gallery) -> None:
+    names = NAMES[:6]
+    faces = [render_card_face(n, 0) for n in names]
+    scene = compose_scene(faces, np.random.default_rng(5), layout="columns", table="cloth")
+    result = identify(scene.image, gallery)
+    left, right = two_columns(result.cards)
+    assert [c.name for c in left] == names[:3]
+    assert [c.name for c in right] == names[3:]
+
+
+def test_gallery_is_plain_data_and_round_trips(gallery: Gallery, tmp_path: Path) -> None:
+    folder = gallery.save(tmp_path / "g")
+    meta = json.loads((folder / "gallery.json").read_text(encoding="utf-8"))
+    assert meta["format"] == "tablekeeper-gallery"
+    assert [e["name"] for e in meta["entries"]] == NAMES
+    with zipfile.ZipFile(folder / "gallery.npz") as archive:
+        assert all(n.endswith(".npy") for n in archive.namelist())
+    with np.load(folder / "gallery.npz", allow_pickle=False) as arrays:
+        assert arrays["descriptors"].dtype == np.uint8
+    loaded = Gallery.load(folder)
+    assert loaded.names == NAMES and len(loaded) == len(NAMES)
+    assert np.array_equal(loaded.descriptors, gallery.descriptors)
+    assert loaded.thumbnail(0) is not None
+    faces = [render_card_face(n, 0) for n in NAMES[:3]]
+    scene = compose_scene(faces, np.random.default_rng(2), difficulty="easy")
+    assert sorted(c.name for c in identify(scene.image, loaded).cards) == sorted(NAMES[:3])
+
+
+def test_broken_galleries_and_images_are_refused(tmp_path: Path, gallery: Gallery) -> None:
+    with pytest.raises(GalleryError):
+        Gallery.load(tmp_path / "nothing here")
+    folder = gallery.save(tmp_path / "g")
+    (folder / "gallery.npz").write_bytes(b"not numpy")
+    with pytest.raises(GalleryError):
+        Gallery.load(folder)
+    with pytest.raises(VisionError):
+        identify(np.zeros((0, 0, 3), np.uint8), gallery)
+    blank = np.full((600, 800, 3), 128, np.uint8)
+    empty = identify(blank, gallery)
+    assert empty.cards == [] and empty.unknown == []
+
+
+def test_enrol_from_one_photo_in_reading_order() -> None:
+    names = ["Left top", "Middle top", "Right top", "Left bottom"]
+    faces = [render_card_face(n, 3) for n in names]
+    photo = compose_scene(faces, np.random.default_rng(1), layout="rows", table="felt")
+    cards = cards_in_reading_order(photo.image)
+    assert len(cards) == len(names)
+    g = Gallery()
+    for name, card in zip(names, cards, strict=True):
+        g.enroll(name, card)
+    later = compose_scene(faces[::-1], np.random.default_rng(9), difficulty="medium")
+    result = identify(later.image, g)
+    for truth in later.cards:
+        card = _match(result, truth.corners)
+        assert card is not None and card.name == names[::-1][truth.index]
+
+
+def test_name_from_filename() -> None:
+    assert name_from_filename("x/Overlord of the Hauntwoods__DSK_194_normal_258.jpg") == (
+        "Overlord of the Hauntwoods"
+    )
+    assert name_from_filename("Plain Name.png") == "Plain Name"
+
+
+@pytest.fixture(scope="module")
+def real_gallery() -> Gallery:
+    """The photographed cards' references among a few dozen others from the same set."""
+    files = sorted((REAL / "gallery").glob("*.jpg"))
+    wanted = [f for f in files if name_from_filename(f).endswith("Hauntwoods")]
+    wanted += [f for f in files if name_from_filename(f).startswith("Hauntwoods")]
+    wanted += [f for f in files if f not in wanted][::10]
+    g = Gallery()
+    g.enroll_files(wanted)
+    return g
+
+
+@pytest.mark.parametrize("photo", ["IMG_5981.jpg", "IMG_5982.jpg", "IMG_5985.jpg"])
+def test_real_photos_at_1640_px(real_gallery: Gallery, photo: str) -> None:
+    with (REAL / "labels.csv").open(encoding="utf-8") as handle:
+        truth = Counter(r["card"] for r in csv.DictReader(handle) if r["photo"] == photo)
+    image = cv2.imread(str(REAL / "photos" / photo))
+    scale = 1640 / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    result = identify(image, real_gallery)
+    assert Counter(c.name for c in result.cards) == truth
+    assert result.unknown == []
