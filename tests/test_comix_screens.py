@@ -281,3 +281,14 @@ def test_names_on_the_on_screen_keyboard(tmp_path: Path) -> None:
     lines += ["type Bob", "type Cy", "type Di", "press ok"] + ["press right"] * 6 + ["press ok"]
     dump = run(tmp_path, lines, "keyboard")
     assert game_of(dump).setup.players == ("Ann", "Bob", "Cy", "Di")
+
+
+def test_leaving_the_timer_screen_pauses_the_sand(tmp_path: Path) -> None:
+    lines = setup_presses(FOUR) + ["press ok", "press seat1", "advance 10", "press back"]
+    lines += ["advance 300", "press ok"]  # five minutes at the menu, then "Continue the game"
+    away = run(tmp_path, [*lines, "advance 70"], "away")
+    assert top_kind(away) == "comix.scripting"
+    assert away["screens"][-1]["snapshot"]["timer"]["remaining"] == pytest.approx(10, abs=0.15)
+    assert not game_of(away).round.scripting.timed_out
+    up = run(tmp_path, [*lines, "advance 81"], "up", state="state2")
+    assert game_of(up).round.scripting.timed_out

@@ -5,7 +5,8 @@ Long-lived state lives in the app store under the ``comix`` namespace:
 
 * ``game``     - :meth:`games.comix.Game.to_dict` (set-up, rounds, done order, ballots, results);
   written after every event, so the table can pull the plug at any moment;
-* ``settings`` - the sand timer and storyteller timer durations the table chose.
+* ``settings`` - the sand timer and storyteller timer durations the table chose;
+* ``timer``    - the sand left when the timer screen was left during scripting (it pauses).
 
 Screens keep only their cursor and page in their snapshots. A ballot being filled in is *not*
 saved anywhere until it is confirmed: after a power cut the reviewer starts their ballot again
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 NAMESPACE = "comix"
 GAME_KEY = "game"
 SETTINGS_KEY = "settings"
+TIMER_KEY = "timer"  # the sand left when the timer screen was left mid-scripting
 
 DEFAULT_SETTINGS: dict[str, Any] = {"timer_seconds": 90, "storyteller_seconds": 0}
 TIMER_CHOICES = (30, 45, 60, 75, 90, 105, 120, 150, 180)

@@ -18,6 +18,8 @@ from display import ui
 from display.actions import SEAT_ACTIONS, Action
 from display.screens.base import LegendItem, Screen, register_screen
 from display.screens.comix_common import (
+    NAMESPACE,
+    TIMER_KEY,
     UNDO_WINDOW,
     go_to_phase,
     load_game,
@@ -219,6 +221,9 @@ class ScriptingScreen(GameScreen):
         super().__init__(app, game)
         seconds = float(settings(app)["timer_seconds"])
         self.timer = SandTimer(seconds)
+        away = app.store.get(NAMESPACE, TIMER_KEY)
+        if away and away.get("round") == self.game.round.number and self.scripting.timer_started:
+            self.timer = SandTimer.restore(away, app.clock.now())
         self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
         self._tiles: list[pygame.Rect] = []
@@ -230,6 +235,16 @@ class ScriptingScreen(GameScreen):
     def on_show(self) -> None:
         if self.game.phase != SCRIPTING:
             self.next_phase()
+
+    def on_hide(self) -> None:
+        """Leaving the timer screen (BACK to the menu, hold BACK for home) pauses the sand: what
+        is left is kept in the store and runs again on "Continue the game"."""
+        if self.game.phase == SCRIPTING and self.timer.started:
+            away = self.timer.snapshot(self.app.clock.now())
+            self.app.store.put(NAMESPACE, TIMER_KEY, {"round": self.game.round.number, **away})
+        elif self.app.store.get(NAMESPACE, TIMER_KEY) is not None:
+            self.app.store.delete(NAMESPACE, TIMER_KEY)
+        self.app.hardware.outputs_off()
 
     @property
     def few_buttons(self) -> bool:
