@@ -292,3 +292,22 @@ def test_leaving_the_timer_screen_pauses_the_sand(tmp_path: Path) -> None:
     assert not game_of(away).round.scripting.timed_out
     up = run(tmp_path, [*lines, "advance 81"], "up", state="state2")
     assert game_of(up).round.scripting.timed_out
+
+
+def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
+    """The README's demo script, through `tablekeeper run --sim --script` in a real process."""
+    import subprocess
+    import sys
+
+    demo = Path(__file__).resolve().parent.parent / "display" / "demos" / "20-comix.txt"
+    dump = tmp_path / "dump.json"
+    command = [sys.executable, "-m", "display", "run", "--sim", "--script", str(demo),
+               "--state-dir", str(tmp_path / "state"), "--screenshots", str(tmp_path / "shots"),
+               "--dump-state", str(dump)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    game = game_of(json.loads(dump.read_text()))
+    assert game.winners() == ["Ben", "Cat"]  # a shared victory, as the script's header says
+    assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 8, "Dan": 6}
+    assert [s.player for s in game.standings()][2:] == ["Ann", "Dan"]  # Dan's Slow token
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 20
