@@ -350,16 +350,39 @@ class ScriptingScreen(GameScreen):
             colour,
             "midtop",
         )
-        status = self.status_line()
-        ui.paragraph(
-            surface,
-            status,
-            pygame.Rect(160, 170, left_w - 170, height - 176),
-            ui.SMALL,
-            ui.TEXT,
-            "center",
-        )
+        status_area = pygame.Rect(160, 164, left_w - 170, height - 170)
+        if self.scripting.over:
+            self.draw_slow_tokens(surface, status_area)
+        else:
+            ui.paragraph(surface, self.status_line(), status_area, ui.SMALL, ui.TEXT, "center")
         self.draw_tiles(surface, pygame.Rect(left_w + 10, 12, width - left_w - 22, height - 24))
+
+    def draw_slow_tokens(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Scripting is over: a framed notice of who takes a Slow token, in big letters."""
+        scripting = self.scripting
+        ui.panel(surface, area, ui.PANEL, border=ui.BAD)
+        heading = "TIME IS UP!" if scripting.timed_out else "ALL DONE!"
+        y = (
+            ui.text(
+                surface, heading, (area.centerx, area.top + 8), ui.MEDIUM, ui.BAD, "midtop"
+            ).bottom
+            + 4
+        )
+        ui.text(surface, "Slow token for", (area.centerx, y), ui.SMALL, ui.DIM, "midtop")
+        y += 30
+        players = [
+            m for story in scripting.slow_stories() for m in self.game.setup.story(story).members
+        ]
+        size = ui.MEDIUM if len(players) <= 3 else ui.SMALL
+        line_h = ui.font(size).get_linesize()
+        for line in ui.wrap(", ".join(players), size, area.width - 16):
+            if y + line_h > area.bottom - 4:
+                break
+            ui.text(surface, line, (area.centerx, y), size, ui.TEXT, "midtop")
+            y += line_h
+        if scripting.timed_out:
+            rest = pygame.Rect(area.left + 8, y + 6, area.width - 16, area.bottom - y - 10)
+            ui.paragraph(surface, "Fill empty spaces at random.", rest, ui.SMALL, ui.DIM, "center")
 
     def status_line(self) -> str:
         scripting = self.scripting
