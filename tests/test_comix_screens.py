@@ -311,3 +311,19 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
     assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 8, "Dan": 6}
     assert [s.player for s in game.standings()][2:] == ["Ann", "Dan"]  # Dan's Slow token
     assert len(list((tmp_path / "shots").glob("*.png"))) == 20
+
+
+def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:
+    from test_comix_rules import THREE, THREE_BALLOTS
+
+    lines = ["press ok", "press ok", "press ok", "press left", "press ok"]  # 3 players
+    lines += ["press right", "press ok", "type Ann", "type Ben", "type Cat", "press ok"]
+    lines += ["press right", "press right", "press ok", "press left", "press left", "press ok"]
+    lines += ["press right"] * 4 + ["press ok"]  # one round, start
+    lines += round_presses(THREE, THREE, [1, 2, 3], THREE_BALLOTS, time_up=False)
+    game = game_of(run(tmp_path, lines, "three"))
+    assert game.phase == "over"
+    assert game.rounds[0].ballots["Ann"] == {"Ann": ["neutral"], "Ben": ["original", "exciting"],
+                                              "Cat": ["composed", "neutral"]}  # fmt: skip
+    assert game.totals() == {"Ann": 7, "Ben": 7, "Cat": 7}
+    assert game.winners() == ["Ann", "Ben"]  # Cat finished last: a Slow token breaks the tie

@@ -233,7 +233,7 @@ class BallotScreen(GameScreen):
                 surface,
                 label,
                 (row.left + 20, row.centery),
-                ui.SMALL,
+                ui.MEDIUM if len(stories) <= 5 else ui.SMALL,
                 ui.TEXT,
                 "midleft",
                 max_width=row.width - 140,
