@@ -226,6 +226,7 @@ class ScriptingScreen(GameScreen):
             self.timer = SandTimer.restore(away, app.clock.now())
         self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
+        self.saved_second: int | None = None  # whole second of sand last written to the store
         self._tiles: list[pygame.Rect] = []
 
     @property
@@ -328,6 +329,11 @@ class ScriptingScreen(GameScreen):
                 self.app.hardware.set_bar(0.0)
                 self.app.hardware.beep(TIME_UP_HZ, 1.5)
                 self.save()
+            elif int(timer.remaining(now)) != self.saved_second:
+                # Power-cut safety: the saved sand is never more than a second behind, so after
+                # a cut the timer comes back with the time it had left (not that of the last press).
+                self.saved_second = int(timer.remaining(now))
+                self.app.save()
         elif self.scripting.all_done:
             self.app.hardware.set_bar(timer.fraction(now))
 
