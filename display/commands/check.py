@@ -1,0 +1,82 @@
+"""``tablekeeper check ...``: the long robustness runs (power cuts, torn writes, bad input, the
+soak). Each prints its figures and exits 1 if anything failed. Short versions of the same
+harnesses run in the test suite (tests/test_powercut*.py, test_fuzz*.py, test_soak*.py...).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from display.cli import CliError
+
+GAMES = ("comix", "remix", "mixtape")
+
+
+def register(commands: Any, benches: Any) -> None:
+    check = commands.add_parser(
+        "check",
+        help="robustness runs: power cuts, torn writes, bad input, a night of play",
+        description="Long robustness runs. Each prints its figures; exit 1 if anything failed.",
+    )
+    checks = check.add_subparsers(dest="check", metavar="CHECK")
+    checks.required = True
+
+    powercut = checks.add_parser(
+        "powercut",
+        help="SIGKILL scripted games at random moments and check the resumed state",
+        description="Play scripted games in a child `tablekeeper run --sim --script` process, "
+        "SIGKILL it at random moments, start it again on the same state directory and check "
+        "that the state on disk is a committed one, that the resumed game equals the game "
+        "before the cut and that it ends exactly as an uncut run.",
+    )
+    powercut.add_argument("--points", type=int, default=120, help="kill points (default 120)")
+    powercut.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    powercut.add_argument(
+        "--games",
+        default=",".join(GAMES),
+        help=f"comma-separated games among {', '.join(GAMES)} (default: all that exist)",
+    )
+    powercut.add_argument("--rounds", type=int, default=2, help="Co-Mix rounds (default 2)")
+    powercut.add_argument("--keep", type=Path, metavar="DIR", help="keep the runs in DIR")
+    powercut.add_argument("--verbose", action="store_true", help="one line per kill point")
+    powercut.set_defaults(func=powercut_command)
+
+
+def powercut_command(args: argparse.Namespace) -> int:
+    from display.robustness.powercut import HarnessError, KillResult, run_powercuts
+    from display.robustness.scenarios import available_scenarios
+
+    if args.points < 1:
+        raise CliError("--points must be at least 1")
+    if args.rounds < 1 or args.rounds > 5:
+        raise CliError("--rounds must be between 1 and 5")
+    wanted = [name.strip() for name in args.games.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in GAMES]
+    if unknown:
+        raise CliError(f"unknown game {unknown[0]!r} (games: {', '.join(GAMES)})")
+    scenarios, missing = available_scenarios(wanted, rounds=args.rounds)
+    for name, why in missing.items():
+        print(f"{name}: skipped - {why}")
+    if not scenarios:
+        raise CliError("none of the chosen games has a scripted flow on the appliance yet")
+
+    def progress(result: KillResult) -> None:
+        if args.verbose or result.problems:
+            status = "ok" if not result.problems else "FAILED: " + "; ".join(result.problems)
+            print(
+                f"{result.scenario} cut after commit {result.acknowledged} "
+                f"(state on disk = commit {result.found}, {result.phase}): {status}",
+                flush=True,
+            )
+
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    try:
+        report = run_powercuts(scenarios, args.points, args.seed, args.keep, progress)
+    except HarnessError as error:
+        raise CliError(str(error)) from None
+    for line in report.lines():
+        print(line)
+    return 0 if report.survived == len(report.results) else 1

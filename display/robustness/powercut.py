@@ -1,0 +1,403 @@
+"""The power-cut harness: play a scripted game in a child process, SIGKILL it at a random
+moment, start it again on the same state directory and check nothing was lost or invented.
+
+For each scenario the harness first plays the whole script once without a cut (the *reference*)
+and records every committed state C[1..n] (see :mod:`display.robustness.child`). Then, for each
+kill point:
+
+1. The child plays the script; when its tap shows commit ``k`` (random) the harness waits a
+   random fraction of the time between commits and sends SIGKILL (the moment may fall inside a
+   COMMIT, inside an update, during an ``advance`` with the sand timer running...).
+2. *Nothing torn, nothing lost*: a copy of the state directory is opened the way the app opens
+   it; its contents must be exactly one of the reference states C[j], with ``j`` at least the
+   last commit the child acknowledged (a commit it saw return is durable).
+3. *Resumed as it was*: the child is started again on the same state directory with the rest of
+   the script (from the step the table would pick up from, see :class:`Scenario`). The state it
+   resumes with (its first commit) must equal C[j]: same screens, same game, same ballots; a
+   running sand timer comes back with the sand it had at the last save.
+4. *Same ending*: at the end of the script the state equals the reference's final state - every
+   ballot counted once, every score the same.
+
+``run_powercuts`` returns a :class:`Report`; ``tablekeeper check powercut`` prints it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from display.robustness.scenarios import Scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The running sand timer is saved every whole second; the app updates every 0.1 s of app time.
+MAX_TIMER_STALE = 1.0 + 0.1 + 1e-6
+
+
+class HarnessError(Exception):
+    """The harness itself could not run (the reference run failed...)."""
+
+
+@dataclass
+class Commit:
+    number: int
+    step: int
+    step_clock: float
+    clock: float
+    state: dict[str, Any]
+
+
+@dataclass
+class Tap:
+    commits: list[Commit] = field(default_factory=list)
+    ticks: list[float] = field(default_factory=list)
+
+
+def read_tap(path: Path) -> Tap:
+    tap = Tap()
+    if not path.exists():
+        return tap
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            break  # the last line may be cut by the kill
+        if "tick" in record:
+            tap.ticks.append(float(record["tick"]))
+        else:
+            tap.commits.append(
+                Commit(
+                    int(record["commit"]),
+                    int(record["step"]),
+                    float(record["step_clock"]),
+                    float(record["clock"]),
+                    record["state"],
+                )
+            )
+    return tap
+
+
+def child_command(tap: Path, clock_start: float, script: Path, state_dir: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "display.robustness.child",
+        str(tap),
+        repr(clock_start),
+        "--",
+        "run",
+        "--sim",
+        "--script",
+        str(script),
+        "--state-dir",
+        str(state_dir),
+    ]
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def run_child(tap: Path, clock_start: float, script: Path, state_dir: Path) -> Tap:
+    result = subprocess.run(
+        child_command(tap, clock_start, script, state_dir),
+        env=child_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if result.returncode != 0:
+        raise HarnessError(
+            f"the child run failed (exit {result.returncode}): {result.stderr.strip()[-800:]}"
+        )
+    return read_tap(tap)
+
+
+def stored_state(state_dir: Path) -> dict[str, Any]:
+    """What the app would find on start-up: open a *copy* the way the app does."""
+    from display.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="tk-powercut-copy-") as scratch:
+        copy = Path(scratch) / "state"
+        shutil.copytree(state_dir, copy)
+        store = Store(copy)
+        try:
+            if store.notices:
+                raise AssertionError(f"the state was moved aside after the cut: {store.notices}")
+            dump = store.dump()
+        finally:
+            store.close()
+    return {"screens": dump["screens"], "data": dump["data"]}
+
+
+def running_timer(state: dict[str, Any]) -> dict[str, Any] | None:
+    for screen in state["screens"]:
+        timer = screen["snapshot"].get("timer") if isinstance(screen["snapshot"], dict) else None
+        if isinstance(timer, dict) and timer.get("running"):
+            return timer
+    return None
+
+
+@dataclass
+class KillResult:
+    scenario: str
+    target: int  # the commit after which the kill was aimed
+    acknowledged: int  # last commit the child saw return before it died
+    found: int  # the reference commit the state on disk equals
+    phase: str
+    resumed_from_step: int
+    timer_left: float | None = None  # sand left in the resumed timer (seconds), if running
+    timer_stale: float | None = None  # app-clock seconds the timer ran after its last save
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    results: list[KillResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def survived(self) -> int:
+        return sum(1 for r in self.results if not r.problems)
+
+    def lines(self) -> list[str]:
+        out = []
+        by_scenario: dict[str, list[KillResult]] = {}
+        for result in self.results:
+            by_scenario.setdefault(result.scenario, []).append(result)
+        for name, results in by_scenario.items():
+            phases: dict[str, int] = {}
+            for r in results:
+                phases[r.phase] = phases.get(r.phase, 0) + 1
+            ok = sum(1 for r in results if not r.problems)
+            spread = ", ".join(f"{p} {n}" for p, n in phases.items())
+            out.append(f"{name}: {ok}/{len(results)} kill points survived ({spread})")
+            stale = [r.timer_stale for r in results if r.timer_stale is not None]
+            if stale:
+                out.append(
+                    f"  sand timer running at {len(stale)} cuts: each resumed with the sand it had "
+                    f"at the cut, give or take {max(stale):.1f} s (it is saved every second)"
+                )
+        for r in self.results:
+            for problem in r.problems:
+                out.append(f"FAILED {r.scenario} kill after commit {r.target}: {problem}")
+        out.append(
+            f"total: {self.survived}/{len(self.results)} kill points survived "
+            f"in {self.seconds:.0f} s"
+        )
+        return out
+
+
+class Harness:
+    def __init__(self, scenario: Scenario, workdir: Path, rng: random.Random) -> None:
+        self.scenario = scenario
+        self.workdir = workdir
+        self.rng = rng
+        self.script = workdir / f"{scenario.name}.txt"
+        self.script.write_text(scenario.text, encoding="utf-8")
+        self.reference = run_child(
+            workdir / f"{scenario.name}-reference.tap", 1000.0, self.script, workdir / "reference"
+        )
+        if not self.reference.commits:
+            raise HarnessError(f"the {scenario.name} reference run committed nothing")
+        self.final = self.reference.commits[-1].state
+        # kill points are spread over the phases of the game, not over commits (set-up and the
+        # ballots commit on every press, the sand timer only on seat presses)
+        self.by_phase: dict[str, list[int]] = {}
+        for commit in self.reference.commits:
+            label = scenario.phases[commit.step] if commit.step >= 0 else "start-up"
+            self.by_phase.setdefault(label, []).append(commit.number)
+        self.count = 0
+        self.tamper: Any = None  # tests: a function(state_dir) run between the cut and resuming
+
+    def continuation(self, found: Commit) -> tuple[list[str], int]:
+        """The script lines a table would play after a cut that left commit ``found`` on disk."""
+        lines = self.scenario.lines
+        commits = self.reference.commits
+        step = found.step
+        if step < 0:
+            return lines, 0
+        last_of_step = found.number == len(commits) or commits[found.number].step != step
+        verb, _, argument = lines[step].partition(" ")
+        if verb == "advance" and not last_of_step:
+            # cut inside a long advance: the rest of it, then the following lines
+            done = found.clock - found.step_clock
+            rest = max(0.0, float(argument) - done)
+            tail = [f"advance {rest:.6f}"] if rest > 1e-6 else []
+            return tail + lines[step + 1 :], step
+        start = step + 1 if step + 1 < len(lines) else len(lines)
+        if start < len(lines):
+            start = self.scenario.resume_from[start]
+        return lines[start:], start
+
+    def kill_point(self, phase: str | None = None) -> KillResult:
+        """One cut, aimed at a random commit of ``phase`` (default: a random phase)."""
+        self.count += 1
+        commits = self.reference.commits
+        phase = phase or self.rng.choice(sorted(self.by_phase))
+        target = self.rng.choice(self.by_phase[phase])
+        run_dir = self.workdir / f"kill-{self.count}"
+        state_dir = run_dir / "state"
+        run_dir.mkdir(parents=True)
+        tap_path = run_dir / "cut.tap"
+        process = subprocess.Popen(
+            child_command(tap_path, 1000.0, self.script, state_dir),
+            env=child_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        delay = self.rng.choice([0.0, 0.0003, 0.001, 0.003, 0.01, self.rng.uniform(0, 0.05)])
+        try:
+            self._wait_for_commit(process, tap_path, target)
+            time.sleep(delay)
+            process.send_signal(signal.SIGKILL)
+        finally:
+            _, err = process.communicate(timeout=120)
+        cut = read_tap(tap_path)
+        acknowledged = cut.commits[-1].number if cut.commits else 0
+        if process.returncode != -signal.SIGKILL:
+            # it finished before the kill: still a valid (late) cut, after the last commit
+            if process.returncode != 0:
+                raise HarnessError(f"the child failed: {err.decode(errors='replace')[-800:]}")
+        result = KillResult(self.scenario.name, target, acknowledged, 0, "", 0)
+        on_disk = stored_state(state_dir) if (state_dir / "state.db").exists() else None
+        candidates = [c for c in commits if c.number >= max(acknowledged, 1)][:2]
+        if acknowledged == 0 and on_disk is not None and not on_disk["screens"]:
+            found: Commit | None = None  # killed during start-up: nothing saved yet
+        else:
+            found = next((c for c in candidates if c.state == on_disk), None)
+        if found is None and on_disk is not None and on_disk["screens"]:
+            result.problems.append(
+                f"the state on disk is none of the committed states "
+                f"{[c.number for c in candidates]} (acknowledged {acknowledged})"
+            )
+            return result
+        result.found = found.number if found else 0
+        result.phase = self.scenario.phases[found.step] if found and found.step >= 0 else "start-up"
+        if found is not None:
+            timer = running_timer(found.state)
+            if timer is not None:
+                result.timer_left = float(timer["remaining"])
+                last_tick = cut.ticks[-1] if cut.ticks else found.clock
+                result.timer_stale = max(0.0, min(last_tick - found.clock, result.timer_left))
+                if result.timer_stale > MAX_TIMER_STALE:
+                    result.problems.append(
+                        f"the sand timer had run {result.timer_stale:.1f} s since it was last "
+                        "saved: it would come back with that much sand too many"
+                    )
+        rest, start = self.continuation(found) if found else (self.scenario.lines, 0)
+        result.resumed_from_step = start
+        if self.tamper is not None:
+            self.tamper(state_dir)
+        self._resume(found, rest, run_dir, state_dir, result)
+        return result
+
+    def _wait_for_commit(self, process: subprocess.Popen[bytes], tap: Path, target: int) -> None:
+        """Return as soon as the child's tap shows commit ``target`` (or the child ended)."""
+        deadline = time.monotonic() + 120
+        offset = 0
+        pending = b""
+        needle = f'"commit": {target},'.encode()
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                return
+            try:
+                with tap.open("rb") as handle:
+                    handle.seek(offset)
+                    chunk = handle.read()
+            except FileNotFoundError:
+                chunk = b""
+            offset += len(chunk)
+            pending += chunk
+            lines = pending.split(b"\n")
+            pending = lines.pop()
+            if any(line.startswith(b'{"clock"') and needle in line for line in lines):
+                return
+            time.sleep(0.0005)
+        raise HarnessError("the child never reached the commit it was to be killed after")
+
+    def _resume(
+        self,
+        found: Commit | None,
+        rest: list[str],
+        run_dir: Path,
+        state_dir: Path,
+        result: KillResult,
+    ) -> None:
+        script = run_dir / "rest.txt"
+        script.write_text("\n".join(rest) + "\n", encoding="utf-8")
+        if found is None or "comix" not in found.state["data"]:
+            clock_start = found.clock if found else 1000.0  # the game's seed comes from the clock
+        else:
+            clock_start = self.rng.uniform(1.0, 1e6)  # after a reboot: an unrelated value
+        try:
+            resumed = run_child(run_dir / "resumed.tap", clock_start, script, state_dir)
+        except HarnessError as error:
+            result.problems.append(f"the resumed run failed: {error}")
+            return
+        if not resumed.commits:
+            result.problems.append("the resumed run committed nothing")
+            return
+        first = resumed.commits[0].state
+        if found is not None:
+            if first["data"] != found.state["data"]:
+                result.problems.append("the resumed game differs from the one saved before the cut")
+            elif first["screens"] != found.state["screens"]:
+                result.problems.append(
+                    "the resumed screens differ from those saved before the cut: "
+                    f"{[s['kind'] for s in first['screens']]} vs "
+                    f"{[s['kind'] for s in found.state['screens']]}"
+                )
+        final = resumed.commits[-1].state
+        if final["data"] != self.final["data"]:
+            result.problems.append(_difference("the game at the end", final, self.final))
+        elif [s["kind"] for s in final["screens"]] != [s["kind"] for s in self.final["screens"]]:
+            result.problems.append("the game ended on another screen than without the cut")
+
+
+def _difference(what: str, got: dict[str, Any], want: dict[str, Any]) -> str:
+    got_game = got["data"].get("comix", {}).get("game", {})
+    want_game = want["data"].get("comix", {}).get("game", {})
+    for key in sorted(set(got_game) | set(want_game)):
+        if got_game.get(key) != want_game.get(key):
+            return f"{what} differs from the uncut run in {key!r}"
+    return f"{what} differs from the uncut run"
+
+
+def run_powercuts(
+    scenarios: list[Scenario],
+    points: int,
+    seed: int = 0,
+    workdir: Path | None = None,
+    progress: Any = None,
+) -> Report:
+    """``points`` kill points spread evenly over ``scenarios``."""
+    started = time.monotonic()
+    rng = random.Random(seed)
+    report = Report()
+    with tempfile.TemporaryDirectory(prefix="tk-powercut-") as scratch:
+        base = workdir or Path(scratch)
+        for index, scenario in enumerate(scenarios):
+            share = points // len(scenarios) + (1 if index < points % len(scenarios) else 0)
+            folder = base / scenario.name
+            folder.mkdir(parents=True, exist_ok=True)
+            harness = Harness(scenario, folder, rng)
+            for _ in range(share):
+                result = harness.kill_point()
+                report.results.append(result)
+                if progress is not None:
+                    progress(result)
+    report.seconds = time.monotonic() - started
+    return report

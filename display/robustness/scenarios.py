@@ -1,0 +1,138 @@
+"""Scripted games for the robustness harnesses, as lists of script lines.
+
+A :class:`Scenario` is the script of a game played through ``tablekeeper run --sim --script``,
+plus, for every line, where a table would pick the game up again after a power cut during or
+right after that line (``resume_from``): normally the next line, but a Co-Mix ballot that was
+being filled in is never saved, so a cut in the middle of one sends the reviewer back to the
+"pass the box" screen and the whole ballot is entered again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+PICK_ORDER = ["original", "exciting", "composed", "neutral"]
+HAND = {"original": 1, "exciting": 1, "composed": 1, "neutral": 2}
+
+# A hand-checked four-player round (stories = players): every ballot is legal.
+FOUR = ["Ann", "Ben", "Cat", "Dan"]
+FOUR_BALLOTS: dict[str, dict[str, list[str]]] = {
+    "Ann": {"Ann": ["neutral"], "Ben": ["original"], "Cat": ["exciting"], "Dan": ["neutral"]},
+    "Ben": {"Ann": ["original"], "Ben": ["neutral"], "Cat": ["exciting"], "Dan": ["composed"]},
+    "Cat": {"Ann": ["exciting"], "Ben": ["original"], "Cat": ["neutral"], "Dan": ["composed"]},
+    "Dan": {"Ann": ["original"], "Ben": ["composed"], "Cat": ["neutral"], "Dan": ["neutral"]},
+}
+# The same table, other ballots (for secrecy checks: screens before the reveal must not differ).
+FOUR_BALLOTS_OTHER: dict[str, dict[str, list[str]]] = {
+    "Ann": {"Ann": ["neutral"], "Ben": ["composed"], "Cat": ["neutral"], "Dan": ["original"]},
+    "Ben": {"Ann": ["neutral"], "Ben": ["neutral"], "Cat": ["original"], "Dan": ["exciting"]},
+    "Cat": {"Ann": ["composed"], "Ben": ["exciting"], "Cat": ["neutral"], "Dan": ["original"]},
+    "Dan": {"Ann": ["exciting"], "Ben": ["neutral"], "Cat": ["composed"], "Dan": ["neutral"]},
+}
+
+
+@dataclass
+class Scenario:
+    name: str
+    lines: list[str] = field(default_factory=list)
+    resume_from: list[int] = field(default_factory=list)
+    #: line index -> a label of the phase the line belongs to (for reporting kill points)
+    phases: list[str] = field(default_factory=list)
+
+    def add(self, lines: list[str], phase: str, *, atomic: bool = False) -> None:
+        """Append ``lines``; ``atomic`` = a cut inside them goes back to their first line."""
+        start = len(self.lines)
+        for offset, line in enumerate(lines):
+            self.lines.append(line)
+            self.resume_from.append(start if atomic and offset > 0 else start + offset)
+            self.phases.append(phase)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str]:
+    """Presses that place ``ballot`` on the Co-Mix ballot screen and seal it (the screen offers
+    the tokens still in hand in O, E, C, N order; only Neutral on the last slot if none yet)."""
+    wanted = [token for story in stories for token in ballot[story]]
+    presses = ["press ok"]  # "I am NAME"
+    placed: list[str] = []
+    for index, token in enumerate(wanted):
+        left = Counter(HAND)
+        left.subtract(placed)
+        offered = [t for t in PICK_ORDER if left[t] > 0]
+        if index == len(wanted) - 1 and "neutral" not in placed:
+            offered = ["neutral"]
+        presses += ["press right"] * offered.index(token) + ["press ok"]
+        placed.append(token)
+    return presses + ["press ok"]  # seal
+
+
+def comix_setup(names: list[str], rounds: int) -> list[str]:
+    lines = ["press ok", "press ok"]  # home: Co-Mix; menu: New game
+    if len(names) != 4:
+        lines += ["press ok"] + ["press right"] * (len(names) - 4) + ["press ok"]
+    lines += ["press right", "press ok"] + [f"type {name}" for name in names] + ["press ok"]
+    lines += ["press right", "press right"]  # names -> teams -> rounds
+    if rounds != 3:
+        step = "right" if rounds > 3 else "left"
+        lines += ["press ok"] + [f"press {step}"] * abs(rounds - 3) + ["press ok"]
+    lines += ["press right"] * 4 + ["press ok"]  # board, sand timer, storyteller timer, start
+    return lines
+
+
+def comix_game(
+    rounds: int = 1,
+    ballots: dict[str, dict[str, list[str]]] | None = None,
+    shots: bool = False,
+) -> Scenario:
+    """Four players, ``rounds`` rounds: the sand timer runs out in odd rounds (Dan still
+    scripting), everybody finishes in even ones; four ballots per round; the reveal pages."""
+    ballots = ballots or FOUR_BALLOTS
+    scenario = Scenario("comix")
+    scenario.add(comix_setup(FOUR, rounds), "set-up")
+    for number in range(1, rounds + 1):
+        scenario.add(["press ok"], "title")
+        timed_out = number % 2 == 1
+        seats = [3, 1, 2] if timed_out else [2, 4, 1, 3]
+        lines: list[str] = []
+        for seat in seats:
+            lines += [f"press seat{seat}", "advance 7.5"]
+        if timed_out:
+            lines += ["advance 40", "advance 40"]  # 90 s run out during the second one
+        if shots:
+            lines += [f"shot r{number}-slow"]
+        scenario.add(lines, "timer")
+        scenario.add(["press ok"] + ["press ok"] * len(FOUR), "storytelling")
+        for index, player in enumerate(FOUR):
+            if shots:
+                scenario.add([f"shot r{number}-pass-{index}"], "ballots")
+            presses = ballot_presses(FOUR, ballots[player])
+            if shots:
+                presses = presses[:3] + [f"shot r{number}-ballot-{index}"] + presses[3:]
+                presses = presses[:-1] + [f"shot r{number}-summary-{index}"] + presses[-1:]
+            scenario.add(presses, "ballots", atomic=True)
+        if shots:
+            scenario.add([f"shot r{number}-reveal"], "reveal")
+        scenario.add(["press ok"] * 3, "reveal")
+    return scenario
+
+
+def available_scenarios(games: list[str], rounds: int = 2) -> tuple[list[Scenario], dict[str, str]]:
+    """The scenarios for ``games`` whose screens exist; {game: why not} for the others."""
+    from display.app import load_screen_modules
+    from display.screens.base import SCREENS
+
+    load_screen_modules()
+    scenarios: list[Scenario] = []
+    missing: dict[str, str] = {}
+    for game in games:
+        if game == "comix":
+            scenarios.append(comix_game(rounds=rounds))
+        elif game not in SCREENS:
+            missing[game] = f"no '{game}' screen on the appliance yet"
+        else:
+            missing[game] = "no power-cut script for this game yet"
+    return scenarios, missing

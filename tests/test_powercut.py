@@ -1,0 +1,74 @@
+"""Power cuts (short version of `tablekeeper check powercut`): a Co-Mix round played by a child
+`tablekeeper run --sim --script` process is SIGKILLed at random moments - in the set-up, with the
+sand timer running, in the middle of the ballots, on the reveal - and started again on the same
+state directory. The state on disk must be a committed one (no later than the last commit the
+child saw return), the resumed game must equal it, and the game must end exactly as without
+the cut: every ballot counted once, the same scores."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from display.cli import main
+from display.robustness.powercut import Harness, running_timer
+from display.robustness.scenarios import comix_game
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory: pytest.TempPathFactory) -> Harness:
+    return Harness(comix_game(rounds=1), tmp_path_factory.mktemp("powercut"), random.Random(8))
+
+
+def test_the_reference_run_plays_a_whole_round(harness: Harness) -> None:
+    game = harness.final["data"]["comix"]["game"]
+    assert game["rounds"][0]["result"] is not None and len(game["rounds"][0]["ballots"]) == 4
+    assert set(harness.by_phase) >= {"set-up", "timer", "storytelling", "ballots", "reveal"}
+    # the running sand timer is saved every second: over 90 s it is in ~90 commits
+    timed = [c for c in harness.reference.commits if running_timer(c.state)]
+    assert len(timed) >= 85
+
+
+def test_kills_in_every_phase_lose_nothing(harness: Harness) -> None:
+    results = []
+    for phase in ("timer", "ballots", "timer", "ballots", "set-up", "reveal"):
+        results.append(harness.kill_point(phase))
+    assert [r.problems for r in results] == [[]] * len(results)
+    assert all(r.found >= r.acknowledged >= 1 for r in results)
+    cut_timers = [r for r in results if r.timer_left is not None]
+    for result in cut_timers:
+        assert result.timer_stale is not None and result.timer_stale <= 1.1
+
+
+def test_the_harness_notices_a_lost_ballot(harness: Harness) -> None:
+    def lose_a_ballot(state_dir: Path) -> None:
+        db = sqlite3.connect(state_dir / "state.db")
+        (text,) = db.execute(
+            "SELECT value FROM data WHERE namespace = 'comix' AND key = 'game'"
+        ).fetchone()
+        game = json.loads(text)
+        game["rounds"][-1]["ballots"].pop(next(iter(game["rounds"][-1]["ballots"])), None)
+        game["seed"] += 1  # and a changed game, in case no ballot was sealed yet
+        db.execute(
+            "UPDATE data SET value = ? WHERE namespace = 'comix' AND key = 'game'",
+            (json.dumps(game),),
+        )
+        db.commit()
+        db.close()
+
+    harness.tamper = lose_a_ballot
+    try:
+        result = harness.kill_point("ballots")
+    finally:
+        harness.tamper = None
+    assert any("differs" in problem for problem in result.problems)
+
+
+def test_check_powercut_command_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "powercut", "--points", "0"]) == 2
+    assert main(["check", "powercut", "--games", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
