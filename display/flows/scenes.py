@@ -1,0 +1,90 @@
+"""Generated table photos for the simulated camera, the tests, the demos and the flow bench.
+
+The faces come from ``vision.synth.render_card_face`` (a distinct synthetic face per name), so a
+"deck" here is a list of names: the Remix names from the catalogue, or Mixtape card ids. A
+different ``printing`` of a card (another seed) is a card the gallery has never seen: the
+recogniser must report it as unknown, which is how the tests make a misread the player corrects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+SCENE_SIZE = (1280, 960)
+TABLE = "felt"
+
+
+def scene(
+    names: Sequence[str],
+    seed: int,
+    *,
+    layout: str = "rows",
+    printings: Mapping[str, int] | None = None,
+    size: tuple[int, int] = SCENE_SIZE,
+    table: str = TABLE,
+) -> np.ndarray:
+    """A photo of ``names`` laid out in ``layout`` ("rows" or "columns": first half Trk A)."""
+    from vision.synth import compose_scene, render_card_face
+
+    printings = printings or {}
+    faces = [render_card_face(name, seed=printings.get(name, 0)) for name in names]
+    rng = np.random.default_rng(seed)
+    return compose_scene(faces, rng, difficulty="easy", size=size, table=table, layout=layout).image
+
+
+def columns_scene(
+    a: Sequence[str], b: Sequence[str], seed: int, size: tuple[int, int] = (1640, 1232)
+) -> np.ndarray:
+    """A mixtape: column Trk A (left) and Trk B (right), each top to bottom. Each card is
+    photographed in its own tile of a two-column grid, so the columns may differ in length."""
+    from vision.synth import compose_scene, make_table, render_card_face
+
+    rows = max(len(a), len(b), 1)
+    tile = (size[0] // 2, size[1] // rows)
+    rng = np.random.default_rng(seed)
+    columns = []
+    for names in (a, b):
+        tiles = []
+        for row in range(rows):
+            if row < len(names):
+                face = render_card_face(names[row])
+                shot = compose_scene(
+                    [face], rng, difficulty="easy", size=tile, table=TABLE, layout="rows"
+                )
+                tiles.append(shot.image)
+            else:
+                tiles.append(make_table(tile[0], tile[1], TABLE, rng))
+        columns.append(np.vstack(tiles))
+    return np.hstack(columns)
+
+
+def write(path: Path, image: np.ndarray) -> Path:
+    import cv2
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def enrol_directly(state_dir: Path, game: str, names_by_key: Mapping[str, str]) -> None:
+    """Enrol cards from their generated faces without photographs (bench and test set-up)."""
+    from display.flows.enrolment import Enrolment
+    from vision.synth import render_card_face
+
+    done = Enrolment(state_dir, game)
+    gallery = done.gallery()
+    import cv2
+
+    for key, name in names_by_key.items():
+        face = render_card_face(name)
+        ok, data = cv2.imencode(".jpg", face, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        assert ok
+        done.cards_dir.mkdir(parents=True, exist_ok=True)
+        (done.cards_dir / f"{key}.jpg").write_bytes(data.tobytes())
+        done.cards[key] = {"name": name, "images": [f"{key}.jpg"], "source": "generated"}
+        gallery.enroll(name, face, "generated")
+    gallery.save(done.gallery_dir)
+    done._save()
