@@ -43,6 +43,18 @@ def register(commands: Any, benches: Any) -> None:
     powercut.add_argument("--verbose", action="store_true", help="one line per kill point")
     powercut.set_defaults(func=powercut_command)
 
+    torn = checks.add_parser(
+        "torn",
+        help="tear the state database's WAL at random bytes and read it back",
+        description="Write a game commit by commit, then open copies whose WAL was cut short, "
+        "ended in garbage or in zeros at random offsets (a power cut mid-write): each must read "
+        "back as exactly the last whole commit.",
+    )
+    torn.add_argument("--cases", type=int, default=1000, help="torn copies (default 1000)")
+    torn.add_argument("--commits", type=int, default=40, help="commits written (default 40)")
+    torn.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    torn.set_defaults(func=torn_command)
+
 
 def powercut_command(args: argparse.Namespace) -> int:
     from display.robustness.powercut import HarnessError, KillResult, run_powercuts
@@ -80,3 +92,14 @@ def powercut_command(args: argparse.Namespace) -> int:
     for line in report.lines():
         print(line)
     return 0 if report.survived == len(report.results) else 1
+
+
+def torn_command(args: argparse.Namespace) -> int:
+    from display.robustness.torn import torn_write_cases
+
+    if args.cases < 1 or args.commits < 1:
+        raise CliError("--cases and --commits must be at least 1")
+    report = torn_write_cases(args.cases, args.commits, args.seed)
+    for line in report.lines():
+        print(line)
+    return 0 if not report.failures else 1
