@@ -42,9 +42,14 @@ def columns_scene(
     photographed in its own tile of a two-column grid, so the columns may differ in length."""
     from vision.synth import compose_scene, make_table, render_card_face
 
+    rng = np.random.default_rng(seed)
+    if len(a) == len(b):
+        faces = [render_card_face(n) for n in (*a, *b)]
+        return compose_scene(
+            faces, rng, difficulty="easy", size=size, table=TABLE, layout="columns"
+        ).image
     rows = max(len(a), len(b), 1)
     tile = (size[0] // 2, size[1] // rows)
-    rng = np.random.default_rng(seed)
     columns = []
     for names in (a, b):
         tiles = []
@@ -88,3 +93,24 @@ def enrol_directly(state_dir: Path, game: str, names_by_key: Mapping[str, str]) 
         gallery.enroll(name, face, "generated")
     gallery.save(done.gallery_dir)
     done._save()
+
+
+def example_mixtape_enrolment(state_dir: Path) -> Path:
+    """Enrol the packaged example Mixtape deck (faces generated from the card ids, attributes
+    from the example deck file) into ``state_dir`` and export it; returns the export file.
+    Tests and the bench import it through the Enrol screen like a table would."""
+    import shutil
+
+    from display.flows.enrolment import Enrolment, export_all
+    from games.mixtape import example_deck_path, load_example_deck
+
+    deck = load_example_deck()
+    enrol_directly(state_dir, "mixtape", {card.id: card.id for card in deck.cards})
+    done = Enrolment(state_dir, "mixtape")
+    done.set_extra(
+        "cards",
+        {card.id: {k: v for k, v in card.to_json().items() if k != "id"} for card in deck.cards},
+    )
+    done.set_extra("equalizer", {"squares": list(deck.squares), "start": deck.start})
+    shutil.copyfile(example_deck_path(), done.deck_path)
+    return export_all(state_dir)[0]

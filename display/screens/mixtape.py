@@ -1,0 +1,844 @@
+"""I Made You a Mixtape at the table: score mixtapes from a photo, and play solo against Otto.
+
+Screens:
+
+* ``mixtape`` - the menu (needs the enrolled deck: ``enrolment/mixtape/deck.toml`` and its
+  gallery, made on the Enrol screens or imported).
+* ``mixtape.table`` - players one by one; ``mixtape.tape`` photographs a finished mixtape laid
+  out as played (Trk A left, Trk B right, top to bottom): the columns are read, unknown or
+  doubtful cards settled, then ``mixtape.result`` shows each card in order with its balance and
+  flow points, the genre sets and the total; ``mixtape.ranking`` ranks with ties broken by the
+  Balance score (then shared).
+* ``mixtape.solo`` - the solo game against Otto at a real table (``SoloGame.at_table``): both
+  mixtapes are kept by the appliance. Set-up cards, each round's three drawn cards and Otto's
+  extra card are photographed (``mixtape.cards``); the screen says what Otto keeps, what you
+  take and where every card goes; on your turn it records your choice. SEAT 1 undoes the last
+  step. At the end both mixtapes are scored without another photo.
+
+State (store namespace ``mixtape``): ``table`` (the scored players), ``solo`` (the game's
+snapshot) and ``solo_history`` (earlier snapshots, for undo). Written after every event.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from display import ui
+from display.actions import Action
+from display.flows.widgets import NameKeyboardScreen, PhotoReviewScreen
+from display.screens.base import LegendItem, Screen, register_screen
+
+if TYPE_CHECKING:
+    from display.app import App
+    from display.flows.enrolment import Enrolment
+    from games.mixtape import Deck, MixtapeScore, SoloGame
+
+NAMESPACE = "mixtape"
+TABLE_KEY = "table"
+SOLO_KEY = "solo"
+HISTORY_KEY = "solo_history"
+HISTORY_LIMIT = 30
+
+
+def enrolment(app: App) -> Enrolment:
+    from display.screens.enrol import MIXTAPE
+    from display.screens.enrol import enrolment as enrolled
+
+    return enrolled(app, MIXTAPE)
+
+
+def load_table_deck(app: App) -> Deck:
+    """The enrolled deck; raises MixtapeError / EnrolmentError with a reason for the screen."""
+    from games.mixtape import DeckError, load_deck
+
+    path = enrolment(app).deck_path
+    if not path.is_file():
+        raise DeckError(
+            "no Mixtape deck enrolled yet: enrol your cards (home, Enrol cards, Mixtape) or "
+            "import an enrolment file"
+        )
+    return load_deck(path)
+
+
+def load_table(app: App) -> dict[str, Any]:
+    table = app.store.get(NAMESPACE, TABLE_KEY)
+    if not isinstance(table, dict) or not isinstance(table.get("players"), list):
+        table = {"players": []}
+    return table
+
+
+def placement_text(deck: Deck, order: list[str], discarded: list[str] | None = None) -> str:
+    """ "EX03 -> Trk A, EX07 -> Trk B" (each goes to the bottom of its column)."""
+    parts = [
+        f"{card} -> Trk {deck.card(card).side}" for card in order if card not in (discarded or [])
+    ]
+    for card in discarded or []:
+        parts.append(f"{card} -> box (off the Equalizer)")
+    return ", ".join(parts) if parts else "nothing"
+
+
+def tape_line(tape_json: dict[str, Any]) -> str:
+    a = " ".join(tape_json.get("a", [])) or "-"
+    b = " ".join(tape_json.get("b", [])) or "-"
+    return f"A: {a}   B: {b}"
+
+
+class _Menu(Screen):
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.selected = 0
+        self._rows: list[pygame.Rect] = []
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        return []
+
+    def open(self, key: str) -> None:
+        pass
+
+    def handle(self, action: Action) -> None:
+        rows = self.rows()
+        if action is Action.LEFT:
+            self.selected = (self.selected - 1) % len(rows)
+        elif action is Action.RIGHT:
+            self.selected = (self.selected + 1) % len(rows)
+        elif action is Action.OK:
+            self.open(rows[self.selected][0])
+        elif action is Action.BACK:
+            self.app.pop()
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        for index, row in enumerate(self._rows):
+            if row.collidepoint(x, y):
+                if index == self.selected:
+                    self.open(self.rows()[index][0])
+                self.selected = index
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        rows = self.rows()
+        self.selected = min(self.selected, len(rows) - 1)
+        items = [ui.MenuItem(label, note) for _, label, note in rows]
+        area = pygame.Rect(ui.MARGIN, 12, width - 2 * ui.MARGIN, height - 24)
+        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
+
+    def legend(self) -> list[LegendItem]:
+        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open"), (Action.BACK, "Back")]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"selected": self.selected}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.selected = int(data.get("selected", 0))
+        return screen
+
+
+@register_screen
+class MixtapeMenuScreen(_Menu):
+    kind = "mixtape"
+    title = "I Made You a Mixtape"
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        players = len(load_table(self.app)["players"])
+        solo = self.app.store.get(NAMESPACE, SOLO_KEY)
+        try:
+            deck = load_table_deck(self.app)
+            deck_note = f"{len(deck.cards)} cards"
+        except Exception:
+            deck_note = "not ready"
+        return [
+            ("table", "Score mixtapes", f"{players} scored" if players else ""),
+            ("solo", "Solo game vs Otto", "in progress" if solo else ""),
+            ("new", "New table / new solo game", ""),
+            ("enrol", "Enrol cards / deck", deck_note),
+        ]
+
+    def open(self, key: str) -> None:
+        if key == "enrol":
+            from display.screens.enrol import MixtapeEnrolScreen
+
+            self.app.push(MixtapeEnrolScreen(self.app))
+            return
+        if key == "new":
+            self.app.store.put(NAMESPACE, TABLE_KEY, {"players": []})
+            self.app.store.delete(NAMESPACE, SOLO_KEY)
+            self.app.store.put(NAMESPACE, HISTORY_KEY, [])
+            self.app.toast("Scores and the solo game cleared.")
+            return
+        try:
+            load_table_deck(self.app)
+        except Exception as error:
+            from display.screens.message import MessageScreen
+
+            self.app.push(MessageScreen(self.app, "Deck not ready", str(error)))
+            return
+        if key == "table":
+            self.app.push(MixtapeTableScreen(self.app))
+        elif key == "solo":
+            self.app.push(SoloScreen(self.app))
+
+
+@register_screen
+class MixtapeTableScreen(_Menu):
+    kind = "mixtape.table"
+    title = "Mixtape - the table"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.selected = len(load_table(app)["players"])
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        players = load_table(self.app)["players"]
+        rows = [
+            (f"player:{i}", p["name"], f"{p['score']['total']} pts") for i, p in enumerate(players)
+        ]
+        rows.append(("next", f"Next player (Player {len(players) + 1})", "SHUTTER"))
+        if players:
+            rows.append(("ranking", "Ranking", f"{len(players)} players"))
+        return rows
+
+    def handle(self, action: Action) -> None:
+        if action is Action.SHUTTER:
+            self.open("next", shoot=True)
+        else:
+            super().handle(action)
+
+    def open(self, key: str, shoot: bool = False) -> None:
+        players = load_table(self.app)["players"]
+        if key == "next":
+            tape = MixtapeTapeScreen(self.app, f"Player {len(players) + 1}")
+            self.app.push(tape)
+            if shoot:
+                tape.shoot()
+            else:
+                self.app.push(
+                    NameKeyboardScreen(self.app, f"Name of player {len(players) + 1} (BACK: keep)")
+                )
+        elif key == "ranking":
+            self.app.push(MixtapeRankingScreen(self.app))
+        elif key.startswith("player:"):
+            index = int(key.split(":")[1])
+            self.app.push(MixtapeResultScreen(self.app, players[index], replaces=index))
+
+    def legend(self) -> list[LegendItem]:
+        return [
+            ((Action.LEFT, Action.RIGHT), "Choose"),
+            (Action.OK, "Open"),
+            (Action.SHUTTER, "Next tape"),
+            (Action.BACK, "Menu"),
+        ]
+
+
+@register_screen
+class MixtapeTapeScreen(PhotoReviewScreen):
+    """A finished mixtape: Trk A left, Trk B right, each top to bottom."""
+
+    kind = "mixtape.tape"
+    title = "Mixtape - photograph the mixtape"
+    layout = "columns"
+    finish_label = "Score this mixtape"
+
+    def gallery(self) -> Any:
+        return enrolment(self.app).gallery()
+
+    def all_names(self) -> list[str]:
+        try:
+            return [card.id for card in load_table_deck(self.app).cards]
+        except Exception:
+            return sorted(enrolment(self.app).cards)
+
+    def instructions(self) -> str:
+        return (
+            f"{self.who}: lay your mixtape out as played: Trk A on the left, Trk B on the right, "
+            "each top to bottom. Press SHUTTER."
+        )
+
+    def columns(self) -> tuple[list[str], list[str]]:
+        a = [c.name for c in self.cards if c.name and c.column != "B"]
+        b = [c.name for c in self.cards if c.name and c.column == "B"]
+        return a, b
+
+    def result(self) -> MixtapeScore | str:
+        from games.mixtape import MixtapeError, score_mixtape
+
+        try:
+            deck = load_table_deck(self.app)
+            a, b = self.columns()
+            return score_mixtape(deck, a, b)
+        except MixtapeError as error:
+            return str(error)
+
+    def score_text(self) -> str:
+        if self.reading is None:
+            return ""
+        if not self.ready():
+            return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
+        if self._score_cache is None:
+            result = self.result()
+            text = (
+                f"Cannot score: {result}"
+                if isinstance(result, str)
+                else f"Score {result.total}. OK on the last row: details."
+            )
+            self._score_cache = (text, "")
+        return self._score_cache[0]
+
+    def finish(self) -> None:
+        result = self.result()
+        if isinstance(result, str):
+            self.app.toast(result)
+            return
+        a, b = self.columns()
+        player = {
+            "name": self.who,
+            "a": a,
+            "b": b,
+            "score": result.to_json(),
+            "photo": self.photo,
+            "reading": self.reading.to_json() if self.reading else None,
+        }
+        self.app.push(MixtapeResultScreen(self.app, player))
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app, data.get("who", ""))
+        screen.restore_into(data)
+        return screen
+
+
+def draw_columns(
+    surface: pygame.Surface, deck: Deck, a: list[str], b: list[str], score: dict[str, Any], top: int
+) -> int:
+    """Both columns, each card with its genre, balance and flow points; returns the y after."""
+    from games.mixtape import GENRE_NAMES
+
+    width = surface.get_width()
+    flows = {(c["id"]): c["flow_points"] for c in score["cards"]}
+    col_w = (width - 3 * ui.MARGIN) // 2
+    bottom = top
+    for index, (label, ids) in enumerate((("Trk A", a), ("Trk B", b))):
+        x = ui.MARGIN + index * (col_w + ui.MARGIN)
+        ui.text(surface, label, (x, top), ui.SMALL, ui.ACCENT)
+        y = top + 30
+        for card_id in ids:
+            card = deck.card(card_id)
+            line = (
+                f"{card_id} {GENRE_NAMES[card.genre]}  bal {card.balance}  "
+                f"flow {flows.get(card_id, 0)}"
+            )
+            ui.text(surface, line, (x, y), ui.SMALL, max_width=col_w)
+            y += 28
+        bottom = max(bottom, y)
+    return bottom
+
+
+@register_screen
+class MixtapeResultScreen(Screen):
+    kind = "mixtape.result"
+    title = "Mixtape - score"
+
+    def __init__(self, app: App, player: dict[str, Any], replaces: int | None = None) -> None:
+        super().__init__(app)
+        self.player = dict(player)
+        self.replaces = replaces
+        self.title = f"Mixtape - {player['name']}"
+
+    def handle(self, action: Action) -> None:
+        if action is Action.OK:
+            table = load_table(self.app)
+            if self.replaces is not None and self.replaces < len(table["players"]):
+                table["players"][self.replaces] = self.player
+            else:
+                table["players"].append(self.player)
+            self.app.store.put(NAMESPACE, TABLE_KEY, table)
+            self.back_to_table()
+            self.app.toast(f"{self.player['name']}: {self.player['score']['total']} points saved.")
+        elif action is Action.SEAT_1 and self.replaces is not None:
+            table = load_table(self.app)
+            table["players"].pop(self.replaces)
+            self.app.store.put(NAMESPACE, TABLE_KEY, table)
+            self.back_to_table()
+        elif action is Action.BACK:
+            self.app.pop()
+
+    def back_to_table(self) -> None:
+        while self.app.top.kind != MixtapeTableScreen.kind and len(self.app.screens) > 1:
+            self.app.pop()
+        top = self.app.top
+        if isinstance(top, MixtapeTableScreen):
+            top.selected = len(load_table(self.app)["players"])
+
+    def draw(self, surface: pygame.Surface) -> None:
+        from games.mixtape import GENRE_NAMES
+
+        width, height = surface.get_size()
+        score = self.player["score"]
+        deck = load_table_deck(self.app)
+        ui.text(surface, str(score["total"]), (ui.MARGIN, 4), ui.BIG, ui.ACCENT)
+        parts = (
+            f"balance {score['balance']['points']} (cube {score['balance']['position']:+d}) + "
+            f"flow {score['flow']} + genres {score['genres']}"
+        )
+        ui.text(
+            surface,
+            "points",
+            (ui.MARGIN + ui.text_width(str(score["total"]), ui.BIG) + 10, 30),
+            ui.MEDIUM,
+        )
+        ui.text(
+            surface,
+            parts,
+            (width - ui.MARGIN, 34),
+            ui.SMALL,
+            anchor="midright",
+            max_width=width - 260,
+        )
+        y = draw_columns(surface, deck, self.player["a"], self.player["b"], score, 70)
+        sets = ", ".join(
+            f"{GENRE_NAMES[g]} x{v['cards']} = {v['points']}"
+            for g, v in score["genre_sets"].items()
+        )
+        ui.paragraph(
+            surface,
+            f"Genre sets: {sets or 'none'}",
+            pygame.Rect(ui.MARGIN, y + 6, width - 2 * ui.MARGIN, height - y - 6),
+            ui.SMALL,
+            ui.INFO,
+        )
+
+    def legend(self) -> list[LegendItem]:
+        items: list[LegendItem] = [(Action.OK, "Save, next"), (Action.BACK, "Photo")]
+        if self.replaces is not None:
+            items.append((Action.SEAT_1, "Remove"))
+        return items
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"player": self.player, "replaces": self.replaces}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        return cls(app, data["player"], data.get("replaces"))
+
+
+@register_screen
+class MixtapeRankingScreen(Screen):
+    kind = "mixtape.ranking"
+    title = "Mixtape - ranking"
+
+    def handle(self, action: Action) -> None:
+        if action in (Action.OK, Action.BACK):
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        players = load_table(self.app)["players"]
+        if not players:
+            ui.message_box(surface, "No mixtapes yet", "Score a mixtape first.", ui.INFO)
+            return
+        key = [(p["score"]["total"], p["score"]["balance"]["points"]) for p in players]
+        best = max(key)
+        winners = [p["name"] for p, k in zip(players, key, strict=True) if k == best]
+        headline = (
+            ("Shared victory: " + " & ".join(winners)) if len(winners) > 1 else f"{winners[0]} wins"
+        )
+        ui.text(
+            surface,
+            headline,
+            (width // 2, 8),
+            ui.LARGE,
+            ui.ACCENT,
+            anchor="midtop",
+            max_width=width - 40,
+        )
+        order = sorted(range(len(players)), key=lambda i: key[i], reverse=True)
+        y = 66
+        for i in order:
+            place = 1 + sum(k > key[i] for k in key)
+            p = players[i]
+            row = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 40)
+            ui.panel(surface, row, ui.PANEL, border=ui.ACCENT if place == 1 else None)
+            ui.text(
+                surface,
+                f"{place}. {p['name']}",
+                (row.left + 12, row.centery),
+                ui.MEDIUM,
+                anchor="midleft",
+                max_width=row.width - 330,
+            )
+            note = f"{p['score']['total']} pts (balance {p['score']['balance']['points']})"
+            ui.text(surface, note, (row.right - 12, row.centery), ui.SMALL, anchor="midright")
+            y += 46
+            if y + 40 > height:
+                break
+
+    def legend(self) -> list[LegendItem]:
+        return [(Action.OK, "Back to table"), (Action.BACK, "Back")]
+
+
+@register_screen
+class MixtapeCardsScreen(PhotoReviewScreen):
+    """Photograph a few cards for the solo game (set-up, the draw, Otto's extra card); the
+    settled names go to the screen below through ``cards_read(purpose, ids)``."""
+
+    kind = "mixtape.cards"
+    title = "Mixtape - photograph the cards"
+    finish_label = "Use these cards"
+
+    def __init__(self, app: App, purpose: str = "", expected: int = 3, what: str = "") -> None:
+        super().__init__(app, "")
+        self.purpose = purpose
+        self.expected = expected
+        self.what = what
+
+    def gallery(self) -> Any:
+        return enrolment(self.app).gallery()
+
+    def all_names(self) -> list[str]:
+        return [card.id for card in load_table_deck(self.app).cards]
+
+    def instructions(self) -> str:
+        return self.what
+
+    def score_text(self) -> str:
+        if self.reading is None:
+            return ""
+        count = len(self.names_read())
+        if count != self.expected:
+            return f"{count} card(s) read; {self.expected} expected. Retake, add or remove."
+        if not self.ready():
+            return f"{len(self.reading.unresolved)} card(s) to settle."
+        return "All read. OK on the last row to use them."
+
+    def names_read(self) -> list[str]:
+        return [c.name for c in self.cards if c.name]
+
+    def ready(self) -> bool:
+        return super().ready() and len(self.names_read()) == self.expected
+
+    def finish(self) -> None:
+        names = self.names_read()
+        self.app.pop()
+        receiver = getattr(self.app.top, "cards_read", None)
+        if receiver is not None:
+            receiver(self.purpose, names)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            **super().snapshot(),
+            "purpose": self.purpose,
+            "expected": self.expected,
+            "what": self.what,
+        }
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(
+            app, data.get("purpose", ""), int(data.get("expected", 3)), data.get("what", "")
+        )
+        screen.restore_into(data)
+        return screen
+
+
+@register_screen
+class SoloScreen(Screen):
+    """The solo game against Otto at a real table; see the module docstring."""
+
+    kind = "mixtape.solo"
+    title = "Mixtape - solo vs Otto"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.choice = 0
+        self.message = ""  # what happened in the last step (placements), shown on top
+
+    # -- state --------------------------------------------------------------------------------
+    def game(self) -> SoloGame | None:
+        from games.mixtape import MixtapeError, SoloGame
+
+        data = self.app.store.get(NAMESPACE, SOLO_KEY)
+        if data is None:
+            return None
+        try:
+            return SoloGame.restore(load_table_deck(self.app), data)
+        except MixtapeError as error:
+            self.app.store.put(NAMESPACE, "unreadable_solo", data)
+            self.app.store.delete(NAMESPACE, SOLO_KEY)
+            self.app.toast(f"The saved solo game could not be read ({error}); set aside.")
+            return None
+
+    def save(self, game: SoloGame, before: dict[str, Any] | None) -> None:
+        if before is not None:
+            history = list(self.app.store.get(NAMESPACE, HISTORY_KEY) or [])
+            history.append({"game": before, "message": self.message})
+            self.app.store.put(NAMESPACE, HISTORY_KEY, history[-HISTORY_LIMIT:])
+        self.app.store.put(NAMESPACE, SOLO_KEY, game.snapshot())
+
+    def undo(self) -> None:
+        history = list(self.app.store.get(NAMESPACE, HISTORY_KEY) or [])
+        if not history:
+            self.app.toast("Nothing to undo.")
+            return
+        last = history.pop()
+        self.app.store.put(NAMESPACE, HISTORY_KEY, history)
+        if last["game"] is None:
+            self.app.store.delete(NAMESPACE, SOLO_KEY)
+        else:
+            self.app.store.put(NAMESPACE, SOLO_KEY, last["game"])
+        self.message = "Undone. " + (last.get("message") or "")
+        self.choice = 0
+
+    # -- photos -------------------------------------------------------------------------------
+    def photograph(self, purpose: str, expected: int, what: str) -> None:
+        screen = MixtapeCardsScreen(self.app, purpose, expected, what)
+        self.app.push(screen)
+        screen.shoot()
+
+    def prompt(self, game: SoloGame | None) -> tuple[str, int, str]:
+        """(purpose, cards expected, what to lay out) for the photo this step needs."""
+        from games.mixtape.solo import DRAW, OTTO_EXTRA, YOU
+
+        if game is None:
+            return (
+                "setup",
+                2,
+                "Set-up: deal your set-up card and Otto's. Lay yours on the LEFT and Otto's on "
+                "the RIGHT, then SHUTTER.",
+            )
+        if game.phase == DRAW and game.active == YOU:
+            return (
+                "draw",
+                3,
+                "Your turn: draw three cards, two face up and one face down. Lay all three face "
+                "up in a row, the face-down one on the RIGHT, then SHUTTER.",
+            )
+        if game.phase == DRAW:
+            return (
+                "draw",
+                3,
+                "Otto's turn: draw three cards face up and lay them in a row, then SHUTTER.",
+            )
+        if game.phase == OTTO_EXTRA:
+            return (
+                "extra",
+                1,
+                "Otto keeps one card, so he draws one more from his own deck: lay it alone "
+                "under the camera, then SHUTTER.",
+            )
+        return ("", 0, "")
+
+    def cards_read(self, purpose: str, ids: list[str]) -> None:
+        from games.mixtape import MixtapeError, SoloGame
+        from games.mixtape.solo import OTTO_TURN
+
+        game = self.game()
+        before = None if game is None else game.snapshot()
+        try:
+            if purpose == "setup":
+                seed = int(self.app.store.get(NAMESPACE, "solo_games", 0)) + 1
+                self.app.store.put(NAMESPACE, "solo_games", seed)
+                game = SoloGame.at_table(load_table_deck(self.app), ids[0], ids[1], seed=seed)
+                self.message = f"Set up: your mixtape starts with {ids[0]}, Otto's with {ids[1]}."
+            elif game is not None and purpose == "draw":
+                game.draw(ids)
+                if game.phase == OTTO_TURN:
+                    decision = game.otto_turn()
+                    keeps = ", ".join(decision.otto_takes)
+                    self.message = f"Otto keeps {keeps} (decided by {decision.decided_by})."
+                    if decision.decided_by == "random":
+                        self.message += f" Random pick, seed {decision.seed}."
+                else:
+                    self.message = "Choose what you take."
+            elif game is not None and purpose == "extra":
+                game.otto_extra(ids[0])
+            else:
+                return
+        except MixtapeError as error:
+            self.app.toast(str(error))
+            return
+        self.choice = 0
+        self.save(game, before)
+
+    # -- input --------------------------------------------------------------------------------
+    def handle(self, action: Action) -> None:
+        from games.mixtape import MixtapeError
+        from games.mixtape.solo import OVER, YOU_CHOOSE, YOU_PLACE
+
+        game = self.game()
+        if action is Action.BACK:
+            self.app.pop()
+            return
+        if action is Action.SEAT_1:
+            self.undo()
+            return
+        purpose, expected, what = self.prompt(game)
+        if purpose and action in (Action.SHUTTER, Action.OK):
+            self.photograph(purpose, expected, what)
+            return
+        if game is None:
+            return
+        before = game.snapshot()
+        try:
+            if game.phase == YOU_CHOOSE:
+                options = game.your_options()
+                if action is Action.LEFT:
+                    self.choice = (self.choice - 1) % len(options)
+                elif action is Action.RIGHT:
+                    self.choice = (self.choice + 1) % len(options)
+                elif action is Action.OK:
+                    taken = options[self.choice]
+                    otto_gets = [c for c in game.drawn if c not in taken]
+                    game.you_choose(taken)
+                    entry = game.log[-1]
+                    mine = placement_text(game.deck, entry["you_placed"], entry["discarded"])
+                    his = placement_text(game.deck, entry["otto_placed"], entry["discarded"])
+                    self.message = (
+                        f"You take {', '.join(taken)}: {mine}. "
+                        f"Otto gets {', '.join(otto_gets) or 'nothing'}: {his}."
+                    )
+                    self.save(game, before)
+            elif game.phase == YOU_PLACE and action is Action.OK:
+                entry = game.log[-1]
+                pending = list(game.pending)
+                game.you_place()
+                entry = game.log[-1]
+                mine = placement_text(
+                    game.deck, entry.get("you_placed", pending), entry["discarded"]
+                )
+                self.message = (
+                    f"Otto placed {placement_text(game.deck, entry['otto_placed'])}; "
+                    f"you placed {mine}."
+                )
+                self.save(game, before)
+            elif game.phase == OVER and action is Action.OK:
+                self.app.pop()
+        except MixtapeError as error:
+            self.app.toast(str(error))
+
+    # -- drawing ------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        from games.mixtape.solo import OTTO, OVER, YOU, YOU_CHOOSE, YOU_PLACE
+
+        width, height = surface.get_size()
+        game = self.game()
+        y = 6
+        if self.message:
+            y = (
+                ui.paragraph(
+                    surface,
+                    self.message,
+                    pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 62),
+                    ui.SMALL,
+                    ui.INFO,
+                )
+                + 4
+            )
+        if game is None:
+            ui.paragraph(
+                surface,
+                self.prompt(None)[2],
+                pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, 200),
+                ui.MEDIUM,
+            )
+            return
+        scores = game.scores()
+        box = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 92)
+        ui.panel(surface, box, ui.PANEL)
+        for row, (who, tape) in enumerate(((YOU, game.you), (OTTO, game.otto))):
+            label = "You " if who == YOU else "Otto"
+            line = f"{label}  {scores[who].total:>3} pts   {tape_line(tape.to_json())}"
+            ui.text(
+                surface,
+                line,
+                (box.left + 12, box.top + 10 + row * 38),
+                ui.SMALL,
+                max_width=box.width - 24,
+            )
+        y = box.bottom + 8
+        area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, height - y - 4)
+        if game.phase == OVER:
+            you, otto = scores[YOU].total, scores[OTTO].total
+            verdict = "You win!" if game.winner() == YOU else "Otto wins."
+            text = f"Game over. You {you}, Otto {otto}. {verdict}"
+            if you == otto:
+                text += " (A tie goes to Otto: you must beat him.)"
+            ui.paragraph(surface, text, area, ui.MEDIUM, ui.ACCENT)
+            return
+        purpose, _, what = self.prompt(game)
+        if purpose:
+            ui.paragraph(surface, f"Round {game.round}. {what}", area, ui.SMALL, ui.TEXT)
+            return
+        if game.phase == YOU_CHOOSE:
+            options = game.your_options()
+            ui.text(
+                surface,
+                f"Round {game.round}: what do you take? (face-down: {game.face_down})",
+                (area.left, area.top),
+                ui.SMALL,
+                ui.ACCENT,
+            )
+            items = [
+                ui.MenuItem(
+                    " + ".join(o),
+                    "Otto gets " + (", ".join(c for c in game.drawn if c not in o) or "-"),
+                )
+                for o in options
+            ]
+            ui.menu(
+                surface,
+                items,
+                self.choice,
+                pygame.Rect(area.left, area.top + 32, area.width, area.height - 32),
+                ui.SMALL,
+                row_gap=2,
+            )
+        elif game.phase == YOU_PLACE:
+            entry = game.log[-1]
+            text = (
+                f"Otto keeps {', '.join(entry['decision']['otto_takes'])}"
+                + (f" + {entry['extra']} from his deck" if entry.get("extra") else "")
+                + " and places: "
+                + placement_text(game.deck, entry["otto_placed"], entry["discarded"])
+                + ". "
+                + f"You take {', '.join(game.pending)}: place "
+                + placement_text(game.deck, self.best_order(game))
+                + ". OK when placed."
+            )
+            ui.paragraph(surface, text, area, ui.SMALL)
+
+    @staticmethod
+    def best_order(game: SoloGame) -> list[str]:
+        from games.mixtape import best_order
+
+        return best_order(game.deck, game.you, list(game.pending))
+
+    def legend(self) -> list[LegendItem]:
+        from games.mixtape.solo import OVER, YOU_CHOOSE, YOU_PLACE
+
+        game = self.game()
+        purpose = self.prompt(game)[0]
+        items: list[LegendItem] = []
+        if purpose:
+            items.append((Action.SHUTTER, "Photo"))
+        elif game is not None and game.phase == YOU_CHOOSE:
+            items += [((Action.LEFT, Action.RIGHT), "Option"), (Action.OK, "Take it")]
+        elif game is not None and game.phase == YOU_PLACE:
+            items.append((Action.OK, "Placed"))
+        elif game is not None and game.phase == OVER:
+            items.append((Action.OK, "Done"))
+        items += [(Action.SEAT_1, "Undo"), (Action.BACK, "Menu")]
+        return items
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"choice": self.choice, "message": self.message}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.choice = int(data.get("choice", 0))
+        screen.message = data.get("message", "")
+        return screen
