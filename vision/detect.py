@@ -102,6 +102,7 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     dx, dy = _colour_gradient(cv2.GaussianBlur(small, (5, 5), 0))
     h, w = dx.shape
+    box = content_box(small)
     min_side = min_fraction * min(h, w) * 2.5
     max_area = 0.6 * h * w
     found: list[np.ndarray] = []
@@ -126,7 +127,7 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
             if not plausible_card(quad, (w, h)):
                 continue
             # The picture's border (or a white canvas edge) is not a card.
-            if _touches_border(quad, w, h):
+            if _touches_border(quad, box):
                 continue
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
@@ -149,9 +150,35 @@ def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(dx), np.ascontiguousarray(dy)
 
 
-def _touches_border(quad: np.ndarray, w: int, h: int, margin: float = 2.0) -> bool:
+def content_box(image: np.ndarray, tolerance: int = 12) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the photo inside any uniform padding (a phone photo letterboxed on
+    a white canvas, say): rows and columns at the edges that are all one colour are not part
+    of the scene, and the edge of the canvas is not a card's edge."""
+    h, w = image.shape[:2]
+    pixels = image.reshape(h, w, -1).astype(np.int16)
+    border = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    pad = np.median(border, axis=0)
+    plain = (np.abs(pixels - pad) <= tolerance).all(axis=2)
+    rows = plain.mean(axis=1) >= 0.98
+    cols = plain.mean(axis=0) >= 0.98
+
+    def run(flags: np.ndarray) -> int:
+        n = 0
+        while n < len(flags) and flags[n]:
+            n += 1
+        return n
+
+    y0, y1 = run(rows), h - run(rows[::-1])
+    x0, x1 = run(cols), w - run(cols[::-1])
+    if x1 - x0 < w // 4 or y1 - y0 < h // 4:  # a plain picture, or nearly: no padding
+        return 0, 0, w, h
+    return x0, y0, x1, y1
+
+
+def _touches_border(quad: np.ndarray, box: tuple[int, int, int, int], margin: float = 3.0) -> bool:
+    x0, y0, x1, y1 = box
     x, y = quad[:, 0], quad[:, 1]
-    near = (x < margin) | (x > w - 1 - margin) | (y < margin) | (y > h - 1 - margin)
+    near = (x < x0 + margin) | (x > x1 - 1 - margin) | (y < y0 + margin) | (y > y1 - 1 - margin)
     return bool(near.sum() >= 2)
 
 

@@ -20,7 +20,10 @@ CARD_ASPECT = CARD_W / CARD_H  # 63 x 88 mm
 CARD_CORNERS = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
 
 # Feature budget per reference card, and the detector used on references and rectified cards.
-REFERENCE_FEATURES = 300
+REFERENCE_FEATURES = 500
+# Pyramid levels of reference features (1.3x apart: down to 0.35x, for cards that are small in
+# the photo).
+REFERENCE_LEVELS = 5
 PATCH_FEATURES = 500
 COARSE_PROBES = 3  # coarse words searched per photo descriptor
 DESCRIPTORS_PER_WORD = 30  # average bucket size of the fine vocabulary
@@ -28,12 +31,12 @@ _SCALE_FACTOR = 1.3
 _LEVELS = 3
 
 
-def card_orb(n_features: int) -> cv2.ORB:
+def card_orb(n_features: int, levels: int = _LEVELS) -> cv2.ORB:
     """The ORB detector for upright canonical card images (references and rectified cards)."""
     return cv2.ORB.create(
         nfeatures=n_features,
         scaleFactor=_SCALE_FACTOR,
-        nlevels=_LEVELS,
+        nlevels=levels,
         edgeThreshold=19,
         patchSize=31,
         fastThreshold=12,
@@ -52,18 +55,31 @@ def photo_orb(n_features: int) -> cv2.ORB:
     )
 
 
+def photo_features(gray: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+    """(points, descriptors) of a whole photo: the ``n_features`` strongest ORB corners.
+
+    (Spreading the budget over a grid, so a busy table cannot take most of it, was measured
+    and did not find more cards: the cards' own corners are strong enough.)"""
+    keypoints, descriptors = photo_orb(n_features).detectAndCompute(gray, None)
+    if descriptors is None or not keypoints:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
+    return np.array([kp.pt for kp in keypoints], np.float32), descriptors
+
+
 def to_gray(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def card_features(card: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+def card_features(
+    card: np.ndarray, n_features: int, levels: int = _LEVELS
+) -> tuple[np.ndarray, np.ndarray]:
     """(points float32 N x 2, descriptors uint8 N x 32) of an upright canonical card image."""
     gray = to_gray(card)
     if gray.shape[:2] != (CARD_H, CARD_W):
         gray = cv2.resize(gray, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-    keypoints, descriptors = card_orb(n_features).detectAndCompute(gray, None)
+    keypoints, descriptors = card_orb(n_features, levels).detectAndCompute(gray, None)
     if descriptors is None or not keypoints:
         return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
     points = np.array([kp.pt for kp in keypoints], np.float32)

@@ -27,6 +27,7 @@ from vision.features import (
     CARD_H,
     CARD_W,
     REFERENCE_FEATURES,
+    REFERENCE_LEVELS,
     WordIndex,
     card_features,
     global_descriptor,
@@ -92,7 +93,7 @@ class Gallery:
         if card.shape[:2] != (CARD_H, CARD_W):
             interp = cv2.INTER_AREA if card.shape[1] > CARD_W else cv2.INTER_CUBIC
             canonical = cv2.resize(card, (CARD_W, CARD_H), interpolation=interp)
-        points, descriptors = card_features(canonical, REFERENCE_FEATURES)
+        points, descriptors = card_features(canonical, REFERENCE_FEATURES, REFERENCE_LEVELS)
         entry = GalleryEntry(name, source, len(self.descriptors), len(descriptors))
         self.entries.append(entry)
         self.points = np.vstack([self.points, points]).astype(np.float32)

@@ -43,7 +43,7 @@ from vision.features import (
     card_features,
     global_descriptor,
     hamming,
-    photo_orb,
+    photo_features,
     to_gray,
 )
 from vision.gallery import Gallery
@@ -189,14 +189,36 @@ class _Hypothesis:
     votes: dict[int, int]
 
 
+@dataclass
+class _Votes:
+    """Where the photo's well-matched features are (work image) and which reference each one
+    votes for: a shortlist for any region of the photo."""
+
+    points: np.ndarray
+    entries: np.ndarray
+
+    def shortlist(self, quad: np.ndarray, k: int) -> list[int]:
+        if len(self.points) == 0:
+            return []
+        local = self.entries[_in_quad(self.points, quad)]
+        if len(local) == 0:
+            return []
+        counts = np.bincount(local)
+        top = np.argsort(-counts)[:k]
+        return [int(e) for e in top if counts[e] >= 2]
+
+
+_NO_VOTES = _Votes(np.zeros((0, 2), np.float32), np.zeros(0, np.int64))
+
+
 def _find_hypotheses(
     points: np.ndarray, descriptors: np.ndarray, gallery: Gallery, work_size: tuple[int, int]
-) -> list[_Hypothesis]:
+) -> tuple[list[_Hypothesis], _Votes]:
     if len(descriptors) == 0 or len(gallery) == 0:
-        return []
+        return [], _NO_VOTES
     query_ids, gallery_ids = gallery.index.candidates(descriptors, PROBES)
     if len(query_ids) == 0:
-        return []
+        return [], _NO_VOTES
     dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
     entry_of = gallery.owner[gallery_ids]
     name_of = gallery.name_ids[entry_of]
@@ -222,7 +244,7 @@ def _find_hypotheses(
     pair_entry = entry_of[keep]
     pair_gallery = gallery_ids[keep]
     if len(pair_query) == 0:
-        return []
+        return [], _NO_VOTES
     votes = np.bincount(pair_entry, minlength=len(gallery))
     order = np.argsort(-votes, kind="stable")
     used = np.zeros(len(points), bool)
@@ -267,7 +289,7 @@ def _find_hypotheses(
         local = np.bincount(pair_entry[inside_mask], minlength=len(gallery))
         top = np.argsort(-local)[:6]
         hyp.votes = {int(e): int(local[e]) for e in top if local[e] > 0}
-    return found
+    return found, _Votes(points[pair_query], pair_entry)
 
 
 def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -401,13 +423,12 @@ def identify(
         work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     gray = to_gray(work)
     tick = time.perf_counter()
-    keypoints, descriptors = photo_orb(PHOTO_FEATURES).detectAndCompute(gray, None)
-    points = np.array([kp.pt for kp in keypoints], np.float32).reshape(-1, 2)
-    if descriptors is None:
-        descriptors = np.zeros((0, 32), np.uint8)
+    points, descriptors = photo_features(gray, PHOTO_FEATURES)
     timings["features"] = time.perf_counter() - tick
     tick = time.perf_counter()
-    hypotheses = _find_hypotheses(points, descriptors, gallery, (work.shape[1], work.shape[0]))
+    hypotheses, votes = _find_hypotheses(
+        points, descriptors, gallery, (work.shape[1], work.shape[0])
+    )
     timings["find"] = time.perf_counter() - tick
 
     tick = time.perf_counter()
@@ -439,12 +460,14 @@ def identify(
         if _explained(quad, cards):
             continue
         if typical_area > 0:
-            # Cards on one table are one size: an outline far smaller or larger than the named
-            # cards is a pattern on the table (or a card's inner frame), not a card.
+            # Cards on one table are one size (give or take perspective): an outline far
+            # smaller or larger than the named cards is a pattern on the table, not a card.
             ratio = cv2.contourArea(quad.reshape(-1, 1, 2)) / typical_area
-            if not 0.55 <= ratio <= 1.8:
+            if not 0.3 <= ratio <= 3.0:
                 continue
-        shortlist = _shortlist_by_signature(rectify(image, quad), gallery, 5)
+        shortlist = votes.shortlist(quad * scale, 4) + _shortlist_by_signature(
+            rectify(image, quad), gallery, 4
+        )
         best: tuple[np.ndarray, _Naming] | None = None
         for turn in (quad, np.roll(quad, 2, axis=0)):
             result = _name_region(image, turn, gallery, shortlist)

@@ -307,7 +307,7 @@ def _camera_homography(
 ) -> np.ndarray:
     """Homography from the flat table plane (same pixel frame) to the camera image for a camera
     tilted ``tilt_deg`` off vertical in a random direction, keeping the picture centred."""
-    f = 1.1 * max(width, height)
+    f = 1.2 * max(width, height)  # about a 45 degree horizontal field of view
     tilt = math.radians(tilt_deg)
     direction = float(rng.uniform(0, 2 * math.pi))
     axis = np.array([math.cos(direction), math.sin(direction), 0.0])
@@ -327,6 +327,53 @@ def _camera_homography(
     return fix @ h
 
 
+def _card_plane_corners(cx: float, cy: float, rot: float, card_w: float, card_h: float):
+    """The four table-plane corners (TL, TR, BR, BL of the face) of a card centred at
+    (cx, cy) and turned ``rot`` degrees counter-clockwise."""
+    a = math.radians(rot)
+    ca, sa = math.cos(a), math.sin(a)
+    local = np.array(
+        [
+            [-card_w / 2, -card_h / 2],
+            [card_w / 2, -card_h / 2],
+            [card_w / 2, card_h / 2],
+            [-card_w / 2, card_h / 2],
+        ]
+    )
+    # Counter-clockwise on screen (y down): x' = x cos + y sin, y' = -x sin + y cos.
+    return np.stack(
+        [cx + local[:, 0] * ca + local[:, 1] * sa, cy - local[:, 0] * sa + local[:, 1] * ca],
+        axis=1,
+    )
+
+
+def _frame_all_cards(
+    cam: np.ndarray,
+    placements: list[tuple[float, float, float]],
+    card_w: float,
+    card_h: float,
+    width: int,
+    height: int,
+) -> np.ndarray:
+    """Zoom the camera out (about the picture centre) until every card is wholly in the
+    picture with a small margin, as a player framing the photo would."""
+    if not placements:
+        return cam
+    pts = np.vstack([_card_plane_corners(x, y, r, card_w, card_h) for x, y, r in placements])
+    img = cv2.perspectiveTransform(pts[None].astype(np.float64), cam)[0]
+    margin = 0.02 * min(width, height)
+    cx, cy = width / 2, height / 2
+    need = max(
+        float(np.max(np.abs(img[:, 0] - cx))) / (cx - margin),
+        float(np.max(np.abs(img[:, 1] - cy))) / (cy - margin),
+    )
+    if need <= 1.0:
+        return cam
+    s = 1.0 / need
+    zoom = np.array([[s, 0, cx * (1 - s)], [0, s, cy * (1 - s)], [0, 0, 1]], np.float64)
+    return zoom @ cam
+
+
 def _card_placements(
     n: int,
     width: int,
@@ -335,15 +382,36 @@ def _card_placements(
     rng: np.random.Generator,
     overlap: float,
     layout: str | None,
+    cam: np.ndarray,
 ) -> list[tuple[float, float, float]]:
-    """(centre x, centre y, rotation degrees) for n cards on the table plane."""
+    """(centre x, centre y, rotation degrees) on the table plane for n cards of plane height
+    ``card_h``, chosen in the *picture* (through the camera ``cam``) so every card is in view."""
     card_w = card_h * CARD_SIZE[0] / CARD_SIZE[1]
+    inv = np.linalg.inv(cam)
+
+    def to_plane(u: float, v: float) -> tuple[float, float]:
+        p = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), inv)[0, 0]
+        return float(p[0]), float(p[1])
+
+    def in_view(cx: float, cy: float, rot: float) -> bool:
+        corners = _card_plane_corners(cx, cy, rot, card_w, card_h)
+        img = cv2.perspectiveTransform(corners[None].astype(np.float64), cam)[0]
+        m = 0.015 * min(width, height)
+        return bool(
+            (img[:, 0] > m).all()
+            and (img[:, 0] < width - m).all()
+            and (img[:, 1] > m).all()
+            and (img[:, 1] < height - m).all()
+        )
+
     if layout in ("rows", "columns"):
+        image_w = card_w * _local_scale(cam, width / 2, height / 2)
+        image_h = card_h * _local_scale(cam, width / 2, height / 2)
         if layout == "columns":
             per_col = math.ceil(n / 2)
             cols, rows = 2, per_col
         else:
-            cols = max(1, min(n, int(width // (card_w * 1.25))))
+            cols = max(1, min(n, int(width // (image_w * 1.25))))
             rows = math.ceil(n / cols)
         cell_w, cell_h = width / cols, height / max(rows, 1)
         out = []
@@ -352,29 +420,44 @@ def _card_placements(
                 col, row = i // per_col, i % per_col
             else:
                 row, col = i // cols, i % cols
-            cx = (col + 0.5) * cell_w + rng.uniform(-0.08, 0.08) * card_w
-            cy = (row + 0.5) * cell_h + rng.uniform(-0.05, 0.05) * card_h
+            u = (col + 0.5) * cell_w + rng.uniform(-0.08, 0.08) * image_w
+            v = (row + 0.5) * cell_h + rng.uniform(-0.05, 0.05) * image_h
+            cx, cy = to_plane(u, v)
             out.append((cx, cy, float(rng.uniform(-6, 6))))
         return out
     radius = 0.5 * math.hypot(card_w, card_h)
     # Without overlap allowed, keep the cards' circumcircles nearly apart; with it, let them
-    # crowd in so corners overlap a little.
+    # crowd in so corners overlap a little. (Distances on the table plane.)
     min_dist = 2 * radius * (0.92 if overlap <= 0 else (1 - overlap) * 0.8)
     placed: list[tuple[float, float, float]] = []
     for _ in range(n):
-        best: tuple[float, float] | None = None
+        best: tuple[float, float, float] | None = None
         best_gap = -1.0
-        for _attempt in range(300):
-            cx = float(rng.uniform(radius * 0.8, width - radius * 0.8))
-            cy = float(rng.uniform(radius * 0.8, height - radius * 0.8))
+        for _attempt in range(400):
+            cx, cy = to_plane(float(rng.uniform(0, width)), float(rng.uniform(0, height)))
+            rot = float(rng.uniform(-180, 180))
+            if not in_view(cx, cy, rot):
+                continue
             gap = min((math.hypot(cx - px, cy - py) for px, py, _ in placed), default=1e9)
             if gap > best_gap:
-                best, best_gap = (cx, cy), gap
+                best, best_gap = (cx, cy, rot), gap
             if gap >= min_dist:
                 break
-        assert best is not None
-        placed.append((best[0], best[1], float(rng.uniform(-180, 180))))
+        if best is None:  # nothing fits in view: centre it, the framing step zooms out
+            cx, cy = to_plane(width / 2, height / 2)
+            best = (cx, cy, float(rng.uniform(-180, 180)))
+        placed.append(best)
     return placed
+
+
+def _local_scale(cam: np.ndarray, u: float, v: float) -> float:
+    """Picture pixels per table-plane unit around picture point (u, v)."""
+    inv = np.linalg.inv(cam)
+    p = cv2.perspectiveTransform(np.array([[[u, v]]], np.float64), inv)[0, 0]
+    pts = np.array([[p, p + [1.0, 0.0], p + [0.0, 1.0]]], np.float64)
+    img = cv2.perspectiveTransform(pts, cam)[0]
+    a, b = img[1] - img[0], img[2] - img[0]
+    return float(math.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
 
 def compose_scene(
@@ -418,31 +501,19 @@ def compose_scene(
         card_h = min(card_h, height / math.ceil(max(n, 1) / 2) * 0.85, width * 0.32 * 1.39)
     elif layout == "rows":
         card_h = min(card_h, height * 0.42)
-    card_w = card_h * CARD_SIZE[0] / CARD_SIZE[1]
-    placements = _card_placements(n, width, height, card_h, rng, cfg["overlap"], layout)
-
     cam = _camera_homography(width, height, float(rng.uniform(0, cfg["tilt"])), rng)
+    # card_h is the wanted size in the picture's centre; on the table plane that is:
+    card_h /= _local_scale(cam, width / 2, height / 2)
+    card_w = card_h * CARD_SIZE[0] / CARD_SIZE[1]
+    placements = _card_placements(n, width, height, card_h, rng, cfg["overlap"], layout, cam)
+    cam = _frame_all_cards(cam, placements, card_w, card_h, width, height)
     image = cv2.warpPerspective(table_img, cam, (width, height), borderMode=cv2.BORDER_REFLECT)
     sleeved = difficulty != "easy" and rng.random() < 0.5
     scene_cards: list[SceneCard] = []
     for index, (face, (cx, cy, rot)) in enumerate(zip(cards, placements, strict=True)):
         fh, fw = face.shape[:2]
         src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
-        a = math.radians(rot)
-        ca, sa = math.cos(a), math.sin(a)
-        local = np.array(
-            [
-                [-card_w / 2, -card_h / 2],
-                [card_w / 2, -card_h / 2],
-                [card_w / 2, card_h / 2],
-                [-card_w / 2, card_h / 2],
-            ]
-        )
-        # Counter-clockwise on screen (y down): x' = x cos + y sin, y' = -x sin + y cos.
-        plane = np.stack(
-            [cx + local[:, 0] * ca + local[:, 1] * sa, cy - local[:, 0] * sa + local[:, 1] * ca],
-            axis=1,
-        )
+        plane = _card_plane_corners(cx, cy, rot, card_w, card_h)
         img_corners = cv2.perspectiveTransform(plane[None].astype(np.float64), cam)[0]
         h_card = cv2.getPerspectiveTransform(src, img_corners.astype(np.float32))
         face_img = face
