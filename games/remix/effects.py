@@ -1,0 +1,357 @@
+"""Turning the catalogue's declarative effects into fast scoring functions.
+
+Every condition compiles to ``fn(state, pos) -> bool`` plus a description and the set of tags it
+reads; every scoring effect to ``fn(state, pos, lines) -> points`` (``lines`` is ``None`` during the
+search and a list to fill when the hand is being explained). Cards whose effects do not fit the
+vocabulary name a rule from :mod:`games.remix.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.remix.catalogue import TAG_INDEX, TAGS, Card
+from games.remix.state import State, tag_counts
+
+Cond = Callable[[State, int], bool]
+Scorer = Callable[[State, int, "list[str] | None"], int]
+
+NUMBER_WORDS = {1: "a", 2: "two or more", 3: "three or more"}
+
+
+def tag_label(tag: str | int) -> str:
+    name = TAGS[tag] if isinstance(tag, int) else tag
+    return name.capitalize()
+
+
+def type_label(types: list[str]) -> str:
+    return " or ".join(types)
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points >= 0 else f"\u2212{-points}"
+
+
+@dataclass
+class CompiledCondition:
+    test: Cond
+    text: str
+    reads: set[int] = field(default_factory=set)
+
+
+def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
+    """``names`` maps card ids to names, for descriptions."""
+    from games.remix.rules import CONDITION_RULES
+
+    if "all" in cond or "any" in cond:
+        is_all = "all" in cond
+        parts = [compile_condition(p, names) for p in cond["all" if is_all else "any"]]
+        tests = [p.test for p in parts]
+        reads = set().union(*(p.reads for p in parts))
+        joiner = " and " if is_all else ", or "
+        text = joiner.join(p.text for p in parts)
+        if is_all:
+            return CompiledCondition(lambda s, i: all(t(s, i) for t in tests), text, reads)
+        return CompiledCondition(lambda s, i: any(t(s, i) for t in tests), text, reads)
+    if "card" in cond:
+        wanted = tuple(cond["card"])
+
+        def has_card(s: State, i: int) -> bool:
+            for card_id in wanted:
+                pos = s.ids.get(card_id)
+                if pos is not None and pos != i:
+                    return True
+            return False
+
+        return CompiledCondition(has_card, " or ".join(names[c] for c in wanted))
+    if "type" in cond:
+        types = frozenset(cond["type"])
+        tag = TAG_INDEX[cond["tag"]] if "tag" in cond else None
+        above = cond.get("power_above")
+        at_least = int(cond.get("at_least", 1))
+        other = bool(cond.get("other", False))
+        text = f"{'another' if other else 'a'} {type_label(cond['type'])}"
+        if at_least > 1:
+            text = f"{NUMBER_WORDS.get(at_least, at_least)} {'other ' if other else ''}"
+            text += f"{type_label(cond['type'])} cards"
+        if tag is not None:
+            text += f" that has {tag_label(tag)}"
+        if above is not None:
+            text += f" of base power greater than {above}"
+        if tag is None and above is None:
+
+            def type_count(s: State, i: int) -> bool:
+                n = sum(s.types.get(t, 0) for t in types)
+                if other and s.hand[i].type in types:
+                    n -= 1
+                return n >= at_least
+
+            return CompiledCondition(type_count, text)
+
+        def typed(s: State, i: int) -> bool:
+            n = 0
+            for j in s.alive:
+                if j == i and other:
+                    continue
+                card = s.hand[j]
+                if card.type not in types:
+                    continue
+                if tag is not None and s.tags[j][tag] == 0:  # type: ignore[index]
+                    continue
+                if above is not None and card.card.base_power <= above:
+                    continue
+                n += 1
+            return n >= at_least
+
+        return CompiledCondition(typed, text, {tag} if tag is not None else set())
+    if "tag" in cond:
+        tag = TAG_INDEX[cond["tag"]]
+        at_least = int(cond.get("at_least", 1))
+        other = bool(cond.get("other", False))
+        word = NUMBER_WORDS.get(at_least, str(at_least))
+        plural = "s" if at_least > 1 else ""
+        text = f"{word} {'other ' if other else ''}{tag_label(tag)} tag{plural}"
+        if other:
+
+            def other_tags(s: State, i: int) -> bool:
+                own = s.tags[i]
+                return s.counts[tag] - (own[tag] if own else 0) >= at_least
+
+            return CompiledCondition(other_tags, text, {tag})
+        return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
+    rule = CONDITION_RULES[cond["rule"]]
+    return CompiledCondition(rule.test, rule.text, set(rule.reads))
+
+
+def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
+    tags = [TAG_INDEX[t] for t in effect["per_tag"]]
+    points = int(effect["points"])
+    other = bool(effect.get("other", False))
+    label = ", ".join(tag_label(t) for t in tags)
+    text = f"{signed(points)} for each {'other ' if other else ''}{label} tag"
+
+    def score(s: State, i: int, lines: list[str] | None) -> int:
+        counts = s.counts
+        n = 0
+        for t in tags:
+            n += counts[t]
+        if other:
+            own = s.tags[i]
+            for t in tags:
+                n -= own[t]  # type: ignore[index]
+        if lines is not None and n:
+            lines.append(f"{signed(points * n)}: {text} ({n})")
+        return points * n
+
+    return score, set(tags), set(tags) if other else set()
+
+
+def _per_type(effect: Mapping[str, Any]) -> Scorer:
+    types = tuple(effect["per_type"])
+    points = int(effect["points"])
+    other = bool(effect.get("other", False))
+    except_one = bool(effect.get("except_one", False))
+    label = type_label(list(types))
+    text = f"{signed(points)} for each {'other ' if other or except_one else ''}{label}"
+    if except_one:
+        text += " (one chosen card excepted)"
+
+    def score(s: State, i: int, lines: list[str] | None) -> int:
+        n = 0
+        for t in types:
+            n += s.types.get(t, 0)
+        if other and s.hand[i].type in types:
+            n -= 1
+        if except_one and n > 0:
+            n -= 1
+        if lines is not None and n:
+            lines.append(f"{signed(points * n)}: {text} ({n})")
+        return points * n
+
+    return score
+
+
+def _per_pair(effect: Mapping[str, Any]) -> tuple[Scorer, set[int]]:
+    a, b = (TAG_INDEX[t] for t in effect["per_pair"])
+    points = int(effect["points"])
+    text = f"{signed(points)} for each pair of one {tag_label(a)} and one {tag_label(b)} tag"
+
+    def score(s: State, i: int, lines: list[str] | None) -> int:
+        n = min(s.counts[a], s.counts[b])
+        if lines is not None and n:
+            lines.append(f"{signed(points * n)}: {text} ({n})")
+        return points * n
+
+    return score, {a, b}
+
+
+def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
+    points = int(effect["bonus"])
+    test = cond.test
+    text = f"{signed(points)} with {cond.text}"
+
+    def score(s: State, i: int, lines: list[str] | None) -> int:
+        if test(s, i):
+            if lines is not None:
+                lines.append(f"{signed(points)}: {text}")
+            return points
+        return 0
+
+    return score
+
+
+def _penalty(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
+    points = int(effect["penalty"])
+    test = cond.test
+    text = f"{signed(points)} unless the hand has {cond.text}"
+
+    def score(s: State, i: int, lines: list[str] | None) -> int:
+        if test(s, i):
+            if lines is not None:
+                lines.append(f"0: avoids {signed(points)} (the hand has {cond.text})")
+            return 0
+        if lines is not None:
+            lines.append(f"{signed(points)}: {text}")
+        return points
+
+    return score
+
+
+@dataclass
+class SelfBlank:
+    unless: bool  # True: "blanked unless COND"; False: "blanked if COND"
+    cond: CompiledCondition
+
+    def blanks_itself(self, s: State, pos: int) -> bool:
+        return self.cond.test(s, pos) != self.unless
+
+    @property
+    def text(self) -> str:
+        return f"blanked {'unless with' if self.unless else 'if the hand has'} {self.cond.text}"
+
+
+@dataclass
+class BlankOthers:
+    types: frozenset[str]
+    one: bool  # one target of the owner's choice, or every card of the types
+    unless: CompiledCondition | None
+    subtract_power: bool
+
+    def targets(self, s: State, pos: int) -> list[int]:
+        if self.unless is not None and self.unless.test(s, pos):
+            return []
+        return [j for j in s.alive if j != pos and s.hand[j].type in self.types]
+
+
+@dataclass
+class Gain:
+    tags: tuple[int, ...]
+    cond: CompiledCondition
+
+
+@dataclass
+class CompiledCard:
+    """A catalogue card prepared for fast scoring."""
+
+    card: Card
+    id: str
+    type: str
+    printed: tuple[int, ...]
+    power: int
+    side: tuple[int, ...] | None = None
+    side_power: int = 0
+    transform: CompiledCondition | None = None
+    scorers: list[Scorer] = field(default_factory=list)
+    self_blank: SelfBlank | None = None
+    blank_others: BlankOthers | None = None
+    gains: list[Gain] = field(default_factory=list)
+    rules: list[Any] = field(default_factory=list)  # named rules (games.remix.rules.Rule)
+    reads: set[int] = field(default_factory=set)  # tags whose count can change its points
+    own_reads: set[int] = field(default_factory=set)  # tags where its own count is excluded
+    blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
+    all_tags_matter: bool = False
+
+    @property
+    def hero_or_ally(self) -> bool:
+        return self.type in ("HERO", "ALLY")
+
+    @property
+    def is_blanker(self) -> bool:
+        return self.self_blank is not None or self.blank_others is not None
+
+
+def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
+    from games.remix.rules import EFFECT_RULES
+
+    out = CompiledCard(
+        card=card,
+        id=card.id,
+        type=card.type,
+        printed=tag_counts(card.tags),
+        power=card.base_power,
+    )
+    if card.transform is not None:
+        out.side = tag_counts(card.transform.tags)
+        out.side_power = card.transform.power
+        out.transform = compile_condition(card.transform.when, names)
+    for effect in card.effects:
+        if "per_tag" in effect:
+            scorer, reads, own = _per_tag(effect)
+            out.scorers.append(scorer)
+            out.reads |= reads
+            out.own_reads |= own
+        elif "per_type" in effect:
+            out.scorers.append(_per_type(effect))
+        elif "per_pair" in effect:
+            scorer, reads = _per_pair(effect)
+            out.scorers.append(scorer)
+            out.reads |= reads
+        elif "bonus" in effect:
+            cond = compile_condition(effect["when"], names)
+            out.scorers.append(_bonus(effect, cond))
+            out.reads |= cond.reads
+        elif "penalty" in effect:
+            cond = compile_condition(effect["unless"], names)
+            out.scorers.append(_penalty(effect, cond))
+            out.reads |= cond.reads
+        elif "blanked_unless" in effect or "blanked_if" in effect:
+            unless = "blanked_unless" in effect
+            cond = compile_condition(effect["blanked_unless" if unless else "blanked_if"], names)
+            out.self_blank = SelfBlank(unless, cond)
+            out.blank_reads |= cond.reads
+        elif "blanks" in effect:
+            unless_cond = compile_condition(effect["unless"], names) if "unless" in effect else None
+            out.blank_others = BlankOthers(
+                types=frozenset(effect["blanks"]),
+                one=effect["target"] == "one",
+                unless=unless_cond,
+                subtract_power=bool(effect.get("subtract_power", False)),
+            )
+            if unless_cond is not None:
+                out.blank_reads |= unless_cond.reads
+        elif "gains" in effect:
+            cond = compile_condition(effect["when"], names)
+            out.gains.append(Gain(tuple(TAG_INDEX[t] for t in effect["gains"]), cond))
+            out.reads |= cond.reads
+        elif "rule" in effect:
+            rule = EFFECT_RULES[effect["rule"]]
+            out.rules.append(rule)
+            out.reads |= set(rule.reads)
+            if rule.scorer is not None:
+                out.scorers.append(rule.scorer)
+            if rule.all_tags_matter:
+                out.all_tags_matter = True
+    # A condition rule such as Mystique's "three cards that share one tag" reads every tag.
+    for effect in card.effects:
+        for key in ("when", "unless"):
+            if key in effect and _mentions_rule(effect[key], "three_cards_share_a_tag"):
+                out.all_tags_matter = True
+    return out
+
+
+def _mentions_rule(cond: Mapping[str, Any], name: str) -> bool:
+    if cond.get("rule") == name:
+        return True
+    return any(_mentions_rule(c, name) for c in cond.get("all", []) + cond.get("any", []))

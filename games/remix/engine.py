@@ -1,0 +1,504 @@
+"""The Marvel: Remix scoring engine: settle tags, blank, score, and find the owner's best choices.
+
+How a hand is scored (rulebook + /shared/rulings.md):
+
+1. Blanking texts (Selene, Juggernaut, Hidden Lair, Magneto, Taskmaster, and the cards that blank
+   themselves) are activated one at a time in an order the owner chooses; a card blanked before
+   its turn never acts. Each text looks at the hand as it stands when it acts.
+2. Tags are settled on the cards that are not blanked, in the ruling's order: transforms, Vision,
+   Shuri, X-Jet, Spider-Man, Rogue, Moira, Xavier Mansion, Hack In, Magneto.
+3. Base power and every bonus and penalty are added; a hand without a non-blanked HERO or ALLY
+   and a non-blanked VILLAIN scores 0.
+
+The search explores every owner choice and every blanking order, pruning only what cannot change
+the score: tag choices are compared on the tags some card in the hand actually reads, equivalent
+branches are merged, and blanking orders are explored as states rather than permutations.
+``brute_force_best`` does none of that and exists to prove the pruning safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import permutations, product
+from typing import Any
+
+from games.remix.catalogue import TAGS, Card, Catalogue, RemixError, default_catalogue
+from games.remix.effects import CompiledCard, compile_card
+from games.remix.rules import INTEL, TECH, HackIn, Rule
+from games.remix.state import NO_TAGS, State
+
+MAX_HAND = 10
+NORMAL_HAND = 7
+GAINS_STAGE = 4
+
+
+class ImpossibleHandError(RemixError):
+    """The hand cannot exist (duplicates, too many cards, a Loki draw from the hand...)."""
+
+
+@lru_cache(maxsize=4)
+def _compiled(catalogue: Catalogue) -> dict[str, CompiledCard]:
+    names = {card.id: card.name for card in catalogue}
+    return {card.id: compile_card(card, names) for card in catalogue}
+
+
+@dataclass
+class Choices:
+    """Everything the owner decides: an option per choice card (by hand position) and the
+    blanking script, a sequence of (blanking card position, its target position or None)."""
+
+    options: dict[int, Any] = field(default_factory=dict)
+    blanking: tuple[tuple[int, int | None], ...] = ()
+
+
+@dataclass
+class Outcome:
+    """How the blanking went: which cards ended blanked, Selene's subtraction, and why."""
+
+    blanked: int  # bit mask of hand positions
+    selene: tuple[int, int] | None  # (Selene's position, the card she blanked)
+    script: tuple[tuple[int, int | None], ...]
+    reasons: dict[int, str] = field(default_factory=dict)
+
+
+class PreparedHand:
+    """A hand ready for scoring: compiled cards plus everything computed once per hand."""
+
+    def __init__(self, cards: Sequence[Card], loki_draw: Card | None, catalogue: Catalogue):
+        compiled = _compiled(catalogue)
+        self.cards = list(cards)
+        self.hand: list[CompiledCard] = [compiled[c.id] for c in cards]
+        self.n = len(self.hand)
+        self.full = (1 << self.n) - 1
+        self.loki_draw = loki_draw
+        self.blankers = [i for i, c in enumerate(self.hand) if c.is_blanker]
+        self.choosers = [
+            (rule, i) for i, c in enumerate(self.hand) for rule in c.rules if rule.choice
+        ]
+        self.relevant = self._relevant_tags()
+        self.btags = self._blank_tags()
+        self.sensitive = [
+            (rule, i) for rule, i in self.choosers if any(self.btags[t] for t in rule.may_grant)
+        ]
+        self._base: dict[int, State] = {}
+        self._settled: dict[tuple[int, Any], State] = {}
+        self._stages: dict[int, list[tuple[int, int, Rule | None]]] = {}
+
+    # --------------------------------------------------------------- what can matter
+    def _relevant_tags(self) -> tuple[bool, ...]:
+        reads: set[int] = set()
+        for c in self.hand:
+            reads |= c.reads | c.blank_reads
+            if c.all_tags_matter:
+                reads = set(range(len(TAGS)))
+        if INTEL in reads and any(isinstance(r, HackIn) for c in self.hand for r in c.rules):
+            reads.add(TECH)
+        return tuple(t in reads for t in range(len(TAGS)))
+
+    def _blank_tags(self) -> tuple[bool, ...]:
+        reads: set[int] = set()
+        for c in self.hand:
+            reads |= c.blank_reads
+        if INTEL in reads and any(isinstance(r, HackIn) for c in self.hand for r in c.rules):
+            reads.add(TECH)
+        return tuple(t in reads for t in range(len(TAGS)))
+
+    def universe(self) -> list[int]:
+        """Every tag that can appear in this hand (for the brute-force option lists)."""
+        tags: set[int] = set()
+        for c in self.hand:
+            tags |= {t for t in range(len(TAGS)) if c.printed[t] or (c.side and c.side[t])}
+            for rule in c.rules:
+                if rule.choice and len(rule.may_grant) < len(TAGS):
+                    tags |= rule.may_grant
+            for gain in c.gains:
+                tags |= set(gain.tags)
+            if any(isinstance(r, HackIn) for r in c.rules):
+                tags.add(INTEL)
+        return sorted(tags)
+
+    # --------------------------------------------------------------- tag settling
+    def base_state(self, mask: int) -> State:
+        """Printed tags of the cards in ``mask``, with transforms applied."""
+        found = self._base.get(mask)
+        if found is not None:
+            return found
+        hand = self.hand
+        alive = tuple(i for i in range(self.n) if mask >> i & 1)
+        types: dict[str, int] = {}
+        ids: dict[str, int] = {}
+        tags: list[tuple[int, ...] | None] = [None] * self.n
+        counts = [0] * len(TAGS)
+        for i in alive:
+            c = hand[i]
+            types[c.type] = types.get(c.type, 0) + 1
+            ids[c.id] = i
+            tags[i] = c.printed
+            for t, k in enumerate(c.printed):
+                counts[t] += k
+        powers = [c.power for c in hand]
+        printed = State(hand, alive, tags, powers, counts, types, ids, (False,) * self.n)
+        flips = []
+        for i in alive:
+            when = hand[i].transform
+            if when is not None and when.test(printed, i):
+                flips.append(i)
+        if flips:
+            tags = list(tags)
+            counts = list(counts)
+            powers = list(powers)
+            transformed = [False] * self.n
+            for i in flips:
+                c = hand[i]
+                side = c.side or NO_TAGS
+                for t in range(len(TAGS)):
+                    counts[t] += side[t] - c.printed[t]
+                tags[i] = side
+                powers[i] = c.side_power
+                transformed[i] = True
+            state = State(hand, alive, tags, powers, counts, types, ids, tuple(transformed))
+        else:
+            state = printed
+        state.loki_draw = self.loki_draw
+        self._base[mask] = state
+        return state
+
+    def stages(self, mask: int) -> list[tuple[int, int, Rule | None]]:
+        """The tag-settling steps for the cards in ``mask``: (stage, position, rule or None for
+        a declarative gain), in the ruling's order."""
+        found = self._stages.get(mask)
+        if found is None:
+            found = []
+            for i, c in enumerate(self.hand):
+                if not mask >> i & 1:
+                    continue
+                for rule in c.rules:
+                    if rule.stage is not None:
+                        found.append((rule.stage, i, rule))
+                if c.gains:
+                    found.append((GAINS_STAGE, i, None))
+            found.sort(key=lambda step: (step[0], step[1]))
+            self._stages[mask] = found
+        return found
+
+    def apply_gains(self, s: State, pos: int, relevant: tuple[bool, ...] | None) -> None:
+        for gain in s.hand[pos].gains:
+            if gain.cond.test(s, pos):
+                for t in gain.tags:
+                    s.add(pos, t, relevant)
+
+    def settle(self, mask: int, options: dict[int, Any]) -> State:
+        """Fully settled tags (nothing projected away) for a fixed set of choices."""
+        s = self.base_state(mask).copy()
+        for _, pos, rule in self.stages(mask):
+            if rule is None:
+                self.apply_gains(s, pos, None)
+            elif rule.choice:
+                option = options[pos] if pos in options else rule.default(self.hand, pos)
+                rule.apply(s, pos, option, None)
+            else:
+                rule.apply(s, pos, None, None)
+        return s
+
+    # --------------------------------------------------------------- scoring
+    def valid(self, s: State) -> bool:
+        types = s.types
+        return bool(types.get("VILLAIN")) and bool(types.get("HERO") or types.get("ALLY"))
+
+    def points(self, s: State) -> int:
+        total = 0
+        powers = s.powers
+        hand = s.hand
+        for i in s.alive:
+            total += powers[i]
+            for scorer in hand[i].scorers:
+                total += scorer(s, i, None)
+        return total
+
+    def selene_penalty(self, outcome: Outcome) -> int:
+        if outcome.selene is None:
+            return 0
+        selene, target = outcome.selene
+        if outcome.blanked >> selene & 1:
+            return 0  # a blanked Selene scores nothing, her subtraction included
+        return self.hand[target].power
+
+    # --------------------------------------------------------------- blanking
+    def blank_outcomes(self, options: dict[int, Any], every_order: bool = False) -> list[Outcome]:
+        """Every distinct way the blanking texts can end, over every order and target.
+
+        With ``every_order`` each permutation is walked separately (brute force)."""
+        if not self.blankers:
+            return [Outcome(0, None, ())]
+        found: dict[tuple[int, Any], Outcome] = {}
+        seen: set[tuple[int, int, Any]] = set()
+        hand = self.hand
+        full = self.full
+
+        plan = tuple(sorted(options.items()))
+
+        def state_for(blanked: int) -> State:
+            key = (blanked, plan)
+            s = self._settled.get(key)
+            if s is None or every_order:
+                s = self.settle(full & ~blanked, options)
+                if not every_order:
+                    self._settled[key] = s
+            return s
+
+        def walk(
+            pending: int,
+            blanked: int,
+            selene: tuple[int, int] | None,
+            script: tuple[tuple[int, int | None], ...],
+            reasons: dict[int, str],
+            order: Sequence[int] | None,
+        ) -> None:
+            pending &= ~blanked
+            key = (pending, blanked, selene)
+            if order is None:
+                if key in seen:
+                    return
+                seen.add(key)
+            if not pending:
+                end = (blanked, selene)
+                if end not in found:
+                    found[end] = Outcome(blanked, selene, script, reasons)
+                return
+            if order is not None:
+                nexts = [b for b in order if pending >> b & 1][:1]
+            else:
+                nexts = [b for b in self.blankers if pending >> b & 1]
+            for b in nexts:
+                rest = pending & ~(1 << b)
+                card = hand[b]
+                s = state_for(blanked)
+                if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
+                    why = {**reasons, b: card.self_blank.text}
+                    walk(rest, blanked | 1 << b, selene, (*script, (b, None)), why, order)
+                    continue
+                other = card.blank_others
+                if other is None:
+                    walk(rest, blanked, selene, (*script, (b, None)), reasons, order)
+                    continue
+                targets = other.targets(s, b)
+                if not targets:
+                    walk(rest, blanked, selene, (*script, (b, None)), reasons, order)
+                elif other.one:
+                    for t in targets:
+                        why = {**reasons, t: f"blanked by {card.card.name}"}
+                        sel = (b, t) if other.subtract_power else selene
+                        walk(rest, blanked | 1 << t, sel, (*script, (b, t)), why, order)
+                else:
+                    hit = 0
+                    why = dict(reasons)
+                    for t in targets:
+                        hit |= 1 << t
+                        why[t] = f"blanked by {card.card.name}"
+                    walk(rest, blanked | hit, selene, (*script, (b, None)), why, order)
+
+        start = 0
+        for b in self.blankers:
+            start |= 1 << b
+        if every_order:
+            for order in permutations(self.blankers):
+                walk(start, 0, None, (), {}, order)
+        else:
+            walk(start, 0, None, (), {}, None)
+        return list(found.values())
+
+    def replay(self, options: dict[int, Any], script: Iterable[tuple[int, int | None]]) -> Outcome:
+        """Run the blanking texts in a fixed order with fixed targets (the rest follow in hand
+        order, each taking its first target)."""
+        blanked = 0
+        selene: tuple[int, int] | None = None
+        reasons: dict[int, str] = {}
+        done: set[int] = set()
+        steps = list(script)
+        steps += [(b, None) for b in self.blankers if b not in {s for s, _ in steps}]
+        used: list[tuple[int, int | None]] = []
+        for b, wanted in steps:
+            if b in done or b not in self.blankers:
+                continue
+            done.add(b)
+            if blanked >> b & 1:
+                continue
+            card = self.hand[b]
+            s = self.settle(self.full & ~blanked, options)
+            if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
+                blanked |= 1 << b
+                reasons[b] = card.self_blank.text
+                used.append((b, None))
+                continue
+            other = card.blank_others
+            if other is None:
+                used.append((b, None))
+                continue
+            targets = other.targets(s, b)
+            if not targets:
+                used.append((b, None))
+                continue
+            if other.one:
+                target = wanted if wanted in targets else targets[0]
+                blanked |= 1 << target
+                reasons[target] = f"blanked by {card.card.name}"
+                if other.subtract_power:
+                    selene = (b, target)
+                used.append((b, target))
+            else:
+                for t in targets:
+                    blanked |= 1 << t
+                    reasons[t] = f"blanked by {card.card.name}"
+                used.append((b, None))
+        return Outcome(blanked, selene, tuple(used), reasons)
+
+    # --------------------------------------------------------------- the search
+    def best_tags(
+        self, mask: int, restrict: dict[int, list[Any]] | None = None
+    ) -> tuple[int, dict[int, Any]]:
+        """The best score of the cards in ``mask`` over every tag choice, and those choices."""
+        relevant = self.relevant
+        start = self.base_state(mask).copy()
+        layer: list[tuple[State, tuple[tuple[int, Any], ...]]] = [(start, ())]
+        for _, pos, rule in self.stages(mask):
+            if rule is None:
+                for s, _ in layer:
+                    self.apply_gains(s, pos, relevant)
+                continue
+            if not rule.choice:
+                for s, _ in layer:
+                    rule.apply(s, pos, None, relevant)
+                continue
+            merged: dict[Any, tuple[State, tuple[tuple[int, Any], ...]]] = {}
+            for s, path in layer:
+                if restrict is not None and pos in restrict:
+                    options = restrict[pos]
+                else:
+                    options = rule.options(s, pos, relevant)
+                for option in options:
+                    s2 = s.copy()
+                    rule.apply(s2, pos, option, relevant)
+                    key = s2.key()
+                    if key not in merged:
+                        merged[key] = (s2, (*path, (pos, option)))
+            layer = list(merged.values())
+        best = None
+        best_path: tuple[tuple[int, Any], ...] = ()
+        for s, path in layer:
+            value = self.points(s)
+            if best is None or value > best:
+                best, best_path = value, path
+        assert best is not None
+        return best, dict(best_path)
+
+    def search(self) -> Choices:
+        """The owner's best choices (maximum total; on a tie, a valid hand first)."""
+        best_key: tuple[int, bool] | None = None
+        best = Choices()
+        plans: list[tuple[dict[int, Any], dict[int, list[Any]] | None]] = [({}, None)]
+        if self.sensitive:
+            plans = list(self._commitment_plans())
+        for blank_options, restrict in plans:
+            for outcome in self.blank_outcomes(blank_options):
+                mask = self.full & ~outcome.blanked
+                s = self.base_state(mask)
+                if not self.valid(s):
+                    key = (0, False)
+                    options = dict(blank_options)
+                else:
+                    value, options = self.best_tags(mask, restrict)
+                    key = (value - self.selene_penalty(outcome), True)
+                if best_key is None or key > best_key:
+                    best_key = key
+                    merged = dict(blank_options)
+                    merged.update(options)
+                    best = Choices(merged, outcome.script)
+        return best
+
+    def _commitment_plans(self) -> list[tuple[dict[int, Any], dict[int, list[Any]]]]:
+        """For hands where a choice can change a blanking condition: group each such card's
+        options by what they do to the blanking conditions, and plan one blanking search per
+        combination of groups, restricting the tag search to options of that group."""
+        universe = self.universe()
+        per_card: list[list[list[Any]]] = []
+        for rule, pos in self.sensitive:
+            groups: dict[Any, list[Any]] = {}
+            for option in rule.abstract_options(self.hand, pos, universe):
+                groups.setdefault(rule.b_project(option, self.btags), []).append(option)
+            per_card.append(list(groups.values()))
+        plans = []
+        for combo in product(*per_card):
+            blank_options = {}
+            restrict = {}
+            for (_, pos), group in zip(self.sensitive, combo, strict=True):
+                blank_options[pos] = group[0]
+                restrict[pos] = group
+            plans.append((blank_options, restrict))
+        return plans
+
+    def total_for(self, choices: Choices) -> int:
+        """The total (Loki's known draw included) for fixed choices, without explanation."""
+        outcome = self.replay(choices.options, choices.blanking)
+        s = self.settle(self.full & ~outcome.blanked, choices.options)
+        if not self.valid(s):
+            return 0
+        return self.points(s) - self.selene_penalty(outcome)
+
+
+def brute_force_best(prepared: PreparedHand) -> int:
+    """The best total by trying every option of every choice card and every blanking order
+    (for tests: exponential, no pruning, no merging)."""
+    universe = prepared.universe()
+    lists = [rule.abstract_options(prepared.hand, pos, universe) for rule, pos in prepared.choosers]
+    best: int | None = None
+    for combo in product(*lists):
+        options = {pos: option for (_, pos), option in zip(prepared.choosers, combo, strict=True)}
+        for outcome in prepared.blank_outcomes(options, every_order=True):
+            s = prepared.settle(prepared.full & ~outcome.blanked, options)
+            value = 0
+            if prepared.valid(s):
+                value = prepared.points(s) - prepared.selene_penalty(outcome)
+            if best is None or value > best:
+                best = value
+    assert best is not None
+    return best
+
+
+def prepare(
+    cards: Sequence[Card | str],
+    loki_draw: Card | str | None = None,
+    catalogue: Catalogue | None = None,
+) -> PreparedHand:
+    """Check a hand (ids, names or cards) and prepare it for scoring."""
+    catalogue = catalogue or default_catalogue()
+    resolved = [c if isinstance(c, Card) else catalogue.lookup(c) for c in cards]
+    if not resolved:
+        raise ImpossibleHandError("a hand needs at least one card")
+    if len(resolved) > MAX_HAND:
+        raise ImpossibleHandError(
+            f"a hand of {len(resolved)} cards is impossible: a final hand holds {NORMAL_HAND} "
+            f"cards (the scorer accepts 1 to {MAX_HAND})"
+        )
+    seen: dict[str, Card] = {}
+    for card in resolved:
+        if card.id in seen:
+            raise ImpossibleHandError(
+                f"{card.name} ({card.id}) is in the hand twice; every card exists once"
+            )
+        seen[card.id] = card
+    drawn = None
+    if loki_draw is not None:
+        drawn = loki_draw if isinstance(loki_draw, Card) else catalogue.lookup(loki_draw)
+        if drawn.deck != "REMIX":
+            raise ImpossibleHandError(
+                f"Loki's draw must be a REMIX card; {drawn.name} ({drawn.id}) is a VILLAIN"
+            )
+        if drawn.id in seen:
+            raise ImpossibleHandError(
+                f"Loki's draw {drawn.name} ({drawn.id}) is already in the hand"
+            )
+        if "MR70" not in seen:
+            raise ImpossibleHandError("a Loki draw was given but Loki is not in the hand")
+    return PreparedHand(resolved, drawn, catalogue)

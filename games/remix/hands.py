@@ -1,0 +1,60 @@
+"""Hands for checking and measuring the scorer: random legal hands and choice-heavy worst cases."""
+
+from __future__ import annotations
+
+import random
+
+from games.remix.catalogue import Card, Catalogue, default_catalogue
+
+# Cards whose owner has a decision to make (tag choices, blank targets) or whose blanking text
+# takes part in the owner-chosen order.
+CHOICE_CARDS = ("MR13", "MR16", "MR22", "MR30", "MR37", "MR47", "MR54", "MR66", "MR75")
+BLANKING_CARDS = ("MR33", "MR34", "MR35", "MR40", "MR41", "MR51", "MR69", "MR71", "MR76", "MR78")
+
+# Constructed worst cases: as many choice cards as a hand holds, with cards that read every tag
+# (Kang, Mystique) so that no choice can be pruned as irrelevant.
+WORST_CASES: dict[str, tuple[str, ...]] = {
+    "7 cards: every tag choice + Mystique": (
+        "MR22", "MR16", "MR37", "MR13", "MR30", "MR54", "MR72",
+    ),
+    "7 cards: doublers + Hidden Lair + Kang (choices change blanking)": (
+        "MR13", "MR30", "MR54", "MR11", "MR08", "MR47", "MR67",
+    ),
+    "7 cards: Shuri/Rogue + Vibranium Shield + Selene + Juggernaut": (
+        "MR16", "MR13", "MR41", "MR75", "MR66", "MR54", "MR48",
+    ),
+    "10 cards: every choice card + Kang": (
+        "MR22", "MR16", "MR37", "MR13", "MR30", "MR54", "MR75", "MR66", "MR47", "MR67",
+    ),
+}  # fmt: skip
+
+
+def is_legal(cards: list[Card]) -> bool:
+    """Printed types allow a score: at least one HERO or ALLY and one VILLAIN."""
+    types = {card.type for card in cards}
+    return "VILLAIN" in types and bool(types & {"HERO", "ALLY"})
+
+
+def random_legal_hand(
+    rng: random.Random, size: int = 7, catalogue: Catalogue | None = None
+) -> list[Card]:
+    """A uniformly random hand of distinct cards with a HERO or ALLY and a VILLAIN."""
+    cards = list((catalogue or default_catalogue()).cards)
+    while True:
+        hand = rng.sample(cards, size)
+        if is_legal(hand):
+            return hand
+
+
+def random_choice_hand(
+    rng: random.Random, size: int, choice_cards: int, catalogue: Catalogue | None = None
+) -> list[Card]:
+    """A random hand holding ``choice_cards`` cards with owner choices (and maybe blankers)."""
+    catalogue = catalogue or default_catalogue()
+    chosen = [catalogue[c] for c in rng.sample(CHOICE_CARDS, choice_cards)]
+    rest = [c for c in catalogue.cards if c not in chosen]
+    while True:
+        hand = chosen + rng.sample(rest, size - choice_cards)
+        rng.shuffle(hand)
+        if is_legal(hand) or rng.random() < 0.1:
+            return hand

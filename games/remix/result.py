@@ -1,0 +1,223 @@
+"""Scoring a hand and explaining the result (what the CLI and the appliance show)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.remix.catalogue import TAGS, Card, Catalogue
+from games.remix.effects import signed
+from games.remix.engine import NORMAL_HAND, Choices, PreparedHand, prepare
+
+
+@dataclass
+class CardResult:
+    id: str
+    name: str
+    type: str
+    state: str  # "normal", "transformed" or "blanked"
+    base: int
+    points: int
+    tags: list[str]
+    lines: list[str]
+    blanked_by: str | None = None
+    side: str | None = None  # the transformed side's name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "type": self.type,
+            "state": self.state,
+            "blanked_by": self.blanked_by,
+            "side": self.side,
+            "base": self.base,
+            "points": self.points,
+            "tags": self.tags,
+            "lines": self.lines,
+        }
+
+
+@dataclass
+class HandResult:
+    total: int
+    valid: bool
+    cards: list[CardResult]
+    choices: list[dict[str, Any]]
+    loki_owed: bool
+    chosen: Choices
+    points_before_validity: int
+    notes: list[str] = field(default_factory=list)
+    loki_draw: Card | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "valid": self.valid,
+            "cards": [card.to_json() for card in self.cards],
+            "choices": self.choices,
+            "loki_owed": self.loki_owed,
+            "loki_draw": None if self.loki_draw is None else self.loki_draw.id,
+            "hand_size": len(self.cards),
+            "points_before_validity": self.points_before_validity,
+            "notes": self.notes,
+        }
+
+    def card(self, key: str) -> CardResult:
+        for card in self.cards:
+            if key in (card.id, card.name):
+                return card
+        raise KeyError(key)
+
+    def text(self) -> str:
+        """A plain-text explanation, one card per block."""
+        out = []
+        for card in self.cards:
+            state = card.state
+            if card.side:
+                state = f"transformed into {card.side}"
+            if card.blanked_by:
+                state = f"blanked ({card.blanked_by})"
+            tags = ", ".join(card.tags) or "no tags"
+            out.append(f"{card.name} ({card.id}) {state}: {card.points} points")
+            out.append(f"    base {card.base}; tags: {tags}")
+            out += [f"    {line}" for line in card.lines]
+        for choice in self.choices:
+            out.append(f"choice: {choice['choice']}")
+        for note in self.notes:
+            out.append(f"note: {note}")
+        verdict = "valid" if self.valid else "NOT valid (needs a HERO or ALLY and a VILLAIN): 0"
+        owed = "  (Loki's draw still owed)" if self.loki_owed else ""
+        out.append(f"TOTAL {self.total}  [{verdict}]{owed}")
+        return "\n".join(out)
+
+
+def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
+    """Score a hand with fixed choices, explaining every card."""
+    hand = prepared.hand
+    outcome = prepared.replay(choices.options, choices.blanking)
+    mask = prepared.full & ~outcome.blanked
+    s = prepared.settle(mask, choices.options)
+    valid = prepared.valid(s)
+    cards: list[CardResult] = []
+    points_sum = 0
+    selene_penalty = prepared.selene_penalty(outcome)
+    for i, c in enumerate(hand):
+        card = c.card
+        if not mask >> i & 1:
+            why = outcome.reasons.get(i, "blanked")
+            gone = [f"0: {why}; a blanked card scores nothing and has no tags or text"]
+            cards.append(
+                CardResult(card.id, card.name, card.type, "blanked", c.power, 0, [], gone, why)
+            )
+            continue
+        lines: list[str] = []
+        transformed = s.transformed[i]
+        base = s.powers[i]
+        if base != (c.side_power if transformed else c.power):
+            lines.append(f"base power {base} copied")
+        points = base
+        for scorer in c.scorers:
+            points += scorer(s, i, lines)
+        if outcome.selene is not None and outcome.selene[0] == i and selene_penalty:
+            victim = hand[outcome.selene[1]].card
+            lines.append(
+                f"{signed(-selene_penalty)}: subtracts the base power of {victim.name}, "
+                "which it blanked"
+            )
+            points -= selene_penalty
+        row = s.tags[i] or ()
+        tags = [TAGS[t] for t, n in enumerate(row) for _ in range(n)]
+        cards.append(
+            CardResult(
+                card.id,
+                card.name,
+                card.type,
+                "transformed" if transformed else "normal",
+                base,
+                points,
+                tags,
+                lines,
+                side=card.transform.name if transformed and card.transform else None,
+            )
+        )
+        points_sum += points
+    described: list[dict[str, Any]] = []
+    for rule, pos in prepared.choosers:
+        if not mask >> pos & 1 or pos not in choices.options:
+            continue
+        option = choices.options[pos]
+        described.append(
+            {
+                "card": hand[pos].id,
+                "name": hand[pos].card.name,
+                "rule": rule.name,
+                "choice": rule.describe(hand, pos, option),
+                "value": rule.to_json(hand, pos, option),
+            }
+        )
+    acting = [
+        (b, t) for b, t in outcome.script if hand[b].blank_others is not None or t is not None
+    ]
+    for b, target in outcome.script:
+        other = hand[b].blank_others
+        if other is not None and other.one and target is not None:
+            described.append(
+                {
+                    "card": hand[b].id,
+                    "name": hand[b].card.name,
+                    "rule": "blank_target",
+                    "choice": f"{hand[b].card.name} blanks {hand[target].card.name}",
+                    "value": hand[target].id,
+                }
+            )
+    if len(outcome.script) > 1 and acting:
+        described.append(
+            {
+                "card": None,
+                "name": None,
+                "rule": "blanking_order",
+                "choice": "blanking texts act in this order: "
+                + ", ".join(hand[b].card.name for b, _ in outcome.script),
+                "value": [hand[b].id for b, _ in outcome.script],
+            }
+        )
+    notes = []
+    if len(hand) != NORMAL_HAND:
+        notes.append(f"a final hand normally holds {NORMAL_HAND} cards; this one has {len(hand)}")
+    loki_pos = s.ids.get("MR70")
+    loki_owed = loki_pos is not None and prepared.loki_draw is None
+    if not valid:
+        notes.append("no non-blanked HERO or ALLY and VILLAIN together: the hand scores 0")
+    return HandResult(
+        total=points_sum if valid else 0,
+        valid=valid,
+        cards=cards,
+        choices=described,
+        loki_owed=loki_owed,
+        chosen=choices,
+        points_before_validity=points_sum,
+        notes=notes,
+        loki_draw=prepared.loki_draw,
+    )
+
+
+def score_hand(
+    cards: Sequence[Card | str],
+    loki_draw: Card | str | None = None,
+    *,
+    choices: Choices | None = None,
+    catalogue: Catalogue | None = None,
+) -> HandResult:
+    """Score a final hand: the best legal score over every owner choice, explained.
+
+    ``cards`` are ids ("MR06"), names (forgiving: "captain america") or :class:`Card` objects.
+    ``loki_draw`` is the REMIX card drawn for Loki; without it a hand with Loki reports
+    ``loki_owed`` and the score before the draw. ``choices`` fixes the owner's choices instead
+    of searching for the best ones. Raises :class:`games.remix.RemixError` on bad input.
+    """
+    prepared = prepare(cards, loki_draw, catalogue)
+    if choices is None:
+        choices = prepared.search()
+    return explain(prepared, choices)
