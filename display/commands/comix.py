@@ -64,6 +64,8 @@ def load_round(path: Path) -> tuple[TableSetup, dict[str, Any]]:
         raise CliError(f"{path}: cannot read it ({error})") from error
     except json.JSONDecodeError as error:
         raise CliError(f"{path}: not valid JSON (line {error.lineno}: {error.msg})") from error
+    except RecursionError:
+        raise CliError(f"{path}: not a round file (brackets nested too deeply)") from None
     if not isinstance(data, dict):
         raise CliError(f"{path}: expected a JSON object with players and ballots")
     players = data.get("players")
