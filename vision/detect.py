@@ -131,7 +131,17 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
                 continue
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
-    return quads
+    # An outline wholly inside another (a card's art box or text box) is not a card.
+    return [
+        q
+        for q in quads
+        if not any(
+            o is not q
+            and cv2.contourArea(o.reshape(-1, 1, 2)) > cv2.contourArea(q.reshape(-1, 1, 2))
+            and all(inside(p, o) for p in q)
+            for o in quads
+        )
+    ]
 
 
 def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -269,16 +279,7 @@ def cards_in_reading_order(image: np.ndarray) -> list[np.ndarray]:
     each left to right) - for enrolling several cards from one photo."""
     from vision.layout import reading_sequence
 
-    quads = find_card_quads(image)
-    # An outline inside another (a card's art box) is not a card of its own.
-    outer = [
-        q
-        for q in quads
-        if not any(
-            o is not q and inside(q.mean(axis=0), o) and cv2.contourArea(o) > cv2.contourArea(q)
-            for o in quads
-        )
-    ]
+    outer = find_card_quads(image)
     ordered = reading_sequence(
         outer, center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean()))
     )

@@ -16,6 +16,7 @@ Several entries may share one name (printings, or several photos of one card).
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,7 +168,7 @@ class Gallery:
                 data = {key: arrays[key] for key in arrays.files}
         except GalleryError:
             raise
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as error:
             raise GalleryError(f"cannot read gallery {folder}: {error}") from error
         gallery = cls(folder)
         try:
@@ -195,6 +196,9 @@ class Gallery:
             raise GalleryError(f"gallery {folder} is inconsistent (feature counts differ)")
         if len(gallery.signatures) != len(gallery.entries):
             raise GalleryError(f"gallery {folder} is inconsistent (signature count)")
+        problem = _array_problem(gallery)
+        if problem:
+            raise GalleryError(f"gallery {folder} is damaged ({problem})")
         return gallery
 
     @classmethod
@@ -259,3 +263,40 @@ class Gallery:
                 raise GalleryError(f"cannot read image {path}")
             added.append(self.enroll(name_from_filename(path), card_from_image(image), str(path)))
         return added
+
+
+def _array_problem(gallery: Gallery) -> str | None:
+    """Why the loaded arrays cannot be used (wrong shape, offsets out of range), or None."""
+    n = len(gallery.descriptors)
+    index = gallery._index
+    assert index is not None
+    shapes = {
+        "points": (gallery.points, (n, 2)),
+        "descriptors": (gallery.descriptors, (n, 32)),
+        "owner": (gallery.owner, (n,)),
+        "words": (index.words, (len(index.words), 32)),
+        "word_order": (index.order, (n,)),
+        "word_starts": (index.starts, (len(index.words) + 1,)),
+        "coarse_words": (index.coarse, (len(index.coarse), 32)),
+        "coarse_starts": (index.coarse_starts, (len(index.coarse) + 1,)),
+    }
+    for name, (array, shape) in shapes.items():
+        if array.shape != shape:
+            return f"{name} has shape {array.shape}, expected {shape}"
+    if gallery.signatures.ndim != 2 or not np.isfinite(gallery.signatures).all():
+        return "signatures are not a table of numbers"
+    if not np.isfinite(gallery.points).all():
+        return "points are not numbers"
+    if n and (gallery.owner.min() < 0 or gallery.owner.max() >= len(gallery.entries)):
+        return "owner refers to cards that are not there"
+    if n and (index.order.min() < 0 or index.order.max() >= n):
+        return "word_order refers to features that are not there"
+    for name, starts, end in (
+        ("word_starts", index.starts, n),
+        ("coarse_starts", index.coarse_starts, len(index.words)),
+    ):
+        if starts[0] != 0 or starts[-1] != end or (np.diff(starts) < 0).any():
+            return f"{name} are not offsets into the arrays"
+    if n and not len(index.coarse):
+        return "the word index is empty"
+    return None

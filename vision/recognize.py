@@ -276,6 +276,16 @@ def _find_hypotheses(
             inl = mask.ravel().astype(bool)
             if int(inl.sum()) < MIN_FIND_INLIERS:
                 break
+            if int(inl.sum()) < 0.8 * len(src) and int(inl.sum()) >= 12:
+                # A card near a steeply tilted camera is far from affine: try the full
+                # perspective fit and keep it if it explains clearly more matches.
+                ph, pmask = cv2.findHomography(src, dst, cv2.RANSAC, 8.0, maxIters=500)
+                if ph is not None and pmask is not None:
+                    pin = pmask.ravel().astype(bool)
+                    if int(pin.sum()) > 1.15 * int(inl.sum()) and plausible_card(
+                        corners_from_homography(ph)
+                    ):
+                        h, inl = ph, pin
             corners = corners_from_homography(h)
             if not plausible_card(corners) or not _on_picture(corners, work_w, work_h):
                 break

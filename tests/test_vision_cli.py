@@ -1,0 +1,171 @@
+"""`tablekeeper vision enroll|identify` and `tablekeeper bench vision`, end to end."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from display.cli import CliError
+from display.commands import vision as vision_commands
+from vision.synth import compose_scene, render_card_face
+
+NAMES = ["Alpha Wolf", "Brass Key", "Cinder Owl", "Dune Runner", "Ember Lily"]
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run one command the way `tablekeeper` does (CliError -> exit code 2)."""
+    parser = argparse.ArgumentParser(prog="tablekeeper")
+    commands = parser.add_subparsers(dest="command")
+    benches = commands.add_parser("bench").add_subparsers(dest="bench")
+    vision_commands.register(commands, benches)
+    args = parser.parse_args(list(argv))
+    try:
+        return int(args.func(args) or 0)
+    except CliError as error:
+        print(f"tablekeeper: {error}")
+        return 2
+
+
+@pytest.fixture(scope="module")
+def enrolled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("vision")
+    refs = root / "refs"
+    refs.mkdir()
+    for i, name in enumerate(NAMES):
+        # Scans named "<card name>__<anything>", and one plain-stem file.
+        stem = f"{name}__print{i}" if i else name
+        cv2.imwrite(str(refs / f"{stem}.png"), render_card_face(name, 0))
+    assert (
+        run(["vision", "enroll", "--gallery", str(root / "gallery"), "--from-files", str(refs)])
+        == 0
+    )
+    return root / "gallery"
+
+
+def test_enroll_from_files_names_by_file_name(enrolled: Path) -> None:
+    meta = json.loads((enrolled / "gallery.json").read_text(encoding="utf-8"))
+    assert sorted(e["name"] for e in meta["entries"]) == sorted(NAMES)
+
+
+def test_identify_json_contract_and_annotation(
+    enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    faces = [render_card_face(n, 0) for n in NAMES[:3]]
+    faces.append(render_card_face("Not Enrolled", 1))
+    scene = compose_scene(faces, np.random.default_rng(4), difficulty="easy", table="cloth")
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), scene.image)
+    out_png = tmp_path / "annotated.png"
+    capsys.readouterr()
+    code = run(
+        [
+            "vision",
+            "identify",
+            str(photo),
+            "--gallery",
+            str(enrolled),
+            "--json",
+            "--annotate",
+            str(out_png),
+        ]
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"cards", "unknown", "seconds"}
+    assert sorted(c["name"] for c in data["cards"]) == sorted(NAMES[:3])
+    for card in data["cards"]:
+        assert set(card) >= {"name", "confidence", "corners", "center"}
+        assert len(card["corners"]) == 4 and all(len(p) == 2 for p in card["corners"])
+        assert 0.0 <= card["confidence"] <= 1.0
+    assert [u["reason"] for u in data["unknown"]] == ["not in gallery"]
+    assert len(data["unknown"][0]["corners"]) == 4
+    annotated = cv2.imread(str(out_png))
+    assert annotated is not None and annotated.shape == scene.image.shape
+
+
+def test_identify_plain_text(
+    enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1))
+    photo = tmp_path / "one.png"
+    cv2.imwrite(str(photo), scene.image)
+    capsys.readouterr()
+    assert run(["vision", "identify", str(photo), "--gallery", str(enrolled)]) == 0
+    out = capsys.readouterr().out
+    assert NAMES[4] in out and "1 card(s) named" in out
+
+
+def test_bad_input_exits_2_with_a_reason(
+    enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"this is not a jpeg")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    for photo in (junk, empty, tmp_path / "missing.jpg"):
+        capsys.readouterr()
+        assert run(["vision", "identify", str(photo), "--gallery", str(enrolled)]) == 2
+        assert str(photo.name) in capsys.readouterr().out
+    good = tmp_path / "good.png"
+    cv2.imwrite(str(good), np.full((200, 300, 3), 90, np.uint8))
+    assert run(["vision", "identify", str(good), "--gallery", str(tmp_path / "none")]) == 2
+    assert "not a card gallery" in capsys.readouterr().out
+
+
+def test_enroll_from_photo_needs_matching_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    faces = [render_card_face(n, 5) for n in ("North", "South", "East")]
+    scene = compose_scene(faces, np.random.default_rng(3), layout="rows", table="felt")
+    photo = tmp_path / "row.png"
+    cv2.imwrite(str(photo), scene.image)
+    gallery = tmp_path / "g"
+    assert (
+        run(
+            [
+                "vision",
+                "enroll",
+                "--gallery",
+                str(gallery),
+                "--from-photo",
+                str(photo),
+                "--names",
+                "North;South",
+            ]
+        )
+        == 2
+    )
+    assert "found 3 card(s) but 2 name(s)" in capsys.readouterr().out
+    assert run(["vision", "enroll", "--gallery", str(gallery), "--from-photo", str(photo)]) == 2
+    assert (
+        run(
+            [
+                "vision",
+                "enroll",
+                "--gallery",
+                str(gallery),
+                "--from-photo",
+                str(photo),
+                "--names",
+                "North;South;East",
+            ]
+        )
+        == 0
+    )
+    meta = json.loads((gallery / "gallery.json").read_text(encoding="utf-8"))
+    assert [e["name"] for e in meta["entries"]] == ["North", "South", "East"]
+
+
+def test_bench_vision_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["bench", "vision", "--scenes", "3", "--cards", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Synthetic scenes" in out
+    for difficulty in ("easy", "medium", "hard"):
+        assert f"  {difficulty} " in out
+    assert "Calibration" in out
