@@ -1,0 +1,55 @@
+"""Card recognition: find, rectify and name every card in a table photo (OpenCV + numpy only).
+
+The public API, for the appliance and the games' screens::
+
+    from vision import Gallery, identify
+
+    gallery = Gallery.load("gallery/")           # or Gallery("gallery/") to start one
+    gallery.enroll("Overlord", card_image)        # one upright card image (scan or crop)
+    gallery.save()
+
+    result = identify(photo_bgr, gallery)         # -> Identification
+    for card in result.cards:                     # named cards, confidence >= accept threshold
+        card.name, card.confidence, card.corners, card.center, card.orientation
+        card.candidates                           # closest names, for a pick-list
+    for unknown in result.unknown:                # card-shaped, not named: corners + reason
+        unknown.reason                            # "not in gallery" | "too blurred"
+    result.seconds, result.to_json()
+
+Layout helpers (:mod:`vision.layout`): ``reading_order`` / ``reading_sequence`` (rows) and
+``two_columns`` (a Mixtape's Trk A / Trk B). Synthetic cards, tables and photos with exact
+ground truth for tests and the simulated camera: :mod:`vision.synth`.
+"""
+
+from vision.gallery import Gallery, GalleryError
+from vision.layout import reading_order, reading_sequence, two_columns
+from vision.recognize import (
+    ACCEPT_CONFIDENCE,
+    REASON_NOT_IN_GALLERY,
+    REASON_TOO_BLURRED,
+    Candidate,
+    Card,
+    Identification,
+    UnknownCard,
+    VisionError,
+    annotate,
+    identify,
+)
+
+__all__ = [
+    "ACCEPT_CONFIDENCE",
+    "REASON_NOT_IN_GALLERY",
+    "REASON_TOO_BLURRED",
+    "Candidate",
+    "Card",
+    "Gallery",
+    "GalleryError",
+    "Identification",
+    "UnknownCard",
+    "VisionError",
+    "annotate",
+    "identify",
+    "reading_order",
+    "reading_sequence",
+    "two_columns",
+]

@@ -270,7 +270,7 @@ def _array_problem(gallery: Gallery) -> str | None:
     n = len(gallery.descriptors)
     index = gallery._index
     assert index is not None
-    shapes = {
+    shapes: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {
         "points": (gallery.points, (n, 2)),
         "descriptors": (gallery.descriptors, (n, 32)),
         "owner": (gallery.owner, (n,)),
