@@ -131,20 +131,27 @@ class Enrolment:
     # -- changes ------------------------------------------------------------------------------
     def add(self, key: str, name: str, card: np.ndarray, source: str = "") -> None:
         """Enrol (or re-enrol: replaces the earlier images) one upright card image."""
+        self.add_many([(key, name, card, source)])
+
+    def add_many(self, items: list[tuple[str, str, np.ndarray, str]]) -> None:
+        """Enrol several cards (key, name, upright image, source) from one photo; the gallery
+        and the manifest are written once, after every image file."""
         import cv2
 
-        replacing = key in self.cards
-        filename = f"{_safe_key(key)}.jpg"
-        ok, data = cv2.imencode(".jpg", card, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        if not ok:
-            raise EnrolmentError(f"could not encode the image of {name}")
-        _write_atomic(self.cards_dir / filename, data.tobytes())
-        self.cards[key] = {"name": name, "images": [filename], "source": source}
         gallery = self.gallery()
+        replacing = any(key in self.cards for key, _, _, _ in items)
+        for key, name, card, source in items:
+            filename = f"{_safe_key(key)}.jpg"
+            ok, data = cv2.imencode(".jpg", card, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            if not ok:
+                raise EnrolmentError(f"could not encode the image of {name}")
+            _write_atomic(self.cards_dir / filename, data.tobytes())
+            self.cards[key] = {"name": name, "images": [filename], "source": source}
+            if not replacing:
+                gallery.enroll(name, card, source or key)
         if replacing:
             self._gallery = self._rebuild()
         else:
-            gallery.enroll(name, card, source or key)
             gallery.save(self.gallery_dir)
         self._save()
 

@@ -94,8 +94,25 @@ class PickScreen(Screen):
             self.selected = (self.selected + 1) % count
         elif action is Action.OK:
             self.choose(self.selected)
+        elif action in (Action.SEAT_1, Action.SEAT_2) and self.options:
+            self.jump_letter(1 if action is Action.SEAT_2 else -1)
         elif action is Action.BACK:
             self.app.pop()
+
+    def jump_letter(self, direction: int) -> None:
+        """To the next (or previous) item starting with another letter: long lists by button."""
+        count = len(self.options)
+        letter = self.options[self.selected][1][:1].lower()
+        index = self.selected
+        for _ in range(count):
+            index = (index + direction) % count
+            if self.options[index][1][:1].lower() != letter:
+                break
+        if direction < 0:  # the first item of that letter
+            target = self.options[index][1][:1].lower()
+            while self.options[(index - 1) % count][1][:1].lower() == target and index > 0:
+                index -= 1
+        self.selected = index
 
     def handle_text(self, text: str) -> None:
         index = best_match(text, [label for _, label, _ in self.options])
@@ -171,7 +188,7 @@ def card_options(
             add(card.name, f"read {card.confidence:.0%}" if not card.settled else "chosen")
         for name, confidence in card.candidates:
             if name in all_names:
-                add(name, f"close {confidence:.0%}")
+                add(name, f"close {confidence:.0%}" if confidence >= 0.05 else "closest")
     for name in sorted(all_names, key=str.lower):
         add(name, "")
     if allow_remove:

@@ -345,9 +345,12 @@ class EnrolBatchScreen(Screen):
             self.error = "The photo no longer matches; press SHUTTER again."
             return
         done = enrolment(self.app, self.game)
-        for key, name, quad in zip(self.keys, self.names(), quads, strict=True):
-            gallery_name = name if self.game == REMIX else key
-            done.add(key, gallery_name, rectify(image, quad), f"{self.photo}#{key}")
+        done.add_many(
+            [
+                (key, name if self.game == REMIX else key, rectify(image, quad), self.photo or "")
+                for key, name, quad in zip(self.keys, self.names(), quads, strict=True)
+            ]
+        )
         enrolled = list(self.keys)
         self.batches_done += 1
         self.photo, self._view, self._quads, self.found = None, None, [], 0

@@ -766,7 +766,15 @@ class SoloScreen(Screen):
             text = f"Game over. You {you}, Otto {otto}. {verdict}"
             if you == otto:
                 text += " (A tie goes to Otto: you must beat him.)"
-            ui.paragraph(surface, text, area, ui.MEDIUM, ui.ACCENT)
+            y = ui.paragraph(surface, text, area, ui.MEDIUM, ui.ACCENT) + 6
+            for who, label in ((YOU, "You"), (OTTO, "Otto")):
+                s = scores[who]
+                line = (
+                    f"{label}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
+                    f" = {s.total}"
+                )
+                ui.text(surface, line, (area.left, y), ui.SMALL, max_width=area.width)
+                y += 32
             return
         purpose, _, what = self.prompt(game)
         if purpose:
