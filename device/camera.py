@@ -62,6 +62,49 @@ def _as_bgr(image: Any, source: str) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
+#: Larger images are refused before decoding: 20000 x 20000 pixels would need 1.2 GB as BGR
+#: and many seconds of a Pi's time. Camera modules give 12 Mpx, phones up to ~50.
+MAX_IMAGE_PIXELS = 80_000_000
+
+
+def image_file_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) read from a PNG, JPEG, GIF or BMP header without decoding, else None."""
+    import struct
+
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return struct.unpack("<HH", data[6:10])
+    if data[:2] == b"BM" and len(data) >= 26:
+        width, height = struct.unpack("<ii", data[18:26])
+        return abs(width), abs(height)
+    if data[:2] == b"\xff\xd8":  # JPEG: walk the segments to the frame header (SOFn)
+        at = 2
+        while at + 9 <= len(data):
+            if data[at] != 0xFF:
+                return None
+            marker = data[at + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+                at += 1 if marker == 0xFF else 2
+                continue
+            length = struct.unpack(">H", data[at + 2 : at + 4])[0]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height, width = struct.unpack(">HH", data[at + 5 : at + 9])
+                return width, height
+            at += 2 + length
+    return None
+
+
+def check_image_size(data: bytes, source: str) -> None:
+    """Raise CameraError when the header announces an image too large to decode safely."""
+    size = image_file_size(data)
+    if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
+        raise CameraError(
+            f"{source} is {size[0]} x {size[1]} pixels; images above "
+            f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels are refused (make it smaller)"
+        )
+
+
 def read_image(path: Path) -> np.ndarray:
     """Read an image file as BGR, or raise CameraError naming the file."""
     import cv2
@@ -69,6 +112,7 @@ def read_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise CameraError(f"no image file at {path}")
     data = np.fromfile(str(path), dtype=np.uint8)
+    check_image_size(data[:65536].tobytes(), path.name)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise CameraError(f"{path.name} is not an image this camera can read")

@@ -154,7 +154,10 @@ def run_interactive(options: RunOptions) -> int:
     try:
         try:
             pygame.display.init()
-            flags = pygame.SCALED
+            headless = os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen")
+            # SCALED lets SDL scale the 480-high canvas to the panel (and map touches back);
+            # a headless driver has nothing to scale to.
+            flags = 0 if headless else pygame.SCALED
             if not options.simulated and app.config.screen.fullscreen:
                 flags |= pygame.FULLSCREEN
             window = pygame.display.set_mode(app.size, flags)

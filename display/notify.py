@@ -44,6 +44,9 @@ class Notifier:
                 self._socket = socket.socket(
                     socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
                 )
+                # Never let a slow reader stall the UI loop: a full queue drops the message
+                # (the next ping comes half a watchdog interval later).
+                self._socket.setblocking(False)
             self._socket.sendto(message.encode("utf-8"), self.address)
         except OSError:
             return False
