@@ -95,8 +95,15 @@ def register(commands: Any, benches: Any) -> None:
 def _read_image(path: Path) -> Any:
     import cv2
 
+    from device.camera import CameraError, check_image_size
+
     if not path.is_file():
         raise CliError(f"{path}: no such file")
+    try:
+        with path.open("rb") as handle:
+            check_image_size(handle.read(65536), str(path))
+    except CameraError as error:  # too many pixels to decode safely
+        raise CliError(str(error)) from None
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
         raise CliError(f"{path}: not a readable image")
