@@ -51,21 +51,26 @@ class Tally:
     false: int = 0
     cards: int = 0
     seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
     open_cards: int = 0
     open_unknown: int = 0
     open_named: int = 0
 
     def row(self) -> str:
         med = statistics.median(self.seconds) if self.seconds else float("nan")
+        cpu = statistics.median(self.cpu) if self.cpu else float("nan")
         pct = 100.0 * self.right / self.cards if self.cards else float("nan")
         wrong_pct = 100.0 * self.wrong / self.cards if self.cards else float("nan")
         return (
             f"{self.cards:6d} {self.right:6d} {pct:6.1f}% {self.wrong:5d} {wrong_pct:5.2f}% "
-            f"{self.unknown:7d} {self.missed:6d} {self.false:5d}   {med:6.3f}"
+            f"{self.unknown:7d} {self.missed:6d} {self.false:5d}   {med:6.3f}   {cpu:6.3f}"
         )
 
 
-HEADER = "                  cards  right      %  wrong      % unknown missed false  median s"
+HEADER = (
+    "                  cards  right      %  wrong      % unknown missed false  median s  "
+    "median cpu s"
+)
 
 
 def _log(msg: str) -> None:
@@ -89,7 +94,15 @@ def _truth(labels: Path) -> dict[str, list[str]]:
     return truth
 
 
-def _score_real(result: Identification, expected: list[str], tally: Tally) -> None:
+def _timed_identify(image: np.ndarray, gallery: Gallery, **kwargs: Any) -> tuple[Any, float]:
+    """identify() and the CPU seconds it used (with one OpenCV thread, the one-core time even
+    when other programs share the machine; the wall-clock time is in result.seconds)."""
+    tick = time.process_time()
+    result = identify(image, gallery, **kwargs)
+    return result, time.process_time() - tick
+
+
+def _score_real(result: Identification, expected: list[str], tally: Tally, cpu: float) -> None:
     want = Counter(expected)
     got = Counter(c.name for c in result.cards)
     right = sum((want & got).values())
@@ -103,6 +116,7 @@ def _score_real(result: Identification, expected: list[str], tally: Tally) -> No
         0, len(result.unknown) - max(0, len(expected) - sum(got.values()))
     )
     tally.seconds.append(result.seconds)
+    tally.cpu.append(cpu)
 
 
 def run_real(real: Path, gallery: Gallery) -> dict[str, Any]:
@@ -126,8 +140,8 @@ def run_real(real: Path, gallery: Gallery) -> dict[str, Any]:
         scale = 1640 / max(image.shape[:2])
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         for label, img in (("full size", image), ("1640 px", small)):
-            result = identify(img, gallery)
-            _score_real(result, truth[path.name], tallies[label])
+            result, cpu = _timed_identify(img, gallery)
+            _score_real(result, truth[path.name], tallies[label], cpu)
             named = ", ".join(f"{c.name} ({c.confidence:.2f})" for c in result.cards)
             unknown = ", ".join(u.reason for u in result.unknown)
             details.append(
@@ -154,6 +168,7 @@ def _tally_json(t: Tally) -> dict[str, Any]:
         "missed": t.missed,
         "false": t.false,
         "median_seconds": statistics.median(t.seconds) if t.seconds else None,
+        "median_cpu_seconds": statistics.median(t.cpu) if t.cpu else None,
         "open_set_cards": t.open_cards,
         "open_set_unknown": t.open_unknown,
         "open_set_named": t.open_named,
@@ -243,7 +258,7 @@ def run_synthetic(
             scene = compose_scene(images, rng, difficulty=difficulty)
             compose_times.append(time.perf_counter() - tick)
             truth = [(c.corners, names[c.index]) for c in scene.cards]
-            result = identify(scene.image, gallery, accept=min(THRESHOLDS))
+            result, cpu = _timed_identify(scene.image, gallery, accept=min(THRESHOLDS))
             for t in THRESHOLDS:
                 _match_scene(result, truth, t, calib[t])
             main = Tally()
@@ -254,6 +269,7 @@ def run_synthetic(
             for attr in ("open_cards", "open_unknown", "open_named"):
                 setattr(tally, attr, getattr(tally, attr) + getattr(main, attr))
             tally.seconds.append(result.seconds)
+            tally.cpu.append(cpu)
     total = Tally()
     for tally in tallies.values():
         for attr in (
@@ -269,6 +285,7 @@ def run_synthetic(
         ):
             setattr(total, attr, getattr(total, attr) + getattr(tally, attr))
         total.seconds.extend(tally.seconds)
+        total.cpu.extend(tally.cpu)
     _log(
         f"Synthetic scenes (seed {seed}, {per} per difficulty, {cards_per_scene} gallery cards "
         f"each, 1640x1232; accept threshold {ACCEPT_CONFIDENCE}):"

@@ -102,7 +102,16 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     dx, dy = _colour_gradient(cv2.GaussianBlur(small, (5, 5), 0))
     h, w = dx.shape
-    box = content_box(small)
+    # Padding is found on a small copy (it needs no detail), then scaled up.
+    tiny_scale = min(1.0, 250 / max(h, w))
+    tiny = cv2.resize(small, None, fx=tiny_scale, fy=tiny_scale, interpolation=cv2.INTER_AREA)
+    bx0, by0, bx1, by1 = content_box(tiny)
+    box = (
+        int(bx0 / tiny_scale),
+        int(by0 / tiny_scale),
+        int(np.ceil(bx1 / tiny_scale)) if bx1 < tiny.shape[1] else w,
+        int(np.ceil(by1 / tiny_scale)) if by1 < tiny.shape[0] else h,
+    )
     min_side = min_fraction * min(h, w) * 2.5
     max_area = 0.6 * h * w
     found: list[np.ndarray] = []
@@ -112,6 +121,9 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if len(contour) < 8:
+                continue
+            _, _, bw, bh = cv2.boundingRect(contour)
+            if max(bw, bh) < min_side:
                 continue
             rect = cv2.minAreaRect(contour)
             rw, rh = rect[1]
@@ -127,7 +139,7 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
             if not plausible_card(quad, (w, h)):
                 continue
             # The picture's border (or a white canvas edge) is not a card.
-            if _touches_border(quad, box):
+            if _touches_border(quad, box, margin=3.0 + 1.0 / tiny_scale):
                 continue
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])

@@ -58,6 +58,7 @@ MIN_FIND_INLIERS = 8
 MAX_HYPOTHESES = 40
 POSITION_RADIUS = 24.0  # canonical px: how far a rectified feature may sit from its reference
 MIN_NAME_INLIERS = 12
+WEAK_CARD_INLIERS = 10  # a found-but-unnamed card with this much support is reported unknown
 ACCEPT_CONFIDENCE = 0.5  # calibrated with `tablekeeper bench vision`
 BLUR_LIMIT = 0.35  # sharpness() below this: "too blurred"
 
@@ -338,24 +339,37 @@ class _Naming:
 def _positional_matches(
     points: np.ndarray, descriptors: np.ndarray, ref_points: np.ndarray, ref_desc: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (patch feature, reference feature) with close descriptors that sit at about the
-    same place on the upright card: for each patch feature, the first of its four nearest
-    reference descriptors lying within ``POSITION_RADIUS``."""
+    """Pairs (patch feature, reference feature) that sit at about the same place on the upright
+    card (within ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its
+    closest such reference feature. Position first: only a handful of reference features lie
+    near any patch feature, so few descriptors need comparing."""
     if len(points) == 0 or len(ref_points) == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    k = min(4, len(ref_desc))
-    dist, nearest = cv2.batchDistance(
-        descriptors, ref_desc, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
-    )
-    nearest = nearest.astype(np.int64)
-    valid = (nearest >= 0) & (dist <= MAX_DESCRIPTOR_DISTANCE)
-    safe = np.where(valid, nearest, 0)
-    offset = ref_points[safe] - points[:, None, :]
-    close = valid & ((offset**2).sum(axis=2) < POSITION_RADIUS**2)
-    has = close.any(axis=1)
-    ii = np.flatnonzero(has)
-    jj = safe[ii, np.argmax(close[ii], axis=1)]
-    return ii, jj
+    order = np.argsort(ref_points[:, 0], kind="stable")
+    xs = ref_points[order, 0]
+    lo = np.searchsorted(xs, points[:, 0] - POSITION_RADIUS, side="left")
+    hi = np.searchsorted(xs, points[:, 0] + POSITION_RADIUS, side="right")
+    lengths = (hi - lo).astype(np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    ii = np.repeat(np.arange(len(points)), lengths)
+    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    jj = order[np.repeat(lo, lengths) + offsets]
+    near = np.abs(ref_points[jj, 1] - points[ii, 1]) < POSITION_RADIUS
+    near &= ((ref_points[jj] - points[ii]) ** 2).sum(axis=1) < POSITION_RADIUS**2
+    ii, jj = ii[near], jj[near]
+    if len(ii) == 0:
+        return ii, jj
+    hd = hamming(descriptors[ii], ref_desc[jj])
+    ok = hd <= MAX_DESCRIPTOR_DISTANCE
+    ii, jj, hd = ii[ok], jj[ok], hd[ok]
+    if len(ii) == 0:
+        return ii, jj
+    best = np.lexsort((hd, ii))
+    ii, jj = ii[best], jj[best]
+    first = np.r_[True, ii[1:] != ii[:-1]]
+    return ii[first], jj[first]
 
 
 def _name_patch(patch: np.ndarray, gallery: Gallery, shortlist: list[int]) -> _Naming | None:
@@ -497,6 +511,25 @@ def identify(
         candidates = _candidate_list(best[1].scores) if best is not None else []
         if not any(quad_iou(quad, u.corners) > 0.4 for u in unknown):
             unknown.append(UnknownCard(order_corners(quad), reason, candidates))
+    # A card the features found but could not name with confidence is still a card: report it
+    # as unknown (with its closest names) unless something named covers it.
+    for corners, weak_naming in weak:
+        if (
+            weak_naming is None
+            or weak_naming.inliers < WEAK_CARD_INLIERS
+            or _explained(corners, cards)
+        ):
+            continue
+        if any(quad_iou(corners, u.corners) > 0.3 for u in unknown):
+            continue
+        reason = (
+            REASON_TOO_BLURRED
+            if sharpness(rectify(image, corners)) < BLUR_LIMIT
+            else REASON_NOT_IN_GALLERY
+        )
+        unknown.append(
+            UnknownCard(corners.astype(np.float32), reason, _candidate_list(weak_naming.scores))
+        )
     timings["outline_naming"] = time.perf_counter() - tick
     cards.sort(key=lambda c: (c.center[1], c.center[0]))
     return Identification(cards, unknown, time.perf_counter() - start, (full_w, full_h), timings)
