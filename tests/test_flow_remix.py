@@ -57,9 +57,9 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
     first = [name for _, name in CHECKLIST[:12]]
     second = [name for _, name in CHECKLIST[12:24]]
     images = {
-        "batch1.jpg": scene(first, 11, size=ENROL_SIZE),
+        "batch1.jpg": scene(first, 100, size=ENROL_SIZE),
         "batch2-short.jpg": scene(second[:11], 12, size=ENROL_SIZE),
-        "batch2.jpg": scene(second, 13, size=ENROL_SIZE),
+        "batch2.jpg": scene(second, 101, size=ENROL_SIZE),
     }
     dump = run(
         tmp_path,

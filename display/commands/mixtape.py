@@ -52,6 +52,8 @@ def register(commands: Any, benches: Any) -> None:
     score.add_argument("--a", default="", metavar="IDS", help="column Trk A, top to bottom")
     score.add_argument("--b", default="", metavar="IDS", help="column Trk B, top to bottom")
     score.add_argument("--json", action="store_true", help="print the score as JSON")
+    score.add_argument("--photo", metavar="PHOTO", help="read the columns from a photo")
+    score.add_argument("--gallery", metavar="DIR", help="enrolled cards (with --photo)")
     score.set_defaults(func=run_score)
 
     otto = actions.add_parser("otto", help="what Otto takes from three face-up cards")
@@ -114,6 +116,14 @@ def _tape(deck: Deck, a: str, b: str, whose: str) -> Tape:
 # ---- score ---------------------------------------------------------------------------------
 def run_score(args: argparse.Namespace) -> int:
     deck = _load(args.deck)
+    if args.photo is not None or args.gallery is not None:  # issue 7: display/flows/photo_cli.py
+        from pathlib import Path
+
+        from display.flows.photo_cli import mixtape_score_photo
+
+        if args.photo is None or args.gallery is None or args.a or args.b:
+            raise CliError("--photo PHOTO goes with --gallery DIR, without --a/--b")
+        return mixtape_score_photo(deck, Path(args.photo), Path(args.gallery), args.json)
     try:
         score = score_mixtape(deck, parse_ids(args.a), parse_ids(args.b))
     except MixtapeError as error:

@@ -38,6 +38,8 @@ def register(commands: Any, benches: Any) -> None:
     score.add_argument("--loki-draw", metavar="CARD", help="the REMIX card drawn for Loki")
     score.add_argument("--batch", type=Path, metavar="FILE", help="one hand per line")
     score.add_argument("--json", action="store_true", help="print JSON")
+    score.add_argument("--photo", type=Path, metavar="PHOTO", help="score the hand in a photo")
+    score.add_argument("--gallery", type=Path, metavar="DIR", help="enrolled cards (with --photo)")
     score.set_defaults(func=run_score)
 
     bench = benches.add_parser(
@@ -82,6 +84,12 @@ def _parse_line(line: str) -> tuple[list[str], str | None]:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    if args.photo is not None or args.gallery is not None:  # issue 7: display/flows/photo_cli.py
+        from display.flows.photo_cli import remix_score_photo
+
+        if args.photo is None or args.gallery is None or args.cards or args.batch:
+            raise CliError("--photo PHOTO goes with --gallery DIR, without CARD... or --batch")
+        return remix_score_photo(args.photo, args.gallery, args.loki_draw, args.json)
     if args.batch is not None:
         if args.cards or args.loki_draw:
             raise CliError("give either CARD... or --batch FILE, not both")

@@ -73,23 +73,14 @@ def next_remix_batch(done: Enrolment) -> list[str]:
 
 
 def card_quads(image: np.ndarray) -> list[np.ndarray]:
-    """Card outlines in reading order (the same rule as ``vision.detect.cards_in_reading_order``,
-    which returns only the rectified images; the screen needs the outlines to draw names on)."""
-    import cv2
-
-    from vision.detect import find_card_quads, inside
+    """Card outlines in reading order: what ``vision.detect.cards_in_reading_order`` rectifies
+    (the screen needs the outlines themselves, to draw the names on the photo)."""
+    from vision.detect import find_card_quads
     from vision.layout import reading_sequence
 
-    quads = find_card_quads(image)
-    outer = [
-        q
-        for q in quads
-        if not any(
-            o is not q and inside(q.mean(axis=0), o) and cv2.contourArea(o) > cv2.contourArea(q)
-            for o in quads
-        )
-    ]
-    return reading_sequence(outer, center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean())))
+    return reading_sequence(
+        find_card_quads(image), center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean()))
+    )
 
 
 class _Menu(Screen):

@@ -1,0 +1,139 @@
+"""Scoring from a photo on the command line (the flows without a screen):
+
+    tablekeeper remix score --photo PHOTO --gallery DIR [--loki-draw CARD] [--json]
+    tablekeeper mixtape score --deck FILE --photo PHOTO --gallery DIR [--json]
+
+The photo is read with the same code as the appliance (:func:`display.flows.reading.read_photo`).
+A card the recogniser cannot name is not guessed: the command refuses to score (exit 2) and lists
+every unknown card with where it lies in the photo, why, and the closest names. A card named with
+a confidence under ``DOUBT_BELOW`` is scored but reported as doubtful (the JSON carries every
+card's confidence). The JSON is the scorer's own JSON plus a ``photo`` object::
+
+    "photo": {"file", "seconds", "cards": [{"name", "id", "confidence", "doubtful", "center",
+              "column"}]}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from display.cli import CliError
+from display.flows.reading import DOUBT_BELOW, Reading
+
+
+def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
+    """Read ``photo`` against the gallery in ``gallery_dir``; every problem is a CliError."""
+    import cv2
+    import numpy as np
+
+    from display.flows.reading import read_photo
+    from vision.gallery import Gallery, GalleryError
+    from vision.recognize import VisionError
+
+    if not photo.is_file():
+        raise CliError(f"{photo}: no such photo")
+    data = np.fromfile(str(photo), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise CliError(f"{photo}: not an image this command can read")
+    try:
+        gallery = Gallery.load(gallery_dir)
+    except (GalleryError, OSError) as error:
+        raise CliError(f"{gallery_dir}: not a card gallery ({error})") from None
+    if len(gallery) == 0:
+        raise CliError(f"{gallery_dir}: the gallery is empty; enrol the cards first")
+    try:
+        reading = read_photo(image, gallery, layout)
+    except VisionError as error:
+        raise CliError(f"{photo}: {error}") from None
+    if not reading.cards:
+        raise CliError(f"{photo}: no cards found in the photo")
+    unknown = [(i, c) for i, c in enumerate(reading.cards) if c.name is None]
+    if unknown:
+        parts = []
+        for index, card in unknown:
+            x, y = card.center
+            closest = ", ".join(name for name, _ in card.candidates[:3]) or "none"
+            parts.append(
+                f"card {index + 1} at ({x:.0f}, {y:.0f}): {card.reason or 'unknown'} "
+                f"(closest: {closest})"
+            )
+        raise CliError(
+            f"{photo}: {len(unknown)} card(s) not recognised, not scoring: " + "; ".join(parts)
+        )
+    return reading
+
+
+def photo_json(photo: Path, reading: Reading, ids: list[str]) -> dict[str, Any]:
+    return {
+        "file": str(photo),
+        "seconds": round(reading.seconds, 3),
+        "cards": [
+            {
+                "name": card.name,
+                "id": card_id,
+                "confidence": round(card.confidence, 3),
+                "doubtful": card.confidence < DOUBT_BELOW,
+                "center": [round(v, 1) for v in card.center],
+                "column": card.column or None,
+            }
+            for card, card_id in zip(reading.cards, ids, strict=True)
+        ],
+    }
+
+
+def doubt_lines(reading: Reading) -> list[str]:
+    return [
+        f"note: {c.name} read with confidence {c.confidence:.0%} (doubtful; check it)"
+        for c in reading.cards
+        if c.confidence < DOUBT_BELOW
+    ]
+
+
+def remix_score_photo(photo: Path, gallery_dir: Path, loki_draw: str | None, as_json: bool) -> int:
+    import json
+
+    from games.remix import RemixError, default_catalogue, score_hand
+
+    reading = read(photo, gallery_dir, "rows")
+    catalogue = default_catalogue()
+    try:
+        ids = [catalogue.lookup(name).id for name in reading.names]
+        result = score_hand(ids, loki_draw)
+    except RemixError as error:
+        raise CliError(f"{photo}: {error}") from None
+    if as_json:
+        print(json.dumps({**result.to_json(), "photo": photo_json(photo, reading, ids)}))
+    else:
+        seen = ", ".join(f"{c.name} ({c.confidence:.0%})" for c in reading.cards)
+        print(f"read in {reading.seconds:.2f} s: {seen}")
+        for line in doubt_lines(reading):
+            print(line)
+        print(result.text())
+    return 0
+
+
+def mixtape_score_photo(deck: Any, photo: Path, gallery_dir: Path, as_json: bool) -> int:
+    import json
+
+    from games.mixtape import MixtapeError, score_mixtape
+
+    reading = read(photo, gallery_dir, "columns")
+    a = [c.name for c in reading.cards if c.column == "A" and c.name]
+    b = [c.name for c in reading.cards if c.column == "B" and c.name]
+    try:
+        score = score_mixtape(deck, a, b)
+    except MixtapeError as error:
+        raise CliError(f"{photo}: read Trk A {a}, Trk B {b}: {error}") from None
+    if as_json:
+        ids = [c.name or "" for c in reading.cards]
+        print(json.dumps({**score.to_json(), "photo": photo_json(photo, reading, ids)}, indent=2))
+    else:
+        from display.commands.mixtape import describe_score
+
+        print(f"read in {reading.seconds:.2f} s: Trk A {', '.join(a)}; Trk B {', '.join(b)}")
+        for line in doubt_lines(reading):
+            print(line)
+        print(describe_score(deck, score))
+    return 0
