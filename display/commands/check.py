@@ -12,6 +12,10 @@ from typing import Any
 from display.cli import CliError
 
 GAMES = ("comix", "remix", "mixtape")
+FUZZ_FAMILIES = ("ballot-json", "deck-toml", "card-names", "config-toml", "gallery", "image")
+# share of --cases per family (images are a fixed list of the cases plus mutants)
+FUZZ_SHARES = {"ballot-json": 0.3, "deck-toml": 0.2, "card-names": 0.3, "config-toml": 0.08,
+               "gallery": 0.1, "image": 0.02}  # fmt: skip
 
 
 def register(commands: Any, benches: Any) -> None:
@@ -54,6 +58,21 @@ def register(commands: Any, benches: Any) -> None:
     torn.add_argument("--commits", type=int, default=40, help="commits written (default 40)")
     torn.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     torn.set_defaults(func=torn_command)
+
+    fuzz = checks.add_parser(
+        "fuzz",
+        help="feed every kind of bad input to the commands and the appliance",
+        description="Mutated ballot JSON, deck TOML, card names, config TOML, gallery files and "
+        "images through the real command line: each must be accepted or refused with exit 2 and "
+        "one clear line - never a traceback - and a saved game must survive it.",
+    )
+    fuzz.add_argument("--cases", type=int, default=2000, help="about this many (default 2000)")
+    fuzz.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    fuzz.add_argument(
+        "--only", help=f"comma-separated families (default all): {', '.join(FUZZ_FAMILIES)}"
+    )
+    fuzz.add_argument("--verbose", action="store_true", help="one line per case")
+    fuzz.set_defaults(func=fuzz_command)
 
 
 def powercut_command(args: argparse.Namespace) -> int:
@@ -100,6 +119,34 @@ def torn_command(args: argparse.Namespace) -> int:
     if args.cases < 1 or args.commits < 1:
         raise CliError("--cases and --commits must be at least 1")
     report = torn_write_cases(args.cases, args.commits, args.seed)
+    for line in report.lines():
+        print(line)
+    return 0 if not report.failures else 1
+
+
+def fuzz_command(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display.robustness.fuzz import Outcome, run_fuzz
+
+    if args.cases < 10:
+        raise CliError("--cases must be at least 10")
+    families = list(FUZZ_FAMILIES)
+    if args.only:
+        families = [name.strip() for name in args.only.split(",") if name.strip()]
+        unknown = [name for name in families if name not in FUZZ_FAMILIES]
+        if unknown:
+            raise CliError(f"unknown family {unknown[0]!r} (families: {', '.join(FUZZ_FAMILIES)})")
+    total_share = sum(FUZZ_SHARES[f] for f in families)
+    counts = {f: max(1, round(args.cases * FUZZ_SHARES[f] / total_share)) for f in families}
+
+    def progress(outcome: Outcome) -> None:
+        if args.verbose or outcome.problem:
+            status = outcome.problem or f"exit {outcome.code}"
+            print(f"{outcome.case.family} [{outcome.case.label}]: {status}", flush=True)
+
+    report = run_fuzz(counts, args.seed, progress=progress)
     for line in report.lines():
         print(line)
     return 0 if not report.failures else 1
