@@ -172,7 +172,7 @@ def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(dx), np.ascontiguousarray(dy)
 
 
-def content_box(image: np.ndarray, tolerance: int = 12) -> tuple[int, int, int, int]:
+def content_box(image: np.ndarray, tolerance: int = 10) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) of the photo inside any uniform padding (a phone photo letterboxed on
     a white canvas, say): rows and columns at the edges that are all one colour are not part
     of the scene, and the edge of the canvas is not a card's edge."""
@@ -180,6 +180,8 @@ def content_box(image: np.ndarray, tolerance: int = 12) -> tuple[int, int, int, 
     pixels = image.reshape(h, w, -1).astype(np.int16)
     border = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
     pad = np.median(border, axis=0)
+    if not ((pad >= 225).all() or (pad <= 30).all()):
+        return 0, 0, w, h  # padding is white or black; a plain tablecloth is not padding
     plain = (np.abs(pixels - pad) <= tolerance).all(axis=2)
     rows = plain.mean(axis=1) >= 0.98
     cols = plain.mean(axis=0) >= 0.98
