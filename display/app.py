@@ -341,6 +341,8 @@ class App:
         if event.type == pygame.QUIT:
             self.running = False
         elif event.type in (pygame.KEYDOWN, pygame.KEYUP):
+            if event.type == pygame.KEYDOWN and self._typed(event):
+                return
             action = self.keymap.get(event.key)
             if action is None:
                 return
@@ -363,6 +365,17 @@ class App:
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             # Touches arrive as synthesised mouse clicks (SDL default), already in canvas pixels.
             self.tap(*event.pos)
+
+    def _typed(self, event: pygame.event.Event) -> bool:
+        """On a screen that takes text, printable keys type instead of pressing buttons
+        (Enter, Backspace, Escape and the arrows stay buttons)."""
+        if not self.top.takes_text:
+            return False
+        character = getattr(event, "unicode", "")
+        if len(character) != 1 or not character.isprintable():
+            return False
+        self.type_text(character)
+        return True
 
     # -- time ---------------------------------------------------------------------------------
     def update(self) -> None:

@@ -1,7 +1,7 @@
 """Player-facing settings, kept in the state store (namespace ``settings``).
 
 Unlike the config file (what is wired where), these are choices made at the table with the
-buttons: sound on/off and the status LED on/off.
+buttons: sound on/off, the status LED on/off and the table's name.
 """
 
 from __future__ import annotations
@@ -19,13 +19,17 @@ NAMESPACE = "settings"
 class Settings:
     sound: bool = True
     status_led: bool = True
+    table_name: str = ""  # shown in the home screen's title bar ("Tablekeeper - Friday club")
 
 
 def load(app: App) -> Settings:
     stored = app.store.get(NAMESPACE, "values", {}) or {}
     defaults = asdict(Settings())
-    values = {key: stored.get(key, value) for key, value in defaults.items()}
-    return Settings(**{k: bool(v) for k, v in values.items()})
+    values = {}
+    for key, default in defaults.items():
+        value = stored.get(key, default)
+        values[key] = value if isinstance(value, type(default)) else default
+    return Settings(**values)
 
 
 def save(app: App, settings: Settings) -> None:

@@ -31,7 +31,10 @@ def test_demo_writes_a_png_for_every_shot(tmp_path: Path, capsys):
     tour = sorted((out / "10-home").glob("*.png"))
     names = [p.stem for p in tour]
     assert (
-        names[0] == "01-home" and "03-hardware-test" in names and "05-settings-sound-off" in names
+        names[0] == "01-home"
+        and "03-hardware-test" in names
+        and "04-settings-sound-off" in names
+        and "05-text-entry" in names
     )
     for script in demo_scripts():
         shots = [

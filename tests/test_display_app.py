@@ -352,3 +352,75 @@ def test_bad_keyboard_map_names_the_key(state: Path, tmp_path: Path):
     config.write_text('[keyboard]\nok = "entr"\n')
     with pytest.raises(LaunchError, match=r"line 2: keyboard.ok: unknown key name 'entr'"):
         start(state, config=config)
+
+
+@register_screen
+class AskNameScreen(Screen):
+    kind = "test_ask_name"
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.answers: list[tuple[str, Any]] = []
+
+    def handle(self, action: Action) -> None:
+        from display.screens.text_entry import TextEntryScreen
+
+        if action is Action.OK:
+            self.app.push(TextEntryScreen(self.app, tag="name", prompt="Seat 1 name"))
+
+    def handle_result(self, tag: str, value: Any) -> None:
+        self.answers.append((tag, value))
+
+
+def test_text_entry_with_the_wheel_the_keyboard_and_typed_text(state: Path):
+    app = start(state)
+    try:
+        asker = AskNameScreen(app)
+        app.push(asker)
+        press(app, "ok")
+        assert app.top.kind == "text_entry"
+        press(app, "right")  # B
+        press(app, "ok")
+        press(app, "left")  # A
+        press(app, "ok")
+        assert app.top.value == "BA"  # type: ignore[attr-defined]
+        # Keyboard: printable keys type (even "1", which is SEAT 1's key), Enter finishes.
+        for key, char in ((pygame.K_1, "1"), (pygame.K_c, "c")):
+            app.handle_pygame_event(
+                pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char)
+            )
+            app.handle_pygame_event(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
+        app.update()
+        assert app.top.value == "BA1c"  # type: ignore[attr-defined]
+        app.render()
+        app.handle_pygame_event(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")
+        )
+        app.handle_pygame_event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0))
+        app.update()
+        assert app.top is asker and asker.answers == [("name", "BA1c")]
+        # Typed text (the script's `type`) then OK; BACK on an empty entry cancels.
+        press(app, "ok")
+        assert app.type_text("Zoe")
+        press(app, "ok")
+        press(app, "ok")
+        press(app, "back")
+        assert asker.answers[1:] == [("name", "Zoe"), ("name", None)]
+    finally:
+        app.close()
+
+
+def test_text_entry_survives_a_restart(state: Path):
+    app = start(state)
+    app.push(AskNameScreen(app))
+    press(app, "ok")
+    app.type_text("Half a na")
+    app.save()
+    app.close()
+    again = start(state)
+    try:
+        assert again.top.kind == "text_entry" and again.top.value == "Half a na"  # type: ignore[attr-defined]
+        press(again, "ok")
+        assert again.top.answers == [("name", "Half a na")]  # type: ignore[attr-defined]
+    finally:
+        again.close()

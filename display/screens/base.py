@@ -78,7 +78,9 @@ Scripts and tests
 -----------------
 ``tablekeeper run --sim --script FILE --dump-state out.json`` drives the real screens; the dump
 holds ``screens`` (kind + snapshot, bottom first) and ``store`` (every namespace). Screens that
-accept text set ``takes_text = True`` and implement :meth:`handle_text`.
+accept text set ``takes_text = True`` and implement :meth:`handle_text`; to ask the player for
+a name, push ``display.screens.text_entry.TextEntryScreen`` and receive it in
+:meth:`Screen.handle_result`.
 """
 
 from __future__ import annotations
@@ -144,6 +146,10 @@ class Screen:
 
     def handle_text(self, text: str) -> None:
         """Text typed by the player (only if ``takes_text``)."""
+
+    def handle_result(self, tag: str, value: Any) -> None:
+        """A screen this one pushed has finished with an answer (e.g. TextEntryScreen: the
+        text, or None when cancelled). ``tag`` is what this screen gave it."""
 
     def handle_tap(self, x: int, y: int) -> bool:
         """A touch/click inside the content area (content coordinates). True if used."""

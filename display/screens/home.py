@@ -36,7 +36,7 @@ HOME_ENTRIES: list[HomeEntry] = [
     HomeEntry("Marvel: Remix", "Photograph a final hand: best legal score, explained", "remix"),
     HomeEntry("Enrol cards", "Teach the camera your cards", "enrol"),
     HomeEntry("Hardware test", "Buttons, LED bar, buzzer and camera", "hardware_test"),
-    HomeEntry("Settings", "Seats, sound, brightness, about", "settings"),
+    HomeEntry("Settings", "Sound, status LED, table name, about", "settings"),
 ]
 
 
@@ -65,6 +65,12 @@ class HomeScreen(Screen):
 
     def on_show(self) -> None:
         self.app.hardware.outputs_off()
+
+    def update(self, now: float) -> None:
+        from display import settings
+
+        name = settings.load(self.app).table_name
+        self.title = f"Tablekeeper - {name}" if name else "Tablekeeper"
 
     def handle(self, action: Action) -> None:
         count = len(self.entries)

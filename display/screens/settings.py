@@ -15,7 +15,7 @@ from display.screens.base import LegendItem, Screen, register_screen
 if TYPE_CHECKING:
     from display.app import App
 
-ITEMS = ("sound", "status_led", "clear", "about")
+ITEMS = ("sound", "status_led", "table_name", "clear", "about")
 KEEP_NAMESPACES = {settings.NAMESPACE}  # "clear saved games" keeps the settings themselves
 
 
@@ -76,10 +76,22 @@ class SettingsScreen(Screen):
         elif item == "status_led":
             current.status_led = not current.status_led
             settings.save(self.app, current)
+        elif item == "table_name":
+            from display.screens.text_entry import TextEntryScreen
+
+            self.app.push(
+                TextEntryScreen(self.app, "table_name", "Name of this table", current.table_name)
+            )
         elif item == "clear":
             self.confirming = True
         elif item == "about":
             self.app.push(AboutScreen(self.app))
+
+    def handle_result(self, tag: str, value: Any) -> None:
+        if tag == "table_name":
+            current = settings.load(self.app)
+            current.table_name = value or ""
+            settings.save(self.app, current)
 
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
@@ -88,6 +100,7 @@ class SettingsScreen(Screen):
         items = [
             ui.MenuItem("Sound", on_off[current.sound]),
             ui.MenuItem("Status LED", on_off[current.status_led]),
+            ui.MenuItem("Table name", current.table_name or "none"),
             ui.MenuItem("Clear saved games", ""),
             ui.MenuItem("About this Tablekeeper", ""),
         ]
