@@ -1,0 +1,195 @@
+"""Figures for the photograph-to-score flows, measured on the real screens in-process:
+
+    python -m display.flows.bench [--hands 15] [--seed 7]
+
+1. **Button presses to enrol all 79 Remix cards.** A fresh appliance is driven from the home
+   screen through Enrol cards -> Marvel: Remix -> Continue, then every batch of the checklist is
+   laid out (a generated photo of exactly those cards), SHUTTER, OK. Every press goes through the
+   script runner (mock pins) and is counted; the run must end with all 79 cards enrolled. The
+   count from the flow itself is 4 (home to Enrol cards) + 1 (Remix) + 1 (Continue) + 2 per
+   batch x ceil(79 / 12) = 7 batches = 20 presses; a photo whose cards were not all found costs
+   one more SHUTTER (a retake), and the bench reports those separately.
+2. **Seconds from shutter to score on screen** (median, wall clock): with all 79 cards enrolled,
+   a 7-card hand photo (1280 x 960) is queued, SHUTTER is pressed and the next frame rendered;
+   the frame shows the photo with the names and the hand's total (when every card was read).
+   The same for a 6-card mixtape (1640 x 1232, two columns) against the example deck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _app(state: Path) -> tuple[Any, Any, Any]:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display.app import FakeClock
+    from display.launch import RunOptions, build_app
+    from display.script import ScriptRunner
+
+    clock = FakeClock()
+    app = build_app(RunOptions(simulated=True, state_dir=state), clock=clock, strict=True)
+    runner = ScriptRunner(app, clock, app.camera, None)
+    return app, runner, clock
+
+
+def _steps(text: str) -> list[Any]:
+    from display.script import parse_script
+
+    return parse_script(text)
+
+
+def enrol_all(seed: int) -> dict[str, Any]:
+    """Drive the enrolment of the whole Remix checklist; count the presses."""
+    from display.flows.enrolment import Enrolment
+    from display.flows.scenes import scene
+    from display.screens.enrol import BATCH, card_quads, remix_checklist
+
+    checklist = remix_checklist()
+    state = Path(tempfile.mkdtemp(prefix="tablekeeper-bench-enrol-"))
+    app, runner, _ = _app(state)
+    presses = 0
+    retakes = 0
+    try:
+        navigation = "press right\npress right\npress right\npress ok\npress ok\npress ok\n"
+        runner.run(_steps(navigation))
+        presses += navigation.count("press")
+        for start in range(0, len(checklist), BATCH):
+            names = [name for _, name in checklist[start : start + BATCH]]
+            attempt = 0
+            while True:
+                image = scene(names, seed + start * 10 + attempt, size=(1640, 1232))
+                app.camera.queue_image(image)
+                runner.run(_steps("press shutter"))
+                presses += 1
+                if len(card_quads(image)) == len(names):
+                    break
+                retakes += 1
+                attempt += 1
+                if attempt > 5:
+                    raise RuntimeError(f"batch at {start}: cards not found in 6 photos")
+            runner.run(_steps("press ok"))
+            presses += 1
+        enrolled = len(Enrolment(state, "remix"))
+    finally:
+        app.close()
+        shutil.rmtree(state, ignore_errors=True)
+    batches = math.ceil(len(checklist) / BATCH)
+    return {
+        "cards": len(checklist),
+        "enrolled": enrolled,
+        "batches": batches,
+        "presses": presses,
+        "retakes": retakes,
+        "presses_first_time_right": 6 + 2 * batches,
+    }
+
+
+def shutter_to_score(hands: int, seed: int) -> dict[str, Any]:
+    """Median seconds from SHUTTER to the frame showing the score (Remix hands, mixtapes)."""
+    from display.flows.scenes import columns_scene, enrol_directly, example_mixtape_enrolment
+    from display.flows.scenes import scene as make_scene
+    from games.mixtape import load_example_deck
+    from games.remix import default_catalogue
+
+    catalogue = list(default_catalogue())
+    state = Path(tempfile.mkdtemp(prefix="tablekeeper-bench-score-"))
+    enrol_directly(state, "remix", {card.id: card.name for card in catalogue})
+    example_mixtape_enrolment(state)
+    rng = random.Random(seed)
+    app, runner, _ = _app(state)
+    remix: list[float] = []
+    remix_read_all = 0
+    tapes: list[float] = []
+    tape_read_all = 0
+    try:
+        runner.run(_steps("press right\npress right\npress ok\npress ok\n"))  # Remix table
+        for number in range(hands):
+            names = [card.name for card in rng.sample(catalogue, 7)]
+            image = make_scene(names, seed * 1000 + number)
+            runner.run(_steps("press ok\npress back"))  # next player; keep the default name
+            app.camera.queue_image(image)
+            started = time.perf_counter()
+            app.press(_action("SHUTTER"))
+            app.render()
+            remix.append(time.perf_counter() - started)
+            top = app.top
+            if top.ready() and sorted(top.reading.names) == sorted(names):
+                remix_read_all += 1
+            runner.run(_steps("press back"))  # back to the table, nothing saved
+        deck = load_example_deck()
+        a_cards = [c.id for c in deck.cards if c.side == "A" and c.players == 2]
+        b_cards = [c.id for c in deck.cards if c.side == "B" and c.players == 2]
+        runner.run(_steps("hold back 2\npress left\npress ok\npress ok\n"))  # Mixtape table
+        for number in range(max(3, hands // 3)):
+            a = rng.sample(a_cards, 3)
+            b = rng.sample(b_cards, 3)
+            image = columns_scene(a, b, seed * 2000 + number)
+            runner.run(_steps("press ok\npress back"))
+            app.camera.queue_image(image)
+            started = time.perf_counter()
+            app.press(_action("SHUTTER"))
+            app.render()
+            tapes.append(time.perf_counter() - started)
+            top = app.top
+            if top.ready() and top.columns() == (a, b):
+                tape_read_all += 1
+            runner.run(_steps("press back"))
+    finally:
+        app.close()
+        shutil.rmtree(state, ignore_errors=True)
+    return {
+        "remix_hands": len(remix),
+        "remix_median_s": statistics.median(remix),
+        "remix_max_s": max(remix),
+        "remix_read_without_help": remix_read_all,
+        "mixtapes": len(tapes),
+        "mixtape_median_s": statistics.median(tapes),
+        "mixtape_read_without_help": tape_read_all,
+    }
+
+
+def _action(name: str) -> Any:
+    from display.actions import Action
+
+    return Action(name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m display.flows.bench", description=__doc__)
+    parser.add_argument("--hands", type=int, default=15, help="Remix hands to time (15)")
+    parser.add_argument("--seed", type=int, default=7, help="random seed (7)")
+    parser.add_argument("--skip-enrol", action="store_true", help="only time shutter to score")
+    args = parser.parse_args(argv)
+    if not args.skip_enrol:
+        enrol = enrol_all(args.seed)
+        print(
+            f"enrol all {enrol['cards']} Remix cards: {enrol['presses']} button presses "
+            f"({enrol['batches']} photos of up to 12; {enrol['retakes']} retake(s) when a card "
+            f"was not found; {enrol['presses_first_time_right']} when every photo is right "
+            f"first time); {enrol['enrolled']} enrolled at the end"
+        )
+    timing = shutter_to_score(args.hands, args.seed)
+    print(
+        f"shutter to score on screen, Remix 7-card hand: median {timing['remix_median_s']:.2f} s "
+        f"(max {timing['remix_max_s']:.2f} s, {timing['remix_hands']} hands, "
+        f"{timing['remix_read_without_help']} read with no correction needed)"
+    )
+    print(
+        f"shutter to score on screen, 6-card mixtape: median {timing['mixtape_median_s']:.2f} s "
+        f"({timing['mixtapes']} mixtapes, {timing['mixtape_read_without_help']} read with no "
+        "correction needed)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
