@@ -31,13 +31,15 @@ from typing import Any
 
 def _app(state: Path) -> tuple[Any, Any, Any]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from device.camera import ScriptedCamera
     from display.app import FakeClock
     from display.launch import RunOptions, build_app
     from display.script import ScriptRunner
 
     clock = FakeClock()
     app = build_app(RunOptions(simulated=True, state_dir=state), clock=clock, strict=True)
-    runner = ScriptRunner(app, clock, app.camera, None)
+    camera = app.camera if isinstance(app.camera, ScriptedCamera) else None
+    runner = ScriptRunner(app, clock, camera, None)
     return app, runner, clock
 
 
