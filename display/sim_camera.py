@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from device.camera import FunctionCamera, NoCamera
+from device.camera import FunctionCamera
 
 DEFAULT_CARD_NAMES = ("Lantern", "Harbour", "Red Kite", "Compass", "Tin Drum")
 
@@ -15,18 +15,26 @@ def synthetic_camera(
     names: Sequence[str] = DEFAULT_CARD_NAMES,
     size: tuple[int, int] = (1280, 960),
     seed: int = 7,
-) -> Any:
-    """A camera whose every capture is a new, reproducible synthetic photo of ``names``."""
-    try:
-        import numpy as np
+) -> FunctionCamera:
+    """A camera whose every capture is a new, reproducible synthetic photo of ``names``.
 
-        from vision.synth import compose_scene, render_card_face
-    except ImportError as error:
-        return NoCamera(f"no camera images: the scene maker is missing ({error})")
-    faces = [render_card_face(name) for name in names]
-    rng = np.random.default_rng(seed)
+    The scene maker is imported and the card faces drawn on the first capture, so start-up
+    does not pay for a camera nobody uses; if ``vision`` is missing, that capture says so.
+    """
+    state: dict[str, Any] = {}
 
     def make_scene() -> Any:
-        return compose_scene(faces, rng, difficulty="easy", size=size, layout="rows").image
+        if not state:
+            import numpy as np
+
+            from vision.synth import compose_scene, render_card_face
+
+            state["compose"] = compose_scene
+            state["faces"] = [render_card_face(name) for name in names]
+            state["rng"] = np.random.default_rng(seed)
+        scene = state["compose"](
+            state["faces"], state["rng"], difficulty="easy", size=size, layout="rows"
+        )
+        return scene.image
 
     return FunctionCamera(make_scene, name="synthetic table photos")
