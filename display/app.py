@@ -20,6 +20,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -121,6 +122,10 @@ class App:
         self.simulated = simulated
         #: strict (scripts, tests): an exception in a screen propagates instead of being shown.
         self.strict = strict
+        #: Background jobs run inline (at once, in the caller) in scripted runs and tests, so a
+        #: script's next line sees the result: runs stay deterministic.
+        self.jobs_inline = strict
+        self._executor: ThreadPoolExecutor | None = None
         self.size = logical_size(config.screen.width, config.screen.height)
         if not pygame.font.get_init():
             pygame.font.init()
@@ -415,6 +420,26 @@ class App:
         self.last_capture_error = None
         return image, None
 
+    # -- slow work ----------------------------------------------------------------------------
+    def run_job(self, work: Callable[[], Any]) -> Future[Any]:
+        """Run slow work (recognising a photo...) off the UI thread, so the screen keeps
+        drawing and the systemd watchdog keeps getting pinged.
+
+        Poll ``job.done()`` in :meth:`Screen.update`, then ``job.result()`` (re-raises the
+        job's exception). Jobs are not saved: a screen restored while one was running should
+        offer to try again. One worker: jobs run one after another.
+        """
+        if self.jobs_inline:
+            future: Future[Any] = Future()
+            try:
+                future.set_result(work())
+            except Exception as error:
+                future.set_exception(error)
+            return future
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablekeeper-job")
+        return self._executor.submit(work)
+
     # -- drawing ------------------------------------------------------------------------------
     SIM_PANEL_W = 300
 
@@ -496,6 +521,8 @@ class App:
 
     # -- shutting down ------------------------------------------------------------------------
     def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
         for screen in reversed(self.screens):
             try:
                 screen.on_hide()

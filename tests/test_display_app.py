@@ -424,3 +424,20 @@ def test_text_entry_survives_a_restart(state: Path):
         assert again.top.answers == [("name", "Half a na")]  # type: ignore[attr-defined]
     finally:
         again.close()
+
+
+def test_jobs_run_inline_in_scripts_and_in_a_thread_in_the_appliance(state: Path):
+    import threading
+
+    app = start(state)
+    try:
+        job = app.run_job(lambda: threading.current_thread().name)
+        assert job.done() and job.result() == threading.main_thread().name
+        failed = app.run_job(lambda: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            failed.result()
+        app.jobs_inline = False
+        threaded = app.run_job(lambda: threading.current_thread().name)
+        assert threaded.result(timeout=5).startswith("tablekeeper-job")
+    finally:
+        app.close()

@@ -159,3 +159,44 @@ def test_install_script_dry_run_covers_every_step():
 def test_install_script_rejects_unknown_options():
     result = subprocess.run(["bash", str(INSTALL), "--bogus"], capture_output=True, text=True)
     assert result.returncode == 2 and "unknown option --bogus" in result.stderr
+
+
+def test_sigterm_stops_the_loop_cleanly_and_keeps_the_state(tmp_path: Path):
+    import signal
+    import time
+
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    state = tmp_path / "state"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "display",
+            "run",
+            "--sim",
+            "--state-dir",
+            str(state),
+            "--exit-after-frames",
+            "100000",
+            "--report-first-frame",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("first-frame")
+        time.sleep(0.2)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    from display.store import Store
+
+    store = Store(state)
+    assert store.load_stack()[0]["kind"] == "home"
+    store.close()

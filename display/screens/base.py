@@ -56,6 +56,8 @@ at an unrelated value after a reboot) - e.g. snapshot ``remaining`` and a ``runn
 Hardware: ``self.app.hardware`` has ``set_bar(fraction)``, ``set_status(level)``,
 ``blink_status(period)``, ``beep(tone_hz, seconds)``, ``silence()``, ``outputs_off()``.
 Camera: ``image, error = self.app.capture()`` gives a BGR numpy image or a message to show.
+Slow work (recognition): ``self.job = self.app.run_job(lambda: work(image))`` runs it off the UI
+thread (inline in scripts and tests); poll ``self.job.done()`` in :meth:`update`.
 
 Listing on the home screen
 --------------------------
