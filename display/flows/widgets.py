@@ -227,6 +227,10 @@ class PhotoReviewScreen(Screen):
     def score_text(self) -> str:
         return ""
 
+    def score_value(self) -> int | None:
+        """The total to show large beside :meth:`score_text` (None: text only)."""
+        return None
+
     def finish(self) -> None:
         raise NotImplementedError
 
@@ -446,7 +450,16 @@ class PhotoReviewScreen(Screen):
         if score:
             box = pygame.Rect(area.left, bottom + 4, area.width, area.bottom - bottom - 4)
             ui.panel(surface, box, ui.PANEL, border=ui.GOOD if self.ready() else ui.ACCENT)
-            ui.paragraph(surface, score, box.inflate(-12, -8), ui.SMALL)
+            value = self.score_value() if self.ready() else None
+            inner = box.inflate(-12, -8)
+            if value is not None:
+                shown = ui.text(surface, str(value), inner.topleft, ui.LARGE, ui.ACCENT)
+                label = pygame.Rect(
+                    shown.right + 10, inner.top, inner.right - shown.right - 10, inner.height
+                )
+                ui.paragraph(surface, score, label, ui.SMALL)
+            else:
+                ui.paragraph(surface, score, inner, ui.SMALL)
 
     def row_labels(self) -> list[tuple[str, tuple[int, int, int]]]:
         rows: list[tuple[str, tuple[int, int, int]]] = []

@@ -336,6 +336,7 @@ class EnrolBatchScreen(Screen):
             self.error = "The photo no longer matches; press SHUTTER again."
             return
         done = enrolment(self.app, self.game)
+        again = sum(1 for key in self.keys if key in done)
         done.add_many(
             [
                 (key, name if self.game == REMIX else key, rectify(image, quad), self.photo or "")
@@ -357,7 +358,10 @@ class EnrolBatchScreen(Screen):
             self.app.toast(f"Saved {len(enrolled)} cards ({len(done)} enrolled). Next batch.")
         else:
             self.app.pop()
-            self.app.toast(f"Re-enrolled {len(enrolled)} card(s).")
+            fresh = len(enrolled) - again
+            self.app.toast(
+                f"Re-enrolled {again} card(s)." if not fresh else f"Enrolled {fresh} card(s)."
+            )
 
     def handle(self, action: Action) -> None:
         if action is Action.SHUTTER:

@@ -280,13 +280,13 @@ class MixtapeTapeScreen(PhotoReviewScreen):
             return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
         if self._score_cache is None:
             result = self.result()
-            text = (
-                f"Cannot score: {result}"
-                if isinstance(result, str)
-                else f"Score {result.total}. OK on the last row: details."
-            )
+            text = f"Cannot score: {result}" if isinstance(result, str) else "points. OK: details"
             self._score_cache = (text, "")
         return self._score_cache[0]
+
+    def score_value(self) -> int | None:
+        result = self.result()
+        return None if isinstance(result, str) else result.total
 
     def finish(self) -> None:
         result = self.result()

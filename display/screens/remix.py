@@ -304,11 +304,18 @@ class RemixHandScreen(PhotoReviewScreen):
             if isinstance(result, str):
                 text = f"Cannot score: {result}"
             else:
-                owed = " + Loki's draw" if result.loki_owed else ""
-                valid = "" if result.valid else " (not valid: 0)"
-                text = f"Score {result.total}{owed}{valid}. OK on the last row: breakdown."
+                note = "OK: breakdown"
+                if result.loki_owed:
+                    note = "+ Loki's draw (OK)"
+                elif not result.valid:
+                    note = "not valid (OK: why)"
+                text = f"points\n{note}"
             self._score_cache = (text, "")
         return self._score_cache[0]
+
+    def score_value(self) -> int | None:
+        result = self.result()
+        return None if isinstance(result, str) else result.total
 
     def finish(self) -> None:
         result = self.result()
