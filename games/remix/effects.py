@@ -38,7 +38,8 @@ def signed(points: int) -> str:
 class CompiledCondition:
     test: Cond
     text: str
-    reads: set[int] = field(default_factory=set)
+    reads: set[int] = field(default_factory=set)  # tags whose number of instances matters
+    seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
 
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
@@ -50,11 +51,12 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         parts = [compile_condition(p, names) for p in cond["all" if is_all else "any"]]
         tests = [p.test for p in parts]
         reads = set().union(*(p.reads for p in parts))
+        seen = set().union(*(p.seen for p in parts))
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
         if is_all:
-            return CompiledCondition(lambda s, i: all(t(s, i) for t in tests), text, reads)
-        return CompiledCondition(lambda s, i: any(t(s, i) for t in tests), text, reads)
+            return CompiledCondition(lambda s, i: all(t(s, i) for t in tests), text, reads, seen)
+        return CompiledCondition(lambda s, i: any(t(s, i) for t in tests), text, reads, seen)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -105,7 +107,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
                 n += 1
             return n >= at_least
 
-        return CompiledCondition(typed, text, {tag} if tag is not None else set())
+        return CompiledCondition(typed, text, set(), {tag} if tag is not None else set())
     if "tag" in cond:
         tag = TAG_INDEX[cond["tag"]]
         at_least = int(cond.get("at_least", 1))
@@ -122,7 +124,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
             return CompiledCondition(other_tags, text, {tag})
         return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
     rule = CONDITION_RULES[cond["rule"]]
-    return CompiledCondition(rule.test, rule.text, set(rule.reads))
+    return CompiledCondition(rule.test, rule.text, set(rule.reads), set(rule.seen))
 
 
 def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
@@ -269,9 +271,10 @@ class CompiledCard:
     gains: list[Gain] = field(default_factory=list)
     rules: list[Any] = field(default_factory=list)  # named rules (games.remix.rules.Rule)
     reads: set[int] = field(default_factory=set)  # tags whose count can change its points
+    seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
+    anywhere: set[int] = field(default_factory=set)  # tags where only the hand having them matters
     own_reads: set[int] = field(default_factory=set)  # tags where its own count is excluded
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
-    all_tags_matter: bool = False
 
     @property
     def hero_or_ally(self) -> bool:
@@ -312,15 +315,17 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             cond = compile_condition(effect["when"], names)
             out.scorers.append(_bonus(effect, cond))
             out.reads |= cond.reads
+            out.seen |= cond.seen
         elif "penalty" in effect:
             cond = compile_condition(effect["unless"], names)
             out.scorers.append(_penalty(effect, cond))
             out.reads |= cond.reads
+            out.seen |= cond.seen
         elif "blanked_unless" in effect or "blanked_if" in effect:
             unless = "blanked_unless" in effect
             cond = compile_condition(effect["blanked_unless" if unless else "blanked_if"], names)
             out.self_blank = SelfBlank(unless, cond)
-            out.blank_reads |= cond.reads
+            out.blank_reads |= cond.reads | cond.seen
         elif "blanks" in effect:
             unless_cond = compile_condition(effect["unless"], names) if "unless" in effect else None
             out.blank_others = BlankOthers(
@@ -330,28 +335,18 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
                 subtract_power=bool(effect.get("subtract_power", False)),
             )
             if unless_cond is not None:
-                out.blank_reads |= unless_cond.reads
+                out.blank_reads |= unless_cond.reads | unless_cond.seen
         elif "gains" in effect:
             cond = compile_condition(effect["when"], names)
             out.gains.append(Gain(tuple(TAG_INDEX[t] for t in effect["gains"]), cond))
             out.reads |= cond.reads
+            out.seen |= cond.seen
         elif "rule" in effect:
             rule = EFFECT_RULES[effect["rule"]]
             out.rules.append(rule)
             out.reads |= set(rule.reads)
+            out.seen |= set(rule.seen)
+            out.anywhere |= set(rule.anywhere)
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
-            if rule.all_tags_matter:
-                out.all_tags_matter = True
-    # A condition rule such as Mystique's "three cards that share one tag" reads every tag.
-    for effect in card.effects:
-        for key in ("when", "unless"):
-            if key in effect and _mentions_rule(effect[key], "three_cards_share_a_tag"):
-                out.all_tags_matter = True
     return out
-
-
-def _mentions_rule(cond: Mapping[str, Any], name: str) -> bool:
-    if cond.get("rule") == name:
-        return True
-    return any(_mentions_rule(c, name) for c in cond.get("all", []) + cond.get("any", []))

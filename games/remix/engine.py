@@ -26,7 +26,7 @@ from typing import Any
 
 from games.remix.catalogue import TAGS, Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
-from games.remix.rules import INTEL, TECH, HackIn, Rule
+from games.remix.rules import COUNTS, GLOBAL, IGNORED, INTEL, PRESENCE, TECH, HackIn, Rule
 from games.remix.state import NO_TAGS, State
 
 MAX_HAND = 10
@@ -82,20 +82,39 @@ class PreparedHand:
         self.sensitive = [
             (rule, i) for rule, i in self.choosers if any(self.btags[t] for t in rule.may_grant)
         ]
+        if self.sensitive:  # the tags the blanking reads must be tracked exactly
+            self.relevant = tuple(
+                COUNTS if self.btags[t] else level for t, level in enumerate(self.relevant)
+            )
         self._base: dict[int, State] = {}
         self._settled: dict[tuple[int, Any], State] = {}
         self._stages: dict[int, list[tuple[int, int, Rule | None]]] = {}
 
     # --------------------------------------------------------------- what can matter
-    def _relevant_tags(self) -> tuple[bool, ...]:
+    def _relevant_tags(self) -> tuple[int, ...]:
+        """Per tag: COUNTS if some card reads how many there are, PRESENCE if some card only
+        reads which cards carry it, IGNORED otherwise."""
         reads: set[int] = set()
+        seen: set[int] = set()
+        anywhere: set[int] = set()
         for c in self.hand:
-            reads |= c.reads | c.blank_reads
-            if c.all_tags_matter:
-                reads = set(range(len(TAGS)))
-        if INTEL in reads and any(isinstance(r, HackIn) for c in self.hand for r in c.rules):
-            reads.add(TECH)
-        return tuple(t in reads for t in range(len(TAGS)))
+            reads |= c.reads
+            seen |= c.seen
+            anywhere |= c.anywhere
+        if any(isinstance(r, HackIn) for c in self.hand for r in c.rules):
+            for group in (reads, seen, anywhere):
+                if INTEL in group:
+                    group.add(TECH)
+        return tuple(
+            COUNTS
+            if t in reads
+            else PRESENCE
+            if t in seen
+            else GLOBAL
+            if t in anywhere
+            else IGNORED
+            for t in range(len(TAGS))
+        )
 
     def _blank_tags(self) -> tuple[bool, ...]:
         reads: set[int] = set()
@@ -111,12 +130,9 @@ class PreparedHand:
         for c in self.hand:
             tags |= {t for t in range(len(TAGS)) if c.printed[t] or (c.side and c.side[t])}
             for rule in c.rules:
-                if rule.choice and len(rule.may_grant) < len(TAGS):
-                    tags |= rule.may_grant
+                tags |= rule.gives
             for gain in c.gains:
                 tags |= set(gain.tags)
-            if any(isinstance(r, HackIn) for r in c.rules):
-                tags.add(INTEL)
         return sorted(tags)
 
     # --------------------------------------------------------------- tag settling
@@ -183,7 +199,7 @@ class PreparedHand:
             self._stages[mask] = found
         return found
 
-    def apply_gains(self, s: State, pos: int, relevant: tuple[bool, ...] | None) -> None:
+    def apply_gains(self, s: State, pos: int, relevant: tuple[int, ...] | None) -> None:
         for gain in s.hand[pos].gains:
             if gain.cond.test(s, pos):
                 for t in gain.tags:
@@ -356,7 +372,7 @@ class PreparedHand:
 
     # --------------------------------------------------------------- the search
     def best_tags(
-        self, mask: int, restrict: dict[int, list[Any]] | None = None
+        self, mask: int, restrict: dict[int, Any] | None = None
     ) -> tuple[int, dict[int, Any]]:
         """The best score of the cards in ``mask`` over every tag choice, and those choices."""
         relevant = self.relevant
@@ -374,7 +390,7 @@ class PreparedHand:
             merged: dict[Any, tuple[State, tuple[tuple[int, Any], ...]]] = {}
             for s, path in layer:
                 if restrict is not None and pos in restrict:
-                    options = restrict[pos]
+                    options = rule.restricted(s, pos, relevant, self.btags, restrict[pos])
                 else:
                     options = rule.options(s, pos, relevant)
                 for option in options:
@@ -395,29 +411,57 @@ class PreparedHand:
 
     def search(self) -> Choices:
         """The owner's best choices (maximum total; on a tie, a valid hand first)."""
+        plans: list[tuple[dict[int, Any], dict[int, Any] | None]] = [({}, None)]
+        if self.sensitive:
+            plans = self._commitment_plans()
+        # Which plans can end the blanking in each way: when every plan can, the tag search
+        # for that ending needs no restriction (the plans' option groups cover every option).
+        endings: dict[tuple[int, Any], list[tuple[Outcome, int]]] = {}
+        for number, (blank_options, _) in enumerate(plans):
+            for outcome in self.blank_outcomes(blank_options):
+                endings.setdefault((outcome.blanked, outcome.selene), []).append((outcome, number))
         best_key: tuple[int, bool] | None = None
         best = Choices()
-        plans: list[tuple[dict[int, Any], dict[int, list[Any]] | None]] = [({}, None)]
-        if self.sensitive:
-            plans = list(self._commitment_plans())
-        for blank_options, restrict in plans:
-            for outcome in self.blank_outcomes(blank_options):
-                mask = self.full & ~outcome.blanked
-                s = self.base_state(mask)
-                if not self.valid(s):
-                    key = (0, False)
-                    options = dict(blank_options)
-                else:
-                    value, options = self.best_tags(mask, restrict)
+        for reached in endings.values():
+            outcome = reached[0][0]
+            mask = self.full & ~outcome.blanked
+            if not self.valid(self.base_state(mask)):
+                candidates = [((0, False), reached[0][1], {})]
+            elif len(plans) > 1 and len(reached) == len(plans):
+                value, options = self.best_tags(mask)
+                candidates = [((value - self.selene_penalty(outcome), True), -1, options)]
+            else:
+                candidates = []
+                for _, number in reached:
+                    value, options = self.best_tags(mask, plans[number][1])
                     key = (value - self.selene_penalty(outcome), True)
+                    candidates.append((key, number, options))
+            for key, number, options in candidates:
                 if best_key is None or key > best_key:
                     best_key = key
-                    merged = dict(blank_options)
-                    merged.update(options)
-                    best = Choices(merged, outcome.script)
+                    script = outcome.script
+                    if number >= 0:
+                        script = next(o.script for o, n in reached if n == number)
+                    if number < 0:
+                        merged = dict(options)
+                        script = self._script_for(options, outcome)
+                    else:
+                        merged = dict(plans[number][0])
+                        for rule, pos in self.sensitive:
+                            if pos in options:
+                                options[pos] = rule.combine(merged[pos], options[pos], self.btags)
+                        merged.update(options)
+                    best = Choices(merged, script)
         return best
 
-    def _commitment_plans(self) -> list[tuple[dict[int, Any], dict[int, list[Any]]]]:
+    def _script_for(self, options: dict[int, Any], outcome: Outcome) -> tuple[Any, ...]:
+        """A blanking script that reaches ``outcome`` with these (final) tag choices."""
+        for found in self.blank_outcomes(options):
+            if (found.blanked, found.selene) == (outcome.blanked, outcome.selene):
+                return found.script
+        return outcome.script
+
+    def _commitment_plans(self) -> list[tuple[dict[int, Any], dict[int, Any] | None]]:
         """For hands where a choice can change a blanking condition: group each such card's
         options by what they do to the blanking conditions, and plan one blanking search per
         combination of groups, restricting the tag search to options of that group."""
@@ -428,13 +472,13 @@ class PreparedHand:
             for option in rule.abstract_options(self.hand, pos, universe):
                 groups.setdefault(rule.b_project(option, self.btags), []).append(option)
             per_card.append(list(groups.values()))
-        plans = []
+        plans: list[tuple[dict[int, Any], dict[int, Any] | None]] = []
         for combo in product(*per_card):
             blank_options = {}
             restrict = {}
-            for (_, pos), group in zip(self.sensitive, combo, strict=True):
+            for (rule, pos), group in zip(self.sensitive, combo, strict=True):
                 blank_options[pos] = group[0]
-                restrict[pos] = group
+                restrict[pos] = rule.b_project(group[0], self.btags)
             plans.append((blank_options, restrict))
         return plans
 

@@ -32,7 +32,11 @@ FLIGHT = TAG_INDEX["flight"]
 RANGE = TAG_INDEX["range"]
 MUTANT = TAG_INDEX["mutant"]
 
-Relevant = tuple[bool, ...] | None
+# During the search, how much a tag can matter to the hand's score: not at all, only whether
+# the hand has it (Kang), which cards carry it (Mystique, Avoid Crossfire), or also how many
+# instances there are. ``None``: track everything exactly (explanations, brute force).
+IGNORED, GLOBAL, PRESENCE, COUNTS = 0, 1, 2, 3
+Relevant = tuple[int, ...] | None
 ALL_TAGS = frozenset(range(len(TAGS)))
 
 
@@ -43,7 +47,7 @@ def _double(s: State, pos: int, tag: int, relevant: Relevant) -> None:
     carry the tag), unless the card's own count matters to it ("other" bonuses): that lets
     different heroes doubling the same tag collapse into one branch.
     """
-    if relevant is not None and not relevant[tag]:
+    if relevant is not None and relevant[tag] < COUNTS:
         return
     if relevant is not None and tag not in s.hand[pos].own_reads:
         s.counts[tag] += 1
@@ -62,9 +66,11 @@ class Rule:
     stage: int | None = None  # position in the tag-settling order; None: not a tag rule
     choice = False  # True: the owner chooses among options
     reads: tuple[int, ...] = ()  # tags whose count changes this card's points
-    all_tags_matter = False
+    seen: tuple[int, ...] = ()  # tags where only which cards carry them matters
+    anywhere: tuple[int, ...] = ()  # tags where only whether the hand has them matters
     scorer: Scorer | None = None
     may_grant: frozenset[int] = frozenset()  # tags an option can decide (sensitivity)
+    gives: frozenset[int] = frozenset()  # tags it can add to a card (brute-force option lists)
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         """Apply this rule (with the chosen option, for a choice rule) to ``s``."""
@@ -85,6 +91,18 @@ class Rule:
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         """The part of an option that can change a blanking condition reading ``btags``."""
         return None
+
+    def restricted(
+        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
+    ) -> list[Any]:
+        """The options (given the state) that act on the blanking conditions as ``key`` did;
+        when ``key`` named a card that is now blanked, what that option has become."""
+        return [o for o in self.options(s, pos, relevant) if self.b_project(o, btags) == key]
+
+    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
+        """One option that acts like ``blank_option`` during blanking and like
+        ``final_option`` (found by :meth:`restricted`) on the cards left at the end."""
+        return final_option
 
     def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
         return ""
@@ -117,7 +135,7 @@ class VisionTags(Rule):
     choice = True
     CHOICES = (STRENGTH, FLIGHT, TECH, RANGE)
     PAIRS = tuple(combinations(CHOICES, 2))
-    may_grant = frozenset(CHOICES)
+    may_grant = gives = frozenset(CHOICES)
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         for tag in option:
@@ -154,7 +172,7 @@ class ShuriGrants(Rule):
     stage = 2
     choice = True
     CHOICES = (STRENGTH, RANGE, AGILITY)
-    may_grant = frozenset(CHOICES)
+    may_grant = gives = frozenset(CHOICES)
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         own, other, tag = option
@@ -187,6 +205,20 @@ class ShuriGrants(Rule):
             (other, tag) if tag is not None and btags[tag] else None,
         )
 
+    def restricted(
+        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
+    ) -> list[Any]:
+        if key[1] is not None and not _alive(s, key[1][0]):
+            own_key = key[0]
+            options = self.options(s, pos, relevant)
+            return [o for o in options if o[1] is None and self.b_project(o, btags)[0] == own_key]
+        return super().restricted(s, pos, relevant, btags, key)
+
+    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
+        if final_option[1] is None and self.b_project(blank_option, btags)[1] is not None:
+            return (final_option[0], blank_option[1], blank_option[2])
+        return final_option
+
     def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
         own, other, tag = option
         parts = [f"Shuri gains {tag_label(own)}" if own is not None else "Shuri gains nothing"]
@@ -215,6 +247,7 @@ class XJet(Rule):
     stage = 3
     choice = True
     may_grant = frozenset({RANGE})
+    gives = frozenset({FLIGHT, RANGE})
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         for j in s.alive:
@@ -290,6 +323,24 @@ class RogueCopy(Rule):
             return None
         return option
 
+    def restricted(
+        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
+    ) -> list[Any]:
+        if key is None:
+            return super().restricted(s, pos, relevant, btags, key)
+        hero, tag = key
+        if not _alive(s, hero):
+            return [None]  # the copy named a blanked hero: it does nothing
+        if not s.has(hero, tag):
+            return [(hero, None)]  # the hero lacks the tag now: only the power is copied
+        return [key]
+
+    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
+        if self.b_project(blank_option, btags) is not None:
+            if self.b_project(final_option, btags) is None:
+                return blank_option  # it names a blanked hero or a tag the hero lost
+        return final_option
+
     def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
         if option is None:
             return "Rogue copies nothing"
@@ -311,7 +362,7 @@ def _mutant_heroes(s: State) -> list[int]:
 
 def _double_key(s: State, hero: int, tag: int, relevant: Relevant) -> tuple[int, int] | None:
     """What doubling ``tag`` on ``hero`` changes, for telling options apart during the search."""
-    if relevant is not None and not relevant[tag]:
+    if relevant is not None and relevant[tag] < COUNTS:
         return None
     if relevant is not None and tag not in s.hand[hero].own_reads:
         return (-1, tag)
@@ -353,6 +404,22 @@ class MoiraDouble(Rule):
         if option is None or not btags[option[1]]:
             return None
         return option
+
+    def restricted(
+        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
+    ) -> list[Any]:
+        if key is None:
+            return super().restricted(s, pos, relevant, btags, key)
+        hero, tag = key
+        if not (_alive(s, hero) and s.has(hero, MUTANT) and s.has(hero, tag)):
+            return [None]
+        # Options are merged by effect: any hero doubling this tag stands for this one.
+        return [o for o in self.options(s, pos, relevant) if o is not None and o[1] == tag]
+
+    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
+        if self.b_project(blank_option, btags) is not None:
+            return blank_option  # same tag doubled: the hero named during blanking stands
+        return final_option
 
     def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
         if option is None:
@@ -425,6 +492,19 @@ class XavierDouble(Rule):
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         return tuple(pair for pair in option if btags[pair[1]])
 
+    def restricted(
+        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
+    ) -> list[Any]:
+        wanted = sorted(t for h, t in key if _alive(s, h) and s.has(h, MUTANT) and s.has(h, t))
+        options = self.options(s, pos, relevant)
+        return [o for o in options if sorted(t for _, t in o if btags[t]) == wanted]
+
+    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
+        kept = [pair for pair in blank_option if btags[pair[1]]]
+        heroes = {h for h, _ in kept}
+        extra = [pair for pair in final_option if not btags[pair[1]] and pair[0] not in heroes]
+        return tuple(kept + extra)[: self.LIMIT]
+
     def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
         if not option:
             return "Xavier Mansion doubles nothing"
@@ -441,6 +521,7 @@ class HackIn(Rule):
     name = "hack_in"
     stage = 8
     reads = (TECH, INTEL)
+    gives = frozenset({INTEL})
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         if relevant is not None and not relevant[INTEL]:
@@ -492,6 +573,7 @@ class AvoidCrossfire(Rule):
 
     name = "avoid_crossfire"
     reads = (RANGE,)
+    seen = (RANGE,)
     scorer = staticmethod(_avoid_crossfire)
 
 
@@ -504,7 +586,7 @@ def _kang(s: State, pos: int, lines: list[str] | None) -> int:
 
 class Kang(Rule):
     name = "kang"
-    all_tags_matter = True
+    anywhere = tuple(range(len(TAGS)))
     scorer = staticmethod(_kang)
 
 
@@ -534,7 +616,8 @@ class LokiDraw(Rule):
 class ConditionRule:
     name: str
     text: str
-    reads: tuple[int, ...]
+    reads: tuple[int, ...]  # tags whose count matters
+    seen: tuple[int, ...]  # tags where only which cards carry them matters
 
     def test(self, s: State, pos: int) -> bool:
         raise NotImplementedError
@@ -571,6 +654,6 @@ EFFECT_RULES: dict[str, Rule] = {
 
 CONDITION_RULES: dict[str, ConditionRule] = {
     "three_cards_share_a_tag": ThreeCardsShareATag(
-        "three_cards_share_a_tag", "three cards that share one tag", tuple(range(len(TAGS)))
+        "three_cards_share_a_tag", "three cards that share one tag", (), tuple(range(len(TAGS)))
     ),
 }

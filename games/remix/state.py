@@ -78,13 +78,25 @@ class State:
     def key(self) -> tuple[Any, ...]:
         return (tuple(self.tags), tuple(self.powers), tuple(self.counts), self.budget)
 
-    def add(self, pos: int, tag: int, relevant: tuple[bool, ...] | None, n: int = 1) -> None:
-        """Give the card at ``pos`` ``n`` more of ``tag`` (skipped when the tag cannot matter)."""
-        if relevant is not None and not relevant[tag]:
-            return
+    def add(self, pos: int, tag: int, relevant: tuple[int, ...] | None, n: int = 1) -> None:
+        """Give the card at ``pos`` ``n`` more of ``tag``.
+
+        During the search (``relevant`` given) a tag no card reads is not tracked, and a tag whose
+        number does not matter (only which cards carry it) is recorded once per card.
+        """
         row = self.tags[pos]
         if row is None:
             return
+        if relevant is not None:
+            matter = relevant[tag]
+            if matter == 0:  # nobody reads it
+                return
+            if matter == 1:  # only whether the hand has it: not tied to a card
+                if not self.counts[tag]:
+                    self.counts[tag] = 1
+                return
+            if matter == 2 and row[tag]:  # which cards carry it, not how many
+                return
         new = list(row)
         new[tag] += n
         self.tags[pos] = tuple(new)
