@@ -454,10 +454,10 @@ class PhotoReviewScreen(Screen):
             inner = box.inflate(-12, -8)
             if value is not None:
                 shown = ui.text(surface, str(value), inner.topleft, ui.LARGE, ui.ACCENT)
-                label = pygame.Rect(
+                beside = pygame.Rect(
                     shown.right + 10, inner.top, inner.right - shown.right - 10, inner.height
                 )
-                ui.paragraph(surface, score, label, ui.SMALL)
+                ui.paragraph(surface, score, beside, ui.SMALL)
             else:
                 ui.paragraph(surface, score, inner, ui.SMALL)
 
