@@ -16,7 +16,7 @@ import pytest
 
 from display.cli import main
 from display.robustness.powercut import Harness, running_timer
-from display.robustness.scenarios import comix_game
+from display.robustness.scenarios import comix_game, mixtape_solo_game
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def test_the_reference_run_plays_a_whole_round(harness: Harness) -> None:
 
 def test_kills_in_every_phase_lose_nothing(harness: Harness) -> None:
     results = []
-    for phase in ("timer", "ballots", "timer", "ballots", "set-up", "reveal"):
+    for phase in ("timer", "ballots", "timer", "ballots", "reveal"):
         results.append(harness.kill_point(phase))
     assert [r.problems for r in results] == [[]] * len(results)
     assert all(r.found >= r.acknowledged >= 1 for r in results)
@@ -72,3 +72,10 @@ def test_check_powercut_command_refuses_bad_arguments(capsys: pytest.CaptureFixt
     assert main(["check", "powercut", "--points", "0"]) == 2
     assert main(["check", "powercut", "--games", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_a_solo_mixtape_against_otto_survives_cuts(tmp_path: Path) -> None:
+    mixtape = Harness(mixtape_solo_game(), tmp_path, random.Random(3))
+    assert mixtape.final["data"]["mixtape"]["solo"]["phase"] == "over"
+    results = [mixtape.kill_point(phase) for phase in ("your turn", "Otto's turn")]
+    assert [r.problems for r in results] == [[], []]

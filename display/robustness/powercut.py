@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -207,12 +208,21 @@ class Harness:
         self.rng = rng
         self.script = workdir / f"{scenario.name}.txt"
         self.script.write_text(scenario.text, encoding="utf-8")
+        scenario.write_images(workdir)
+        self.template: Path | None = None
+        if scenario.prepare is not None:
+            self.template = workdir / "prepared-state"
+            if not self.template.exists():
+                scenario.prepare(self.template)
         self.reference = run_child(
-            workdir / f"{scenario.name}-reference.tap", 1000.0, self.script, workdir / "reference"
+            workdir / f"{scenario.name}-reference.tap",
+            1000.0,
+            self.script,
+            self.fresh_state(workdir / "reference"),
         )
         if not self.reference.commits:
             raise HarnessError(f"the {scenario.name} reference run committed nothing")
-        self.final = self.reference.commits[-1].state
+        self.final = comparable(self.reference.commits[-1].state)
         # kill points are spread over the phases of the game, not over commits (set-up and the
         # ballots commit on every press, the sand timer only on seat presses)
         self.by_phase: dict[str, list[int]] = {}
@@ -221,6 +231,12 @@ class Harness:
             self.by_phase.setdefault(label, []).append(commit.number)
         self.count = 0
         self.tamper: Any = None  # tests: a function(state_dir) run between the cut and resuming
+
+    def fresh_state(self, state_dir: Path) -> Path:
+        """A new state directory for a run: empty, or a copy of the prepared one."""
+        if self.template is not None:
+            shutil.copytree(self.template, state_dir)
+        return state_dir
 
     def continuation(self, found: Commit) -> tuple[list[str], int]:
         """The script lines a table would play after a cut that left commit ``found`` on disk."""
@@ -251,6 +267,7 @@ class Harness:
         run_dir = self.workdir / f"kill-{self.count}"
         state_dir = run_dir / "state"
         run_dir.mkdir(parents=True)
+        self.fresh_state(state_dir)
         tap_path = run_dir / "cut.tap"
         process = subprocess.Popen(
             child_command(tap_path, 1000.0, self.script, state_dir),
@@ -274,16 +291,20 @@ class Harness:
         result = KillResult(self.scenario.name, target, acknowledged, 0, "", 0)
         on_disk = stored_state(state_dir) if (state_dir / "state.db").exists() else None
         candidates = [c for c in commits if c.number >= max(acknowledged, 1)][:2]
-        if acknowledged == 0 and on_disk is not None and not on_disk["screens"]:
-            found: Commit | None = None  # killed during start-up: nothing saved yet
-        else:
-            found = next((c for c in candidates if c.state == on_disk), None)
-        if found is None and on_disk is not None and on_disk["screens"]:
-            result.problems.append(
-                f"the state on disk is none of the committed states "
-                f"{[c.number for c in candidates]} (acknowledged {acknowledged})"
-            )
-            return result
+        found: Commit | None = None
+        if on_disk is None or (acknowledged == 0 and not on_disk["screens"]):
+            if acknowledged > 0:  # commits were acknowledged: the database must be there
+                result.problems.append("the state database is gone after the cut")
+                return result
+        else:  # (killed during start-up otherwise: nothing saved yet, found stays None)
+            disk = comparable(on_disk)
+            found = next((c for c in candidates if comparable(c.state) == disk), None)
+            if found is None:
+                result.problems.append(
+                    f"the state on disk is none of the committed states "
+                    f"{[c.number for c in candidates]} (acknowledged {acknowledged})"
+                )
+                return result
         result.found = found.number if found else 0
         result.phase = self.scenario.phases[found.step] if found and found.step >= 0 else "start-up"
         if found is not None:
@@ -336,10 +357,11 @@ class Harness:
         state_dir: Path,
         result: KillResult,
     ) -> None:
-        script = run_dir / "rest.txt"
+        script = self.workdir / f"rest-{self.count}.txt"  # beside the camera images
         script.write_text("\n".join(rest) + "\n", encoding="utf-8")
-        if found is None or "comix" not in found.state["data"]:
-            clock_start = found.clock if found else 1000.0  # the game's seed comes from the clock
+        if found is None or (self.scenario.name == "comix" and "comix" not in found.state["data"]):
+            # before the Co-Mix game exists: its seed will come from the clock
+            clock_start = found.clock if found else 1000.0
         else:
             clock_start = self.rng.uniform(1.0, 1e6)  # after a reboot: an unrelated value
         try:
@@ -350,21 +372,35 @@ class Harness:
         if not resumed.commits:
             result.problems.append("the resumed run committed nothing")
             return
-        first = resumed.commits[0].state
+        first = comparable(resumed.commits[0].state)
         if found is not None:
-            if first["data"] != found.state["data"]:
+            before = comparable(found.state)
+            if first["data"] != before["data"]:
                 result.problems.append("the resumed game differs from the one saved before the cut")
-            elif first["screens"] != found.state["screens"]:
+            elif first["screens"] != before["screens"]:
                 result.problems.append(
                     "the resumed screens differ from those saved before the cut: "
                     f"{[s['kind'] for s in first['screens']]} vs "
-                    f"{[s['kind'] for s in found.state['screens']]}"
+                    f"{[s['kind'] for s in before['screens']]}"
                 )
-        final = resumed.commits[-1].state
+        final = comparable(resumed.commits[-1].state)
         if final["data"] != self.final["data"]:
             result.problems.append(_difference("the game at the end", final, self.final))
         elif [s["kind"] for s in final["screens"]] != [s["kind"] for s in self.final["screens"]]:
             result.problems.append("the game ended on another screen than without the cut")
+
+
+PHOTO_NUMBER = re.compile(r"-\d+\.jpg\b")
+SECONDS = re.compile(r'"seconds": [0-9.e-]+')
+
+
+def comparable(state: dict[str, Any]) -> dict[str, Any]:
+    """The state with what legitimately differs between two runs blanked: photo file numbers
+    (a photo taken again after a cut is saved as ``NAME-<n+1>.jpg``; the one taken before the
+    cut stays on disk, unreferenced) and measured recognition times (``"seconds"``)."""
+    text = json.dumps(state, sort_keys=True)
+    text = SECONDS.sub('"seconds": 0', PHOTO_NUMBER.sub("-#.jpg", text))
+    return dict(json.loads(text))
 
 
 def _difference(what: str, got: dict[str, Any], want: dict[str, Any]) -> str:

@@ -10,7 +10,10 @@ being filled in is never saved, so a cut in the middle of one sends the reviewer
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 PICK_ORDER = ["original", "exciting", "composed", "neutral"]
 HAND = {"original": 1, "exciting": 1, "composed": 1, "neutral": 2}
@@ -39,6 +42,17 @@ class Scenario:
     resume_from: list[int] = field(default_factory=list)
     #: line index -> a label of the phase the line belongs to (for reporting kill points)
     phases: list[str] = field(default_factory=list)
+    #: fills a fresh state directory before the game (e.g. an enrolled deck)
+    prepare: Callable[[Path], None] | None = None
+    #: camera images the script names, written next to it: file name -> BGR image
+    images: dict[str, Any] = field(default_factory=dict)
+
+    def write_images(self, folder: Path) -> None:
+        from display.flows.scenes import write
+
+        for name, image in self.images.items():
+            if not (folder / name).exists():
+                write(folder / name, image)
 
     def add(self, lines: list[str], phase: str, *, atomic: bool = False) -> None:
         """Append ``lines``; ``atomic`` = a cut inside them goes back to their first line."""
@@ -120,6 +134,106 @@ def comix_game(
     return scenario
 
 
+# -- Marvel: Remix: three hands scored at the table ---------------------------------------------
+REMIX_HANDS = {
+    "Ann": ["MR02", "MR06", "MR13", "MR30", "MR41", "MR63", "MR77"],
+    "Bob": ["MR01", "MR09", "MR22", "MR35", "MR44", "MR66", "MR72"],  # MR44 in another printing
+    "Cat": ["MR05", "MR10", "MR20", "MR62", "MR70", "MR75", "MR31"],  # Loki (MR70)
+}
+
+
+def _remix_names() -> dict[str, str]:
+    from games.remix import default_catalogue
+
+    return {card.id: card.name for card in default_catalogue()}
+
+
+def _enrol_remix(state_dir: Path) -> None:
+    from display.flows.scenes import enrol_directly
+
+    enrol_directly(state_dir, "remix", _remix_names())
+
+
+def remix_game() -> Scenario:
+    """Three players photograph their final hands: one card read wrong and corrected from the
+    pick list, Loki's draw photographed, then the ranking (the issue 7 flow)."""
+    from display.flows.scenes import scene
+
+    names = _remix_names()
+    misread = names["MR44"]
+
+    def photo(player: str, seed: int, **kw: Any) -> Any:
+        return scene([names[i] for i in REMIX_HANDS[player]], seed, **kw)
+
+    scenario = Scenario("remix", prepare=_enrol_remix)
+    scenario.images = {
+        "ann.jpg": photo("Ann", 31),
+        "bob.jpg": photo("Bob", 32, printings={misread: 5}),
+        "cat.jpg": photo("Cat", 33),
+        "loki-draw.jpg": scene([names["MR26"]], 34),
+    }
+    scenario.add(["press right", "press right", "press ok", "press ok"], "menu")
+    scenario.add(["press ok", "type Ann", "camera ann.jpg", "press shutter"], "photo")
+    scenario.add(["press ok", "press ok"], "breakdown")
+    scenario.add(["press ok", "type Bob", "camera bob.jpg", "press shutter"], "photo")
+    scenario.add(["press ok", f"type {misread}", "press ok"], "correction")
+    scenario.add(["press ok", "press back", "press ok", "press ok", "press ok"], "breakdown")
+    scenario.add(["type Cat", "camera cat.jpg", "press shutter", "press ok"], "photo")
+    scenario.add(["camera loki-draw.jpg", "press shutter", "press ok"], "loki")
+    scenario.add(["press right", "press ok"], "ranking")
+    return scenario
+
+
+# -- I Made You a Mixtape: a short solo game against Otto -----------------------------------------
+SOLO_MAIN = [f"EX{n:02d}" for n in range(1, 13)]  # 12 two-line cards: 2 rounds after set-up
+SOLO_OTTO = ["EX37", "EX38", "EX39", "EX40", "EX41", "EX42"]
+
+
+def _enrol_solo_deck(state_dir: Path) -> None:
+    """Enrol a 12-card example deck (+ Otto's cards) with attributes and the Equalizer."""
+    from display.flows.enrolment import Enrolment
+    from display.flows.scenes import enrol_directly
+    from display.screens.enrol import write_deck_file
+    from games.mixtape import load_example_deck
+
+    example = load_example_deck()
+    keep = SOLO_MAIN + SOLO_OTTO
+    enrol_directly(state_dir, "mixtape", {card_id: card_id for card_id in keep})
+    done = Enrolment(state_dir, "mixtape")
+    attributes = {}
+    for card_id in keep:
+        data = example.card(card_id).to_json()
+        del data["id"]
+        attributes[card_id] = data
+    done.set_extra("cards", attributes)
+    done.set_extra("equalizer", {"squares": list(example.squares), "start": example.start})
+    problem = write_deck_file(done)
+    if problem:
+        raise RuntimeError(f"could not write the solo deck: {problem}")
+
+
+def mixtape_solo_game() -> Scenario:
+    """Set-up photo, the player's turn (a wrong choice undone), Otto's turn with the card Otto
+    keeps, then the end of the game (the issue 7 flow)."""
+    from display.flows.scenes import scene
+
+    scenario = Scenario("mixtape", prepare=_enrol_solo_deck)
+    scenario.images = {
+        "setup.jpg": scene(["EX02", "EX03"], 61),
+        "round1.jpg": scene(["EX05", "EX06", "EX07"], 62),
+        "round2.jpg": scene(["EX04", "EX08", "EX10"], 63),
+        "extra.jpg": scene(["EX40"], 64),
+    }
+    scenario.add(["press right", "press ok", "press right", "press ok"], "menu")
+    scenario.add(["camera setup.jpg", "press shutter", "press ok"], "set-up photo")
+    scenario.add(["camera round1.jpg", "press shutter", "press ok"], "your turn")
+    scenario.add(["press left", "press ok", "press seat1", "press right", "press ok"], "your turn")
+    scenario.add(["camera round2.jpg", "press shutter", "press ok"], "Otto's turn")
+    scenario.add(["camera extra.jpg", "press shutter", "press ok"], "Otto's extra card")
+    scenario.add(["press ok"], "game over")
+    return scenario
+
+
 def available_scenarios(games: list[str], rounds: int = 2) -> tuple[list[Scenario], dict[str, str]]:
     """The scenarios for ``games`` whose screens exist; {game: why not} for the others."""
     from display.app import load_screen_modules
@@ -131,6 +245,12 @@ def available_scenarios(games: list[str], rounds: int = 2) -> tuple[list[Scenari
     for game in games:
         if game == "comix":
             scenarios.append(comix_game(rounds=rounds))
+        elif game not in SCREENS:
+            missing[game] = f"no '{game}' screen on the appliance yet"
+        elif game == "remix":
+            scenarios.append(remix_game())
+        elif game == "mixtape":
+            scenarios.append(mixtape_solo_game())
         elif game not in SCREENS:
             missing[game] = f"no '{game}' screen on the appliance yet"
         else:
