@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sqlite3
 import sys
 import time
 import traceback
@@ -257,9 +258,26 @@ class App:
         return [{"kind": s.kind, "snapshot": s.snapshot()} for s in self.screens]
 
     def save(self) -> None:
-        """Write the screen stack (and pending store writes) in one transaction."""
-        self.store.save_stack(self.stack_snapshot())
-        self.store.commit()
+        """Write the screen stack (and pending store writes) in one transaction.
+
+        A screen whose snapshot fails (a bug, or data that is not JSON) does not stop the
+        appliance: the previous stack stays saved, and the problem is logged (raised in strict
+        mode). A failing disk (full, read-only SD card) is shown as a toast.
+        """
+        try:
+            self.store.save_stack(self.stack_snapshot())
+        except (TypeError, ValueError, AttributeError, KeyError) as error:
+            if self.strict:
+                raise
+            traceback.print_exc(file=sys.stderr)
+            self.toast(f"Could not save this screen ({type(error).__name__}); the rest is kept.")
+        try:
+            self.store.commit()
+        except sqlite3.Error as error:
+            if self.strict:
+                raise
+            traceback.print_exc(file=sys.stderr)
+            self.toast(f"Could not save to {self.store.path}: {error}")
 
     def state_dump(self) -> dict[str, Any]:
         """Screens and store contents as JSON-able data (for ``--dump-state``)."""

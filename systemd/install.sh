@@ -18,7 +18,8 @@ SERVICE_USER=tablekeeper
 STATE_DIR=/var/lib/tablekeeper
 CONFIG_DIR=/etc/tablekeeper
 UNIT_DIR=/etc/systemd/system
-APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera libcamera-apps-lite)
+APT_PACKAGES=(python3-venv python3-pip python3-lgpio python3-picamera2 python3-libcamera
+  libcamera-apps-lite)
 
 usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
 

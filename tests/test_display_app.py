@@ -441,3 +441,24 @@ def test_jobs_run_inline_in_scripts_and_in_a_thread_in_the_appliance(state: Path
         assert threaded.result(timeout=5).startswith("tablekeeper-job")
     finally:
         app.close()
+
+
+@register_screen
+class UnsavableScreen(Screen):
+    kind = "test_unsavable"
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"not json": object()}
+
+
+def test_a_screen_that_cannot_be_saved_keeps_the_last_good_stack(state: Path):
+    app = start(state, strict=False)
+    try:
+        app.push(TimerScreen(app))
+        app.save()
+        app.push(UnsavableScreen(app))
+        press(app, "seat_1")  # must not raise
+        assert [e["kind"] for e in app.store.load_stack()] == ["home", "test_timer"]
+    finally:
+        app.pop()
+        app.close()
