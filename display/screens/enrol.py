@@ -641,6 +641,10 @@ class VerifyScreen(Screen):
             f"Photo {self.batch + 1} of {len(batches)}: {len(keys) - wrong} of {len(keys)} "
             "read right. OK: next photo."
         )
+        batch_names = {done.name_of(k) or k for k in keys}
+        for item in self.misnamed:
+            if item["name"] in batch_names:
+                text += f"\n{item['name']}: {item['read_as']}"
         ui.paragraph(surface, text, side.inflate(-20, -20), ui.SMALL)
 
     def legend(self) -> list[LegendItem]:
