@@ -86,6 +86,7 @@ class PreparedHand:
             self.relevant = tuple(
                 COUNTS if self.btags[t] else level for t, level in enumerate(self.relevant)
             )
+        self.best_value = 0  # the total the last search found (before Loki's owed draw)
         self._base: dict[int, State] = {}
         self._settled: dict[tuple[int, Any], State] = {}
         self._stages: dict[int, list[tuple[int, int, Rule | None]]] = {}
@@ -425,6 +426,7 @@ class PreparedHand:
         for reached in endings.values():
             outcome = reached[0][0]
             mask = self.full & ~outcome.blanked
+            candidates: list[tuple[tuple[int, bool], int, dict[int, Any]]]
             if not self.valid(self.base_state(mask)):
                 candidates = [((0, False), reached[0][1], {})]
             elif len(plans) > 1 and len(reached) == len(plans):
@@ -452,6 +454,7 @@ class PreparedHand:
                                 options[pos] = rule.combine(merged[pos], options[pos], self.btags)
                         merged.update(options)
                     best = Choices(merged, script)
+        self.best_value = 0 if best_key is None else best_key[0]
         return best
 
     def _script_for(self, options: dict[int, Any], outcome: Outcome) -> tuple[Any, ...]:
