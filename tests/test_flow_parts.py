@@ -126,3 +126,25 @@ def test_mixtape_deck_file_from_enrolment(tmp_path: Path) -> None:
     deck = load_deck(done.deck_path)
     assert deck.squares == (0, 5, 10, 5, 0) and deck.start == 2
     assert deck.card("T01").players == 3 and sorted(deck.card("T01").bottom) == ["center", "right"]
+
+
+def test_attributes_by_touch(tmp_path: Path) -> None:
+    from display import ui
+    from display.app import FakeClock
+    from display.launch import RunOptions, build_app
+    from display.screens.enrol import AttributesScreen
+
+    app = build_app(RunOptions(simulated=True, state_dir=tmp_path), clock=FakeClock(), strict=True)
+    try:
+        screen = AttributesScreen(app, ["T01"])
+        app.push(screen)
+        app.render()
+        balance_row_y = ui.HEADER_H + 50 + 2 * 46 + 20
+        app.tap(400, balance_row_y)  # select "Balance"
+        assert screen.field == 2 and screen.values["balance"] == 1
+        app.tap(app.size[0] - 40, balance_row_y)  # right half: one more
+        app.tap(app.size[0] - 40, balance_row_y)
+        app.tap(300, balance_row_y)  # left half: one less
+        assert screen.values["balance"] == 2
+    finally:
+        app.close()

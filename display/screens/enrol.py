@@ -678,6 +678,7 @@ class VerifyScreen(Screen):
 
 # -- Mixtape -------------------------------------------------------------------------------------
 FIELDS = ("genre", "side", "balance", "top", "bottom", "players")
+ATTRIBUTE_LEFT = 270  # x of the attribute rows (the card's picture is on the left)
 FLOW_CHOICES: list[list[str]] = [
     [],
     ["left"],
@@ -916,8 +917,14 @@ class AttributesScreen(Screen):
                 self.app.pop()
 
     def handle_tap(self, x: int, y: int) -> bool:
+        """Touch: a tap on a field selects it; on the selected field's value, the right half
+        steps forward and the left half back."""
         for index in range(len(FIELDS)):
-            if 60 + index * 46 <= y < 60 + (index + 1) * 46 and x > 260:
+            row = pygame.Rect(ATTRIBUTE_LEFT, 50 + index * 46, 10_000, 40)
+            if row.collidepoint(x, y):
+                if index == self.field:
+                    width = self.app.size[0] - ui.MARGIN
+                    self.step(1 if x > (ATTRIBUTE_LEFT + width) // 2 else -1)
                 self.field = index
                 return True
         return False
@@ -944,7 +951,7 @@ class AttributesScreen(Screen):
             self._view_key = self.key
         if self._thumb is not None:
             surface.blit(self._thumb, (ui.MARGIN, 10))
-        left = 270
+        left = ATTRIBUTE_LEFT
         ui.text(surface, "Enter what is printed on this card:", (left, 12), ui.SMALL, ui.DIM)
         labels = {
             "genre": "Genre",
