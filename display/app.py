@@ -95,6 +95,24 @@ def key_code(name: str) -> int | None:
     return None
 
 
+def build_keymap(config: Config) -> dict[int, Action]:
+    """pygame key code -> Action from ``[keyboard]``; ConfigError naming the line if a key
+    name is unknown."""
+    from device.config import ConfigError
+
+    keymap: dict[int, Action] = {}
+    for name, keys in config.keyboard.items():
+        for key in keys:
+            code = key_code(key)
+            if code is None:
+                raise ConfigError(
+                    f"{config.where(f'keyboard.{name}')}: unknown key name {key!r} "
+                    "(pygame key names: a, 1, return, space, left, escape, f1...)"
+                )
+            keymap[code] = Action(name.upper())
+    return keymap
+
+
 def pretty_key(name: str) -> str:
     """A key name as printed under a legend item: "return" -> "Enter"."""
     special = {"return": "Enter", "space": "Space", "backspace": "Bksp", "escape": "Esc"}
@@ -186,19 +204,7 @@ class App:
         return problems
 
     def _build_keymap(self) -> dict[int, Action]:
-        keymap: dict[int, Action] = {}
-        for name, keys in self.config.keyboard.items():
-            for key in keys:
-                code = key_code(key)
-                if code is None:
-                    from device.config import ConfigError
-
-                    raise ConfigError(
-                        f"{self.config.where(f'keyboard.{name}')}: unknown key name {key!r} "
-                        "(pygame key names: a, 1, return, space, left, escape, f1...)"
-                    )
-                keymap[code] = Action(name.upper())
-        return keymap
+        return build_keymap(self.config)
 
     def key_hints(self) -> dict[Action, str]:
         """Action -> its first keyboard key, for the legend bar in simulated mode."""

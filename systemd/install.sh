@@ -82,9 +82,7 @@ if [ ! -e "$CONFIG_DIR/config.toml" ]; then
   if [ "$DRY_RUN" = yes ]; then
     echo "+ write the default config to $CONFIG_DIR/config.toml"
   else
-    "$PREFIX/.venv/bin/python" -c \
-      'from device.config import DEFAULT_CONFIG_TOML; print(DEFAULT_CONFIG_TOML, end="")' \
-      > "$CONFIG_DIR/config.toml"
+    "$PREFIX/.venv/bin/tablekeeper" config --defaults > "$CONFIG_DIR/config.toml"
   fi
 fi
 

@@ -59,3 +59,19 @@ def test_bench_ui_prints_both_figures(capsys):
     out = capsys.readouterr().out
     assert "start-up to first frame" in out and "median" in out
     assert "home screen frame time" in out
+
+
+def test_config_command_checks_files_and_prints_defaults(tmp_path: Path, capsys):
+    assert main(["config", "--defaults"]) == 0
+    defaults = capsys.readouterr().out
+    assert "[pins]" in defaults and "seat_1 = 5" in defaults
+    good = tmp_path / "good.toml"
+    good.write_text(defaults.replace("count = 5", "count = 3"))
+    assert main(["config", str(good)]) == 0
+    assert "OK" in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[keyboard]\n\nshutter = "kamera"\n')
+    assert main(["config", str(bad)]) == 2
+    assert "line 3: keyboard.shutter: unknown key name 'kamera'" in capsys.readouterr().err
+    assert main(["config"]) == 0
+    assert "built-in defaults apply" in capsys.readouterr().out

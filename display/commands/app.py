@@ -44,6 +44,17 @@ def register(commands: Any, benches: Any) -> None:
     demo.add_argument("--out", type=Path, metavar="DIR", help="folder for the PNGs")
     demo.set_defaults(func=demo_command)
 
+    config = commands.add_parser(
+        "config",
+        help="check the config file, or print the defaults",
+        description="Check the config file the appliance would read ($TABLEKEEPER_CONFIG, "
+        "else $XDG_CONFIG_HOME/tablekeeper/config.toml) or FILE; exit 2 naming the line of "
+        "the first problem. --defaults prints the built-in defaults (a starting point).",
+    )
+    config.add_argument("file", nargs="?", type=Path, help="the file to check")
+    config.add_argument("--defaults", action="store_true", help="print the built-in defaults")
+    config.set_defaults(func=config_command)
+
     bench = benches.add_parser(
         "ui",
         help="start-up time to first frame and home-screen frame time",
@@ -81,6 +92,32 @@ def run_command(args: argparse.Namespace) -> int:
         return run(_options(args))
     except (LaunchError, ScriptError) as error:
         raise CliError(str(error)) from None
+
+
+def config_command(args: argparse.Namespace) -> int:
+    from device.config import DEFAULT_CONFIG_TOML, ConfigError, config_path, load_config
+    from display.app import build_keymap
+
+    if args.defaults:
+        print(DEFAULT_CONFIG_TOML, end="")
+        return 0
+    try:
+        config = load_config(args.file)
+        build_keymap(config)
+    except ConfigError as error:
+        raise CliError(str(error)) from None
+    if config.source is None:
+        print(f"no config file at {config_path()}: the built-in defaults apply")
+    else:
+        print(f"{config.source}: OK")
+    pins = config.pins
+    wired = sum(pin is not None for pin in pins.buttons.values())
+    print(
+        f"{config.seat_count} seats, {wired} buttons, "
+        f"{'an encoder' if pins.has_encoder else 'no encoder'}, {len(pins.led_bar)} LEDs in the "
+        f"bar, screen {config.screen.width}x{config.screen.height}, camera {config.camera.backend}"
+    )
+    return 0
 
 
 def demo_scripts() -> list[Path]:
