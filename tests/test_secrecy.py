@@ -1,0 +1,102 @@
+"""The secrecy of the Co-Mix ballot box: a scripted game is played twice, with the same table
+and different ballots. Every screenshot another player could see before the reveal (the sand
+timer, storytelling, each "pass the box to NAME" screen - i.e. the screen right after a ballot
+is sealed - and the empty ballot a reviewer starts from) must be pixel for pixel the same in both
+games; the reveal must differ (so the comparison would catch a leak). The log and the console
+(the journal under systemd), at DEBUG level, must hold no ballot content - not even a crash
+report from a screen that fails in the middle of a ballot."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pygame
+import pytest
+
+from display.launch import RunOptions, build_app, run_script
+from display.robustness.scenarios import (
+    FOUR,
+    FOUR_BALLOTS,
+    FOUR_BALLOTS_OTHER,
+    ballot_presses,
+    comix_game,
+    comix_setup,
+)
+from display.script import ScriptRunner, parse_script
+
+# A ballot in words: a token kind as the program writes it (Token values are lower case).
+BALLOT_WORDS = re.compile(r"\b(original|exciting|composed|neutral)\b")
+PRIVATE = ("-ballot-", "-summary-")  # the reviewer's own screens, while they hold the box
+
+
+def play(tmp_path: Path, name: str, ballots: dict[str, dict[str, list[str]]]) -> Path:
+    scenario = comix_game(rounds=1, ballots=ballots, shots=True)
+    script = tmp_path / f"{name}.txt"
+    script.write_text(scenario.text)
+    shots = tmp_path / f"{name}-shots"
+    run_script(
+        RunOptions(
+            simulated=True, script=script, screenshots=shots, state_dir=tmp_path / f"{name}-state"
+        )
+    )
+    return shots
+
+
+def pixels(path: Path) -> bytes:
+    return pygame.image.tobytes(pygame.image.load(str(path)), "RGB")
+
+
+def test_nothing_of_a_ballot_is_on_screen_or_in_the_log_before_the_reveal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    first = play(tmp_path, "first", FOUR_BALLOTS)
+    second = play(tmp_path, "second", FOUR_BALLOTS_OTHER)
+    shots = sorted(p.name for p in first.glob("*.png"))
+    assert shots == sorted(p.name for p in second.glob("*.png")) and len(shots) >= 14
+    public = [
+        name for name in shots if "reveal" not in name and not any(m in name for m in PRIVATE)
+    ]
+    assert len(public) >= 5  # the timer's end and the four "pass the box" screens
+    leaks = [name for name in public if pixels(first / name) != pixels(second / name)]
+    assert leaks == []
+    assert pixels(first / "r1-reveal.png") != pixels(second / "r1-reveal.png")
+    out, err = capfd.readouterr()
+    logged = out + err + "\n".join(record.getMessage() for record in caplog.records)
+    assert BALLOT_WORDS.findall(logged) == []
+
+
+def test_a_crash_mid_ballot_reports_no_ballot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from display.screens import comix_ballot
+
+    lines = comix_setup(FOUR, rounds=1) + ["press ok", "press seat1", "press seat2"]
+    lines += ["press seat3", "press seat4", "press ok"] + ["press ok"] * 4
+    lines += ballot_presses(FOUR, FOUR_BALLOTS["Ann"])  # Ann's ballot is sealed
+    lines += ballot_presses(FOUR, FOUR_BALLOTS["Ben"])[:5]  # Ben places two tokens
+    original_place = comix_ballot.BallotScreen.place
+
+    def place_then_fail(self: comix_ballot.BallotScreen, token: object) -> None:
+        original_place(self, token)  # type: ignore[arg-type]
+        if self.reviewer == "Ben" and len(self.picks) == 2:
+            raise RuntimeError("the screen failed")
+
+    monkeypatch.setattr(comix_ballot.BallotScreen, "place", place_then_fail)
+    from display.app import FakeClock
+
+    clock = FakeClock()
+    app = build_app(RunOptions(simulated=True, state_dir=tmp_path / "state"), clock, strict=False)
+    try:
+        ScriptRunner(app, clock, None, None).run(parse_script("\n".join(lines)))
+        assert app.top.kind == "message"  # "Something went wrong", shown on the screen
+        message = app.top.snapshot()
+        stack = [screen.snapshot() for screen in app.screens]
+    finally:
+        app.close()
+    _, err = capfd.readouterr()
+    assert "RuntimeError: the screen failed" in err  # the crash report is there...
+    assert BALLOT_WORDS.findall(err + str(message)) == []  # ...without Ann's or Ben's tokens
+    assert BALLOT_WORDS.findall(str(stack)) == []
