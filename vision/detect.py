@@ -224,12 +224,12 @@ def plausible_card(quad: np.ndarray, size: tuple[int, int] | None = None) -> boo
         return False
     if max(sides[1], sides[3]) > 2.0 * min(sides[1], sides[3]):
         return False
-    # Corner angles between ~45 and ~135 degrees.
+    # Corner angles between ~32 and ~148 degrees (steep views shear a card a lot).
     for i in range(4):
         a = q[(i - 1) % 4] - q[i]
         b = q[(i + 1) % 4] - q[i]
         cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
-        if abs(cos) > 0.72:
+        if abs(cos) > 0.85:
             return False
     return True
 

@@ -315,6 +315,76 @@ def _in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.asarray((s >= 0).all(axis=1) | (s <= 0).all(axis=1))
 
 
+def _table_view(
+    hypotheses: list[_Hypothesis], width: int, height: int
+) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """A homography from the photo to a straight-down view of the table, when the photo is
+    taken steeply enough for it to matter; from the best-supported card found (its fit maps
+    the upright card, so its inverse flattens the table plane). None if the view is near
+    straight-down already."""
+    if not hypotheses:
+        return None
+    h = hypotheses[0].homography  # the caller puts the best-fitting card first
+    if abs(h[2, 0]) < 1e-12 and abs(h[2, 1]) < 1e-12:
+        return None
+    try:
+        to_plane = np.linalg.inv(h)
+    except np.linalg.LinAlgError:
+        return None
+    grid = np.array(
+        [[x, y] for x in np.linspace(0, width, 5) for y in np.linspace(0, height, 5)], np.float64
+    )
+    w = to_plane[2, 0] * grid[:, 0] + to_plane[2, 1] * grid[:, 1] + to_plane[2, 2]
+    if (w <= 0).any() or (w > 0).sum() < len(w):
+        return None  # the picture reaches the horizon: no finite table view
+    # Linear scale of the plane -> photo map is proportional to 1/w: how much it varies over
+    # the picture says how steep the view is.
+    if w.max() / w.min() < 1.35:
+        return None
+    plane = cv2.perspectiveTransform(grid[None], to_plane)[0]
+    x0, y0 = plane.min(axis=0)
+    x1, y1 = plane.max(axis=0)
+    span_w, span_h = x1 - x0, y1 - y0
+    if span_w <= 0 or span_h <= 0:
+        return None
+    scale = min(
+        np.sqrt(width * height / (span_w * span_h)) * 1.1,
+        2200.0 / max(span_w, span_h),
+    )
+    shift = np.array([[scale, 0, -scale * x0], [0, scale, -scale * y0], [0, 0, 1.0]])
+    size = (int(np.ceil(span_w * scale)), int(np.ceil(span_h * scale)))
+    return shift @ to_plane, size
+
+
+def _find_in_table_view(
+    gray: np.ndarray, hypotheses: list[_Hypothesis], gallery: Gallery
+) -> list[_Hypothesis]:
+    """Look again in a straight-down view of the table: ORB is not made for steep views, so
+    cards far from the camera of a tilted photo are found here instead. Returns the new cards'
+    hypotheses, mapped back to the photo."""
+    height, width = gray.shape[:2]
+    view = _table_view(hypotheses, width, height)
+    if view is None:
+        return []
+    to_view, size = view
+    flat = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_LINEAR)
+    points, descriptors = photo_features(flat, PHOTO_FEATURES)
+    found, _ = _find_hypotheses(points, descriptors, gallery, size)
+    back = np.linalg.inv(to_view)
+    known = [corners_from_homography(h.homography) for h in hypotheses]
+    new: list[_Hypothesis] = []
+    for hyp in found:
+        hyp.homography = back @ hyp.homography
+        corners = corners_from_homography(hyp.homography)
+        if not plausible_card(corners) or not _on_picture(corners, width, height):
+            continue
+        if any(quad_iou(corners, k) > 0.3 for k in known):
+            continue
+        known.append(corners)
+        new.append(hyp)
+    return new
+
+
 def _on_picture(corners: np.ndarray, w: int, h: int) -> bool:
     """At least the card's centre and most of it lies inside the picture."""
     c = corners.mean(axis=0)
@@ -459,19 +529,38 @@ def identify(
     to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
     named: list[tuple[Card, _Naming]] = []
     weak: list[tuple[np.ndarray, _Naming | None]] = []
-    for hyp in hypotheses:
-        corners = corners_from_homography(to_full @ hyp.homography)
-        rivals = [e for e in hyp.votes if e != hyp.entry][:4]
-        result = _name_region(image, corners, gallery, [hyp.entry, *rivals])
-        if result is None:
-            continue
-        corners, naming = result
-        if naming.confidence >= accept and naming.inliers >= MIN_NAME_INLIERS:
-            named.append((_card_from(naming, corners), naming))
-        else:
-            weak.append((corners, naming))
-    cards = _dedupe_cards([c for c, _ in named])
+
+    def name_all(found: list[_Hypothesis]) -> None:
+        for hyp in found:
+            corners = corners_from_homography(to_full @ hyp.homography)
+            rivals = [e for e in hyp.votes if e != hyp.entry][:4]
+            result = _name_region(image, corners, gallery, [hyp.entry, *rivals])
+            if result is None:
+                continue
+            corners, naming = result
+            if naming.confidence >= accept and naming.inliers >= MIN_NAME_INLIERS:
+                named.append((_card_from(naming, corners), naming))
+            else:
+                weak.append((corners, naming))
+
+    name_all(hypotheses)
     timings["name"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    # Named cards have exact (perspective) corners: the best one flattens the table for a
+    # second look, which finds cards a steep view hid from the first.
+    seen = [
+        _Hypothesis(
+            c.entry,
+            cv2.getPerspectiveTransform(CARD_CORNERS, (c.corners * scale).astype(np.float32)),
+            c.inliers,
+            {},
+        )
+        for c, _ in sorted(named, key=lambda cn: -cn[0].inliers)
+    ]
+    extra = _find_in_table_view(gray, seen + hypotheses, gallery)
+    name_all(extra)
+    cards = _dedupe_cards([c for c, _ in named])
+    timings["find_table_view"] = time.perf_counter() - tick
 
     tick = time.perf_counter()
     unknown: list[UnknownCard] = []
@@ -483,17 +572,15 @@ def identify(
     for quad in quads:
         if _explained(quad, cards):
             continue
-        if typical_area > 0:
-            # Cards on one table are one size (give or take perspective): an outline far
-            # smaller or larger than the named cards is a pattern on the table, not a card.
-            ratio = cv2.contourArea(quad.reshape(-1, 1, 2)) / typical_area
-            if not 0.3 <= ratio <= 3.0:
-                continue
         shortlist = votes.shortlist(quad * scale, 4) + _shortlist_by_signature(
             rectify(image, quad), gallery, 4
         )
         best: tuple[np.ndarray, _Naming] | None = None
-        for turn in (quad, np.roll(quad, 2, axis=0)):
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        squarish = (sides[0] + sides[2]) / (sides[1] + sides[3]) > 0.8
+        # Which short edge is the top is unknown; seen steeply, even which edges are the
+        # short ones can be (the card looks nearly square): then try all four turns.
+        for turn in [np.roll(quad, -k, axis=0) for k in ((0, 1, 2, 3) if squarish else (0, 2))]:
             result = _name_region(image, turn, gallery, shortlist)
             if result is not None and (best is None or result[1].inliers > best[1].inliers):
                 best = result
@@ -506,6 +593,12 @@ def identify(
             if not _explained(card.corners, cards):
                 cards.append(card)
             continue
+        if typical_area > 0:
+            # Cards on one table are one size (give or take perspective): an unnamed outline
+            # far smaller or larger than the named cards is a pattern on the table, not a card.
+            ratio = cv2.contourArea(quad.reshape(-1, 1, 2)) / typical_area
+            if not 0.3 <= ratio <= 3.0:
+                continue
         patch = rectify(image, quad)
         reason = REASON_TOO_BLURRED if sharpness(patch) < BLUR_LIMIT else REASON_NOT_IN_GALLERY
         candidates = _candidate_list(best[1].scores) if best is not None else []
