@@ -112,3 +112,26 @@ def test_script_needs_sim(tmp_path: Path, capsys):
     path.write_text("press ok\n")
     assert main(["run", "--script", str(path), "--state-dir", str(tmp_path / "st")]) == 2
     assert "--script needs --sim" in capsys.readouterr().err
+
+
+def test_camera_dir_feeds_the_captures(tmp_path: Path, capsys):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "one.png"), np.zeros((30, 40, 3), np.uint8))
+    dump = tmp_path / "dump.json"
+    script = "press right\npress right\npress right\npress right\npress ok\npress shutter\n"
+    assert run(tmp_path, script, "--camera-dir", str(folder), "--dump-state", str(dump)) == 0
+    note = json.loads(dump.read_text())["screens"][-1]["snapshot"]["photo_note"]
+    assert "40 x 30" in note and str(folder) in note
+    assert run(tmp_path, "press ok\n", "--camera-dir", str(tmp_path / "missing")) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_unwritable_state_dir_is_one_line_exit_2(tmp_path: Path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    path = tmp_path / "script.txt"
+    path.write_text("press ok\n")
+    code = main(["run", "--sim", "--script", str(path), "--state-dir", str(blocker / "state")])
+    assert code == 2
+    assert "cannot create the state directory" in capsys.readouterr().err
