@@ -145,6 +145,9 @@ class App:
         #: script's next line sees the result: runs stay deterministic.
         self.jobs_inline = strict
         self._executor: ThreadPoolExecutor | None = None
+        #: Shared objects for this run that are costly to rebuild and not saved (a card gallery
+        #: loaded from disk...): key them by your game's name, e.g. ``app.cache["remix.gallery"]``.
+        self.cache: dict[str, Any] = {}
         self.size = logical_size(config.screen.width, config.screen.height)
         if not pygame.font.get_init():
             pygame.font.init()

@@ -57,7 +57,9 @@ Hardware: ``self.app.hardware`` has ``set_bar(fraction)``, ``set_status(level)``
 ``blink_status(period)``, ``beep(tone_hz, seconds)``, ``silence()``, ``outputs_off()``.
 Camera: ``image, error = self.app.capture()`` gives a BGR numpy image or a message to show.
 Slow work (recognition): ``self.job = self.app.run_job(lambda: work(image))`` runs it off the UI
-thread (inline in scripts and tests); poll ``self.job.done()`` in :meth:`update`.
+thread (inline in scripts and tests); poll ``self.job.done()`` in :meth:`update`. Do this for
+anything that can take seconds on a Pi: the loop must keep drawing and pinging the watchdog.
+Objects that are costly to rebuild but not saved (a loaded gallery): ``self.app.cache``.
 
 Listing on the home screen
 --------------------------
