@@ -710,11 +710,8 @@ def mixtape_attributes(done: Enrolment) -> dict[str, dict[str, Any]]:
     return dict(done.extra.get("cards", {}))
 
 
-def write_deck_file(done: Enrolment) -> str:
-    """Write ``deck.toml`` from the enrolled attributes; returns "" or why the engine refuses it
-    (the file is written either way, so nothing entered is lost)."""
-    from games.mixtape import DeckError, parse_deck
-
+def deck_text(done: Enrolment) -> str:
+    """The deck file (TOML, the Mixtape engine's schema) for the enrolled attributes."""
     equalizer = done.extra.get("equalizer") or default_equalizer()
     attributes = mixtape_attributes(done)
     lines = [
@@ -738,16 +735,33 @@ def write_deck_file(done: Enrolment) -> str:
             "bottom = [" + ", ".join(f'"{p}"' for p in a["bottom"]) + "]",
             f"players = {int(a['players'])}",
         ]
-    text = "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n"
+
+
+def deck_problem(done: Enrolment, text: str | None = None) -> str:
+    """ "" when the enrolled deck is complete, else why the engine (or the table) would object."""
+    from games.mixtape import DeckError, parse_deck
+
+    if not mixtape_attributes(done):
+        return "no card attributes entered yet"
+    try:
+        parse_deck(text if text is not None else deck_text(done), str(done.deck_path))
+    except DeckError as error:
+        return str(error)
+    if not done.extra.get("equalizer"):
+        return "Equalizer squares not entered yet (the example deck's are used until then)"
+    return ""
+
+
+def write_deck_file(done: Enrolment) -> str:
+    """Write ``deck.toml`` from the enrolled attributes; returns "" or why the engine refuses it
+    (the file is written either way, so nothing entered is lost)."""
+    text = deck_text(done)
     done.folder.mkdir(parents=True, exist_ok=True)
     tmp = done.deck_path.with_name("deck.toml.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(done.deck_path)
-    try:
-        parse_deck(text, str(done.deck_path))
-    except DeckError as error:
-        return str(error)
-    return ""
+    return deck_problem(done, text)
 
 
 @register_screen
@@ -778,7 +792,7 @@ class MixtapeEnrolScreen(_Menu):
 
     def draw_top(self, surface: pygame.Surface) -> int:
         done = enrolment(self.app, MIXTAPE)
-        problem = write_deck_file(done) if done.extra else "no cards entered yet"
+        problem = deck_problem(done)
         text = "Deck file ready for scoring" if not problem else f"Deck file: {problem}"
         ui.text(
             surface,

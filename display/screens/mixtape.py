@@ -280,7 +280,7 @@ class MixtapeTapeScreen(PhotoReviewScreen):
             return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
         if self._score_cache is None:
             result = self.result()
-            text = f"Cannot score: {result}" if isinstance(result, str) else "points. OK: details"
+            text = f"Cannot score: {result}" if isinstance(result, str) else "points\nOK: details"
             self._score_cache = (text, "")
         return self._score_cache[0]
 
