@@ -18,6 +18,7 @@ from games.remix.catalogue import (
     UnknownCardError,
     default_catalogue,
     load_catalogue,
+    parse_catalogue,
 )
 from games.remix.engine import (
     MAX_HAND,
@@ -48,6 +49,7 @@ __all__ = [
     "default_catalogue",
     "explain",
     "load_catalogue",
+    "parse_catalogue",
     "prepare",
     "score_hand",
 ]

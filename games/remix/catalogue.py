@@ -160,6 +160,8 @@ class Catalogue:
         Raises :class:`UnknownCardError` listing close names when nothing or several match.
         """
         text = query.strip()
+        if text.upper() in self.by_id:
+            return self.by_id[text.upper()]
         match = re.fullmatch(r"(?i)mr\s*-?\s*0*(\d{1,2})", text)
         if match:
             card_id = f"MR{int(match.group(1)):02d}"
