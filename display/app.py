@@ -444,6 +444,9 @@ class App:
             traceback.print_exc(file=sys.stderr)
             self.last_capture_error = f"the camera failed: {error}"
             return None, self.last_capture_error
+        if not isinstance(image, np.ndarray) or image.size == 0:  # a backend returning None
+            self.last_capture_error = f"{self.camera.name} returned no image"
+            return None, self.last_capture_error
         self.last_capture_error = None
         return image, None
 
