@@ -56,10 +56,13 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
     shots = shots_dir(tmp_path, "enrol-remix")
     first = [name for _, name in CHECKLIST[:12]]
     second = [name for _, name in CHECKLIST[12:24]]
+    twelve_13 = CHECKLIST[12][1]
     images = {
         "batch1.jpg": scene(first, 100, size=ENROL_SIZE),
-        "batch2-short.jpg": scene(second[:11], 12, size=ENROL_SIZE),
         "batch2.jpg": scene(second, 101, size=ENROL_SIZE),
+        # one card (the 13th, in another printing): the wrong count for batch 2, and later the
+        # photo that re-enrols that card
+        "one-card.jpg": scene([twelve_13], 23, size=ENROL_SIZE, printings={twelve_13: 5}),
     }
     dump = run(
         tmp_path,
@@ -79,7 +82,7 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
         shot 04-batch1-names-on-photo
         press ok
         shot 05-batch2-lay-out
-        camera batch2-short.jpg
+        camera one-card.jpg
         press shutter
         shot 06-batch2-wrong-count
         camera batch2.jpg
@@ -99,12 +102,9 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
     assert len(done.gallery().names) == 24
 
     # A restart (new process, same state dir) resumes on the checklist with batch 3 next.
-    twelve_13 = CHECKLIST[12][1]
     verify_images = {
-        "verify1.jpg": scene(first, 21, size=ENROL_SIZE),
         # the 13th card in another printing: the recogniser cannot know it
         "verify2.jpg": scene(second, 22, size=ENROL_SIZE, printings={twelve_13: 5}),
-        "reenrol.jpg": scene([twelve_13], 23, size=ENROL_SIZE, printings={twelve_13: 5}),
     }
     dump = run(
         tmp_path,
@@ -117,7 +117,7 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
         press right
         press right
         press ok
-        camera verify1.jpg
+        camera batch1.jpg
         press shutter
         shot 11-verify-photo1
         press ok
@@ -128,7 +128,7 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
         shot 13-verify-report
         press ok
         shot 14-reenrol-lay-out
-        camera reenrol.jpg
+        camera one-card.jpg
         press shutter
         press ok
         shot 15-reenrolled

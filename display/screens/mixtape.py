@@ -258,6 +258,17 @@ class MixtapeTapeScreen(PhotoReviewScreen):
             "each top to bottom. Press SHUTTER."
         )
 
+    def picked(self, purpose: str, value: str) -> None:
+        """A card added by hand goes to the column its side says (at the bottom: if it lies
+        higher up, retake the photo so the flow is read in the right order)."""
+        super().picked(purpose, value)
+        if purpose == "add" and self.reading is not None and self.cards:
+            try:
+                self.cards[-1].column = load_table_deck(self.app).card(value).side
+            except Exception:
+                pass
+            self.reading_changed()
+
     def columns(self) -> tuple[list[str], list[str]]:
         a = [c.name for c in self.cards if c.name and c.column != "B"]
         b = [c.name for c in self.cards if c.name and c.column == "B"]
