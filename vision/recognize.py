@@ -442,7 +442,24 @@ def _positional_matches(
     return ii[first], jj[first]
 
 
-def _name_patch(patch: np.ndarray, gallery: Gallery, shortlist: list[int]) -> _Naming | None:
+def _descriptor_matches(
+    descriptors: np.ndarray, ref_desc: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (patch feature, reference feature) by descriptor alone (nearest clearly better
+    than second nearest), for a patch whose outline may be off (an inner frame, a sleeve)."""
+    if len(descriptors) == 0 or len(ref_desc) < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    dist, nearest = cv2.batchDistance(
+        descriptors, ref_desc, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2
+    )
+    good = (dist[:, 0] <= MAX_DESCRIPTOR_DISTANCE) & (dist[:, 0] < 0.8 * dist[:, 1])
+    ii = np.flatnonzero(good)
+    return ii, nearest[ii, 0].astype(np.int64)
+
+
+def _name_patch(
+    patch: np.ndarray, gallery: Gallery, shortlist: list[int], aligned: bool = True
+) -> _Naming | None:
     points, descriptors = card_features(patch, PATCH_FEATURES)
     if len(points) < MIN_NAME_INLIERS:
         return None
@@ -450,7 +467,10 @@ def _name_patch(patch: np.ndarray, gallery: Gallery, shortlist: list[int]) -> _N
     per_name: dict[str, int] = {}
     for entry in dict.fromkeys(shortlist):
         ref_points, ref_desc = gallery.entry_features(entry)
-        ii, jj = _positional_matches(points, descriptors, ref_points, ref_desc)
+        if aligned:
+            ii, jj = _positional_matches(points, descriptors, ref_points, ref_desc)
+        else:
+            ii, jj = _descriptor_matches(descriptors, ref_desc)
         count = len(ii)
         refine = None
         if count >= MIN_NAME_INLIERS:
@@ -573,7 +593,7 @@ def identify(
         if _explained(quad, cards):
             continue
         shortlist = votes.shortlist(quad * scale, 4) + _shortlist_by_signature(
-            rectify(image, quad), gallery, 4
+            rectify(image, quad), gallery, 8
         )
         best: tuple[np.ndarray, _Naming] | None = None
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
@@ -584,6 +604,12 @@ def identify(
             result = _name_region(image, turn, gallery, shortlist)
             if result is not None and (best is None or result[1].inliers > best[1].inliers):
                 best = result
+        if best is None or best[1].confidence < accept:
+            # The outline may be an inner frame or a sleeve's edge: match without positions.
+            for turn in [np.roll(quad, -k, axis=0) for k in range(4)]:
+                result = _name_region(image, turn, gallery, shortlist, aligned=False)
+                if result is not None and (best is None or result[1].inliers > best[1].inliers):
+                    best = result
         if (
             best is not None
             and best[1].confidence >= accept
@@ -629,7 +655,11 @@ def identify(
 
 
 def _name_region(
-    image: np.ndarray, corners: np.ndarray, gallery: Gallery, entries: list[int]
+    image: np.ndarray,
+    corners: np.ndarray,
+    gallery: Gallery,
+    entries: list[int],
+    aligned: bool = True,
 ) -> tuple[np.ndarray, _Naming] | None:
     """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
     (``entries``, every printing of their names, and the closest signatures); refine corners."""
@@ -637,14 +667,14 @@ def _name_region(
         return None
     patch = rectify(image, corners)
     shortlist = list(dict.fromkeys(entries + _shortlist_by_signature(patch, gallery, 3)))
-    naming = _name_patch(patch, gallery, shortlist)
+    naming = _name_patch(patch, gallery, shortlist, aligned)
     if naming is None:
         return None
     if naming.refine is not None:
         # The fit maps reference -> patch; compose with patch -> photo for exact corners.
         patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
         refined = corners_from_homography(patch_to_photo @ naming.refine)
-        if plausible_card(refined) and quad_iou(refined, corners) > 0.6:
+        if plausible_card(refined) and quad_iou(refined, corners) > 0.45:
             corners = refined
     return corners, naming
 
