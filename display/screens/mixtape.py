@@ -59,7 +59,14 @@ def load_table_deck(app: App) -> Deck:
             "no Mixtape deck enrolled yet: enrol your cards (home, Enrol cards, Mixtape) or "
             "import an enrolment file"
         )
-    return load_deck(path)
+    # Screens ask every frame: read the file again only when it changed.
+    stamp = (str(path), path.stat().st_mtime_ns)
+    cached = app.__dict__.get("_mixtape_deck")
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    deck = load_deck(path)
+    app.__dict__["_mixtape_deck"] = (stamp, deck)
+    return deck
 
 
 def load_table(app: App) -> dict[str, Any]:
@@ -566,16 +573,20 @@ class SoloScreen(Screen):
         super().__init__(app)
         self.choice = 0
         self.message = ""  # what happened in the last step (placements), shown on top
+        self._game: SoloGame | None = None  # the stored game, read once per change
 
     # -- state --------------------------------------------------------------------------------
     def game(self) -> SoloGame | None:
         from games.mixtape import MixtapeError, SoloGame
 
+        if self._game is not None:
+            return self._game
         data = self.app.store.get(NAMESPACE, SOLO_KEY)
         if data is None:
             return None
         try:
-            return SoloGame.restore(load_table_deck(self.app), data)
+            self._game = SoloGame.restore(load_table_deck(self.app), data)
+            return self._game
         except MixtapeError as error:
             self.app.store.put(NAMESPACE, "unreadable_solo", data)
             self.app.store.delete(NAMESPACE, SOLO_KEY)
@@ -588,6 +599,7 @@ class SoloScreen(Screen):
             history.append({"game": before, "message": self.message})
             self.app.store.put(NAMESPACE, HISTORY_KEY, history[-HISTORY_LIMIT:])
         self.app.store.put(NAMESPACE, SOLO_KEY, game.snapshot())
+        self._game = None
 
     def undo(self) -> None:
         history = list(self.app.store.get(NAMESPACE, HISTORY_KEY) or [])
@@ -595,6 +607,7 @@ class SoloScreen(Screen):
             self.app.toast("Nothing to undo.")
             return
         last = history.pop()
+        self._game = None
         self.app.store.put(NAMESPACE, HISTORY_KEY, history)
         if last["game"] is None:
             self.app.store.delete(NAMESPACE, SOLO_KEY)
@@ -669,6 +682,7 @@ class SoloScreen(Screen):
             else:
                 return
         except MixtapeError as error:
+            self._game = None  # a refused move may have half-changed the object
             self.app.toast(str(error))
             return
         self.choice = 0
@@ -728,6 +742,7 @@ class SoloScreen(Screen):
             elif game.phase == OVER and action is Action.OK:
                 self.app.pop()
         except MixtapeError as error:
+            self._game = None
             self.app.toast(str(error))
 
     # -- drawing ------------------------------------------------------------------------------
