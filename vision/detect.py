@@ -165,10 +165,13 @@ def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     gy = cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3)
     if gx.ndim == 2:
         return gx, gy
-    magnitude = np.abs(gx.astype(np.int32)) + np.abs(gy.astype(np.int32))
-    pick = np.argmax(magnitude, axis=2)[..., None]
-    dx = np.take_along_axis(gx, pick, axis=2)[..., 0]
-    dy = np.take_along_axis(gy, pick, axis=2)[..., 0]
+    magnitude = np.abs(gx) + np.abs(gy)  # int16 is enough: |Sobel| <= 1020 per axis
+    dx, dy, best = gx[..., 0], gy[..., 0], magnitude[..., 0]
+    for c in (1, 2):
+        stronger = magnitude[..., c] > best
+        dx = np.where(stronger, gx[..., c], dx)
+        dy = np.where(stronger, gy[..., c], dy)
+        best = np.maximum(best, magnitude[..., c])
     return np.ascontiguousarray(dx), np.ascontiguousarray(dy)
 
 

@@ -39,6 +39,7 @@ from vision.detect import (
 )
 from vision.features import (
     CARD_CORNERS,
+    CARD_W,
     PATCH_FEATURES,
     card_features,
     global_descriptor,
@@ -411,23 +412,32 @@ def _positional_matches(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (patch feature, reference feature) that sit at about the same place on the upright
     card (within ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its
-    closest such reference feature. Position first: only a handful of reference features lie
-    near any patch feature, so few descriptors need comparing."""
+    closest such reference feature. Position first (a grid of radius-sized cells): only a
+    handful of reference features lie near any patch feature, so few descriptors are compared."""
     if len(points) == 0 or len(ref_points) == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.argsort(ref_points[:, 0], kind="stable")
-    xs = ref_points[order, 0]
-    lo = np.searchsorted(xs, points[:, 0] - POSITION_RADIUS, side="left")
-    hi = np.searchsorted(xs, points[:, 0] + POSITION_RADIUS, side="right")
-    lengths = (hi - lo).astype(np.int64)
+    r = POSITION_RADIUS
+    cols = int(CARD_W // r) + 3
+    ref_cx = np.floor(ref_points[:, 0] / r).astype(np.int64) + 1
+    ref_cy = np.floor(ref_points[:, 1] / r).astype(np.int64) + 1
+    ref_cell = ref_cy * cols + ref_cx
+    order = np.argsort(ref_cell, kind="stable")
+    cells = ref_cell[order]
+    px = np.floor(points[:, 0] / r).astype(np.int64) + 1
+    py = np.floor(points[:, 1] / r).astype(np.int64) + 1
+    around = np.array([dy * cols + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
+    wanted = ((py * cols + px)[:, None] + around[None, :]).ravel()
+    owner = np.repeat(np.arange(len(points)), len(around))
+    lo = np.searchsorted(cells, wanted, side="left")
+    hi = np.searchsorted(cells, wanted, side="right")
+    lengths = hi - lo
     total = int(lengths.sum())
     if total == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    ii = np.repeat(np.arange(len(points)), lengths)
+    ii = np.repeat(owner, lengths)
     offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     jj = order[np.repeat(lo, lengths) + offsets]
-    near = np.abs(ref_points[jj, 1] - points[ii, 1]) < POSITION_RADIUS
-    near &= ((ref_points[jj] - points[ii]) ** 2).sum(axis=1) < POSITION_RADIUS**2
+    near = ((ref_points[jj] - points[ii]) ** 2).sum(axis=1) < r * r
     ii, jj = ii[near], jj[near]
     if len(ii) == 0:
         return ii, jj
@@ -463,25 +473,44 @@ def _name_patch(
     points, descriptors = card_features(patch, PATCH_FEATURES)
     if len(points) < MIN_NAME_INLIERS:
         return None
-    best: tuple[int, int, np.ndarray | None] = (-1, 0, None)
-    per_name: dict[str, int] = {}
+    matched: list[tuple[int, np.ndarray, np.ndarray]] = []
     for entry in dict.fromkeys(shortlist):
         ref_points, ref_desc = gallery.entry_features(entry)
         if aligned:
             ii, jj = _positional_matches(points, descriptors, ref_points, ref_desc)
         else:
             ii, jj = _descriptor_matches(descriptors, ref_desc)
+        matched.append((entry, ii, jj))
+    if not matched:
+        return None
+    matched.sort(key=lambda m: -len(m[1]))
+    # The geometric check (RANSAC) runs for the two best-matching references and the best
+    # reference of another name; the rest keep their match counts (an upper bound).
+    top_name = gallery.entries[matched[0][0]].name
+    check = {matched[0][0]}
+    if len(matched) > 1:
+        check.add(matched[1][0])
+    other = next((m[0] for m in matched if gallery.entries[m[0]].name != top_name), None)
+    if other is not None:
+        check.add(other)
+    best: tuple[int, int, np.ndarray | None] = (-1, 0, None)
+    per_name: dict[str, int] = {}
+    for entry, ii, jj in matched:
         count = len(ii)
         refine = None
-        if count >= MIN_NAME_INLIERS:
-            h, mask = cv2.findHomography(
-                ref_points[jj], points[ii], cv2.RANSAC, 5.0, maxIters=300, confidence=0.99
-            )
-            count = int(mask.sum()) if mask is not None and h is not None else 0
-            refine = h
+        if entry in check:
+            if count >= MIN_NAME_INLIERS:
+                ref_points = gallery.entry_features(entry)[0]
+                h, mask = cv2.findHomography(
+                    ref_points[jj], points[ii], cv2.RANSAC, 5.0, maxIters=300, confidence=0.99
+                )
+                count = int(mask.sum()) if mask is not None and h is not None else 0
+                refine = h
+            else:
+                count = 0
         name = gallery.entries[entry].name
         per_name[name] = max(per_name.get(name, 0), count)
-        if count > best[1]:
+        if entry in check and count > best[1]:
             best = (entry, count, refine)
     entry, inliers, refine = best
     if entry < 0:
