@@ -148,3 +148,35 @@ def test_attributes_by_touch(tmp_path: Path) -> None:
         assert screen.values["balance"] == 2
     finally:
         app.close()
+
+
+def test_a_doubtful_card_is_confirmed_before_scoring(tmp_path: Path) -> None:
+    from display.actions import Action
+    from display.app import FakeClock
+    from display.flows.photos import save_photo
+    from display.launch import RunOptions, build_app
+    from display.screens.remix import RemixHandScreen
+    from games.remix import score_hand
+
+    hand = ["Angel", "Beast", "Loki", "Selene", "Hawkeye", "Falcon", "Mystique"]
+    app = build_app(RunOptions(simulated=True, state_dir=tmp_path), clock=FakeClock(), strict=True)
+    try:
+        screen = RemixHandScreen(app, "Dee")
+        screen.photo = save_photo(app, np.zeros((120, 160, 3), np.uint8), "test")
+        box = [[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]]
+        cards = [ReadCard(name, 0.95, box) for name in hand]
+        cards[3] = ReadCard("Selene", 0.55, box, [("Sentinels", 0.3)])
+        screen.reading = Reading(cards, 0.4, (160, 120))
+        screen.selected = 3
+        app.push(screen)
+        assert not screen.ready() and "1 card(s) to settle" in screen.score_text()
+        app.press(Action.OK)  # the pick list, the recogniser's name first
+        assert app.top.kind == "flow.pick"
+        assert app.top.options[0][0] == "Selene" and app.top.options[1][0] == "Sentinels"
+        app.press(Action.OK)  # confirm it
+        assert app.top is screen and screen.ready()
+        assert screen.cards[3].settled and not screen.cards[3].corrected
+        assert screen.score_value() == score_hand(hand).total
+        app.render()
+    finally:
+        app.close()
