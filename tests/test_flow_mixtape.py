@@ -159,6 +159,17 @@ def test_import_then_score_two_mixtapes(tmp_path: Path, example_export: Path) ->
         press right
         press ok
         shot 05-ranking
+        press back
+        press left
+        press left
+        press left
+        press ok
+        shot 06-ann-reopened
+        press back
+        shot 07-ann-photo-again
+        press ok
+        press ok
+        shot 08-table-still-two
         """,
         images,
         shots,
@@ -169,7 +180,7 @@ def test_import_then_score_two_mixtapes(tmp_path: Path, example_export: Path) ->
     assert (players[1]["a"], players[1]["b"]) == (bob[0], bob[1])
     assert players[0]["score"] == score_mixtape(deck, *ann).to_json()
     assert players[1]["score"] == score_mixtape(deck, *bob).to_json()
-    assert dump["screens"][-1]["kind"] == "mixtape.ranking"
+    assert dump["screens"][-1]["kind"] == "mixtape.table"  # Ann re-saved in her place
 
 
 SOLO_MAIN = [f"EX{n:02d}" for n in range(1, 13)]  # 12 two-line cards: 2 rounds after set-up

@@ -27,6 +27,7 @@ import pygame
 
 from display import ui
 from display.actions import Action
+from display.flows.reading import Reading
 from display.flows.widgets import NameKeyboardScreen, PhotoReviewScreen
 from display.screens.base import LegendItem, Screen, register_screen
 
@@ -230,7 +231,14 @@ class MixtapeTableScreen(_Menu):
             self.app.push(MixtapeRankingScreen(self.app))
         elif key.startswith("player:"):
             index = int(key.split(":")[1])
-            self.app.push(MixtapeResultScreen(self.app, players[index], replaces=index))
+            player = players[index]
+            tape = MixtapeTapeScreen(self.app, player["name"], replaces=index)
+            tape.photo = player.get("photo")
+            if player.get("reading"):
+                tape.reading = Reading.from_json(player["reading"])
+                tape.selected = len(tape.reading.cards) + 1  # on "score"
+            self.app.push(tape)  # BACK on the score returns here: correct or retake
+            self.app.push(MixtapeResultScreen(self.app, player, replaces=index))
 
     def legend(self) -> list[LegendItem]:
         return [
@@ -249,6 +257,10 @@ class MixtapeTapeScreen(PhotoReviewScreen):
     title = "Mixtape - photograph the mixtape"
     layout = "columns"
     finish_label = "Score this mixtape"
+
+    def __init__(self, app: App, who: str = "", replaces: int | None = None) -> None:
+        super().__init__(app, who)
+        self.replaces = replaces
 
     def gallery(self) -> Any:
         return enrolment(self.app).gallery()
@@ -320,11 +332,14 @@ class MixtapeTapeScreen(PhotoReviewScreen):
             "photo": self.photo,
             "reading": self.reading.to_json() if self.reading else None,
         }
-        self.app.push(MixtapeResultScreen(self.app, player))
+        self.app.push(MixtapeResultScreen(self.app, player, replaces=self.replaces))
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "replaces": self.replaces}
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app, data.get("who", ""))
+        screen = cls(app, data.get("who", ""), data.get("replaces"))
         screen.restore_into(data)
         return screen
 

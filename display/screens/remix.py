@@ -227,6 +227,7 @@ class RemixTableScreen(Screen):
             hand.photo = player.get("photo")
             if player.get("reading"):
                 hand.reading = Reading.from_json(player["reading"])
+                hand.selected = len(hand.reading.cards) + 1  # on "score"
             self.app.push(hand)
             self.app.push(RemixResultScreen(self.app, player, replaces=index))
 
