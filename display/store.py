@@ -74,7 +74,7 @@ class Store:
         self.path = self.state_dir / DB_NAME
         self.notices: list[str] = []
         try:
-            self.state_dir.mkdir(parents=True, exist_ok=True)
+            self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)  # ballots: private
         except OSError as error:
             raise StoreError(
                 f"cannot create the state directory {self.state_dir}: {error}"
@@ -84,6 +84,9 @@ class Store:
     # -- opening ------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None)  # we manage transactions
+        # The file holds sealed ballots: only its owner (the service user) may read it. SQLite
+        # gives the -wal and -shm files the same mode as the database.
+        os.chmod(self.path, 0o600)
         db.execute("PRAGMA busy_timeout = 2000")
         return db
 

@@ -100,3 +100,18 @@ def test_a_crash_mid_ballot_reports_no_ballot(
     assert "RuntimeError: the screen failed" in err  # the crash report is there...
     assert BALLOT_WORDS.findall(err + str(message)) == []  # ...without Ann's or Ben's tokens
     assert BALLOT_WORDS.findall(str(stack)) == []
+
+
+def test_the_state_file_with_the_ballots_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    import stat
+
+    state = tmp_path / "state"
+    script = tmp_path / "s.txt"
+    lines = comix_setup(FOUR, rounds=1) + ["press ok", "press seat1"]
+    script.write_text("\n".join(lines) + "\n")
+    run_script(RunOptions(simulated=True, script=script, state_dir=state))
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    files = [p for p in state.iterdir() if p.name.startswith("state.db")]
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files)
+    unit = (Path(__file__).resolve().parents[1] / "systemd" / "tablekeeper.service").read_text()
+    assert "UMask=0077" in unit and "User=tablekeeper" in unit
