@@ -59,6 +59,7 @@ MIN_FIND_INLIERS = 8
 MAX_HYPOTHESES = 40
 POSITION_RADIUS = 24.0  # canonical px: how far a rectified feature may sit from its reference
 MIN_NAME_INLIERS = 12
+RIVALS_CHECKED = 3  # other-name references geometrically checked when naming a card
 WEAK_CARD_INLIERS = 10  # a found-but-unnamed card with this much support is reported unknown
 ACCEPT_CONFIDENCE = 0.5  # calibrated with `tablekeeper bench vision`
 BLUR_LIMIT = 0.35  # sharpness() below this: "too blurred"
@@ -484,17 +485,18 @@ def _name_patch(
     if not matched:
         return None
     matched.sort(key=lambda m: -len(m[1]))
-    # The geometric check (RANSAC) runs for the two best-matching references and the best
-    # reference of another name; the rest keep their match counts (an upper bound).
+    # The geometric check (RANSAC) runs for the two best-matching references and the best few
+    # references of other names (the rivals that set the confidence); the rest keep their
+    # match counts.
     top_name = gallery.entries[matched[0][0]].name
     check = {matched[0][0]}
     if len(matched) > 1:
         check.add(matched[1][0])
-    other = next((m[0] for m in matched if gallery.entries[m[0]].name != top_name), None)
-    if other is not None:
-        check.add(other)
+    others = [m[0] for m in matched if gallery.entries[m[0]].name != top_name]
+    check.update(others[:RIVALS_CHECKED])
     best: tuple[int, int, np.ndarray | None] = (-1, 0, None)
     per_name: dict[str, int] = {}
+    checked: dict[str, int] = {}  # geometric inliers, for the references checked
     for entry, ii, jj in matched:
         count = len(ii)
         refine = None
@@ -510,15 +512,21 @@ def _name_patch(
                 count = 0
         name = gallery.entries[entry].name
         per_name[name] = max(per_name.get(name, 0), count)
+        if entry in check:
+            checked[name] = max(checked.get(name, 0), count)
         if entry in check and count > best[1]:
             best = (entry, count, refine)
     entry, inliers, refine = best
     if entry < 0:
         return None
     name = gallery.entries[entry].name
-    rival = max((v for n, v in per_name.items() if n != name), default=0)
+    rival = max((checked[n] for n in checked if n != name), default=0)
+    # Pick-list scores: checked names by their inliers, the rest by match counts capped at the
+    # rival's (unchecked counts overstate).
+    scores = {n: checked.get(n, min(c, rival)) for n, c in per_name.items()}
+    scores[name] = inliers
     return _Naming(
-        entry, name, inliers, rival, confidence_from_inliers(inliers, rival), refine, per_name
+        entry, name, inliers, rival, confidence_from_inliers(inliers, rival), refine, scores
     )
 
 
