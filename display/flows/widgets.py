@@ -319,9 +319,13 @@ class PhotoReviewScreen(Screen):
         elif self.ready():
             self.finish()
         else:
-            first = self.reading.unresolved[0] if self.reading else 0
-            self.selected = first
-            self.app.toast("Settle the highlighted cards first: OK on each to choose its name.")
+            unresolved = self.reading.unresolved if self.reading else []
+            self.selected = unresolved[0] if unresolved else 0
+            self.app.toast(
+                "Settle the highlighted cards first: OK on each to choose its name."
+                if unresolved
+                else "No cards yet: add the cards the camera missed, or SHUTTER to retake."
+            )
 
     def taken_names(self, skip: int | None = None) -> set[str]:
         return {c.name for i, c in enumerate(self.cards) if c.name and i != skip}
