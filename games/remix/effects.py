@@ -40,6 +40,7 @@ class CompiledCondition:
     text: str
     reads: set[int] = field(default_factory=set)  # tags whose number of instances matters
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
+    typed: set[str] = field(default_factory=set)  # card types whose own tags it inspects
 
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
@@ -52,11 +53,14 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         tests = [p.test for p in parts]
         reads = set().union(*(p.reads for p in parts))
         seen = set().union(*(p.seen for p in parts))
+        typed = set().union(*(p.typed for p in parts))
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
         if is_all:
-            return CompiledCondition(lambda s, i: all(t(s, i) for t in tests), text, reads, seen)
-        return CompiledCondition(lambda s, i: any(t(s, i) for t in tests), text, reads, seen)
+            test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
+        else:
+            test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
+        return CompiledCondition(test, text, reads, seen, typed)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -107,7 +111,8 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
                 n += 1
             return n >= at_least
 
-        return CompiledCondition(typed, text, set(), {tag} if tag is not None else set())
+        kinds = set(types) if tag is not None else set()
+        return CompiledCondition(typed, text, set(), {tag} if tag is not None else set(), kinds)
     if "tag" in cond:
         tag = TAG_INDEX[cond["tag"]]
         at_least = int(cond.get("at_least", 1))
@@ -273,6 +278,7 @@ class CompiledCard:
     reads: set[int] = field(default_factory=set)  # tags whose count can change its points
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
     anywhere: set[int] = field(default_factory=set)  # tags where only the hand having them matters
+    typed: set[str] = field(default_factory=set)  # types whose cards' own tags its points read
     own_reads: set[int] = field(default_factory=set)  # tags where its own count is excluded
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
 
@@ -316,11 +322,13 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.scorers.append(_bonus(effect, cond))
             out.reads |= cond.reads
             out.seen |= cond.seen
+            out.typed |= cond.typed
         elif "penalty" in effect:
             cond = compile_condition(effect["unless"], names)
             out.scorers.append(_penalty(effect, cond))
             out.reads |= cond.reads
             out.seen |= cond.seen
+            out.typed |= cond.typed
         elif "blanked_unless" in effect or "blanked_if" in effect:
             unless = "blanked_unless" in effect
             cond = compile_condition(effect["blanked_unless" if unless else "blanked_if"], names)
@@ -341,6 +349,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.gains.append(Gain(tuple(TAG_INDEX[t] for t in effect["gains"]), cond))
             out.reads |= cond.reads
             out.seen |= cond.seen
+            out.typed |= cond.typed
         elif "rule" in effect:
             rule = EFFECT_RULES[effect["rule"]]
             out.rules.append(rule)

@@ -378,8 +378,10 @@ class PreparedHand:
         """The best score of the cards in ``mask`` over every tag choice, and those choices."""
         relevant = self.relevant
         start = self.base_state(mask).copy()
+        stages = self.stages(mask)
+        keeps = self._keeps(start, stages)
         layer: list[tuple[State, tuple[tuple[int, Any], ...]]] = [(start, ())]
-        for _, pos, rule in self.stages(mask):
+        for number, (_, pos, rule) in enumerate(stages):
             if rule is None:
                 for s, _ in layer:
                     self.apply_gains(s, pos, relevant)
@@ -388,6 +390,7 @@ class PreparedHand:
                 for s, _ in layer:
                     rule.apply(s, pos, None, relevant)
                 continue
+            keep, pooled = keeps[number]
             merged: dict[Any, tuple[State, tuple[tuple[int, Any], ...]]] = {}
             for s, path in layer:
                 if restrict is not None and pos in restrict:
@@ -397,10 +400,16 @@ class PreparedHand:
                 for option in options:
                     s2 = s.copy()
                     rule.apply(s2, pos, option, relevant)
-                    key = s2.key()
+                    key = s2.key() if not pooled else _pooled_key(s2, keep, pooled)
                     if key not in merged:
                         merged[key] = (s2, (*path, (pos, option)))
             layer = list(merged.values())
+        keep, pooled = keeps[len(stages)]
+        if pooled and len(layer) > 1:
+            leaves: dict[Any, tuple[State, tuple[tuple[int, Any], ...]]] = {}
+            for s, path in layer:
+                leaves.setdefault(_pooled_key(s, keep, pooled), (s, path))
+            layer = list(leaves.values())
         best = None
         best_path: tuple[tuple[int, Any], ...] = ()
         for s, path in layer:
@@ -409,6 +418,30 @@ class PreparedHand:
                 best, best_path = value, path
         assert best is not None
         return best, dict(best_path)
+
+    def _keeps(
+        self, s: State, stages: list[tuple[int, int, Rule | None]]
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """For the state after each step: the cards whose own tags must be kept exactly (a later
+        step reads them, or their own count matters) and the HERO/ALLY cards that can be pooled:
+        for those only how many carry each tag matters to the score."""
+        hand = self.hand
+        fixed = {i for i in s.alive if not hand[i].hero_or_ally or hand[i].own_reads}
+        if any(t in ("HERO", "ALLY") for c in hand for t in c.typed):
+            fixed = set(s.alive)  # a card reads which HERO/ALLY carries a tag: keep them all
+
+        def split(keep: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+            return tuple(sorted(keep)), tuple(i for i in s.alive if i not in keep)
+
+        # result[k]: for merging the states after step k (the readers of later steps kept);
+        # the last entry is for the finished states.
+        result = [split(fixed)] * (len(stages) + 1)
+        later: set[int] = set()
+        for k in range(len(stages) - 1, -1, -1):
+            result[k] = split(fixed | later)
+            _, pos, rule = stages[k]
+            later |= {pos} if rule is None else rule.readers(s, pos)
+        return result
 
     def search(self) -> Choices:
         """The owner's best choices (maximum total; on a tie, a valid hand first)."""
@@ -492,6 +525,40 @@ class PreparedHand:
         if not self.valid(s):
             return 0
         return self.points(s) - self.selene_penalty(outcome)
+
+
+_PRESENCE_CODE: dict[tuple[int, ...], int] = {}
+
+
+def _presence_code(row: tuple[int, ...]) -> int:
+    """The tags a card carries, three bits per tag, so that adding codes counts cards per tag."""
+    code = _PRESENCE_CODE.get(row)
+    if code is None:
+        code = sum(1 << (3 * t) for t, n in enumerate(row) if n)
+        _PRESENCE_CODE[row] = code
+    return code
+
+
+def _pooled_key(s: State, keep: tuple[int, ...], pooled: tuple[int, ...]) -> tuple[Any, ...]:
+    """A state's identity for merging: exact for the kept cards; for the pooled cards, how many
+    of them carry each tag and their summed power."""
+    rows = s.tags
+    powers = s.powers
+    presence = 0
+    power = 0
+    for i in pooled:
+        row = rows[i]
+        code = _PRESENCE_CODE.get(row)  # type: ignore[arg-type]
+        presence += code if code is not None else _presence_code(row)  # type: ignore[arg-type]
+        power += powers[i]
+    return (
+        tuple([rows[i] for i in keep]),
+        tuple([powers[i] for i in keep]),
+        presence,
+        power,
+        tuple(s.counts),
+        s.budget,
+    )
 
 
 def brute_force_best(prepared: PreparedHand) -> int:

@@ -55,6 +55,20 @@ def _double(s: State, pos: int, tag: int, relevant: Relevant) -> None:
         s.add(pos, tag, relevant)
 
 
+def _changes(s: State, pos: int, tag: int, relevant: Relevant) -> bool:
+    """Whether giving ``tag`` to the card at ``pos`` can change the score (search only)."""
+    if relevant is None:
+        return True
+    matter = relevant[tag]
+    if matter == IGNORED:
+        return False
+    if matter == GLOBAL:
+        return not s.counts[tag]
+    if matter == PRESENCE:
+        return not s.tags[pos][tag]  # type: ignore[index]
+    return True
+
+
 def _alive(s: State, pos: int | None) -> bool:
     return pos is not None and s.tags[pos] is not None
 
@@ -74,6 +88,11 @@ class Rule:
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         """Apply this rule (with the chosen option, for a choice rule) to ``s``."""
+
+    def readers(self, s: State, pos: int) -> set[int]:
+        """The cards whose own tags this step reads or changes (the search keeps their identity
+        until the last step that reads them)."""
+        return {pos}
 
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
         """The owner's options given the current state (choice rules)."""
@@ -142,7 +161,13 @@ class VisionTags(Rule):
             s.add(pos, tag, relevant)
 
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
-        return list(self.PAIRS)
+        if relevant is None:
+            return list(self.PAIRS)
+        distinct: dict[tuple[int, ...], Any] = {}
+        for pair in self.PAIRS:
+            effect = tuple(t for t in pair if _changes(s, pos, t, relevant))
+            distinct.setdefault(effect, pair)
+        return list(distinct.values())
 
     def abstract_options(
         self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
@@ -186,9 +211,17 @@ class ShuriGrants(Rule):
         others += [(j, t) for j in targets for t in self.CHOICES]
         return [(own, j, t) for own in (None, *self.CHOICES) for j, t in others]
 
+    def readers(self, s: State, pos: int) -> set[int]:
+        return {j for j in s.alive if s.hand[j].hero_or_ally}
+
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
         targets = [j for j in s.alive if j != pos and s.hand[j].hero_or_ally]
-        return self._build(targets)
+        if relevant is None:
+            return self._build(targets)
+        owns = [None] + [t for t in self.CHOICES if _changes(s, pos, t, relevant)]
+        others: list[tuple[int | None, int | None]] = [(None, None)]
+        others += [(j, t) for j in targets for t in self.CHOICES if _changes(s, j, t, relevant)]
+        return [(own, j, t) for own in owns for j, t in others]
 
     def abstract_options(
         self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
@@ -256,10 +289,14 @@ class XJet(Rule):
         if option is not None and _alive(s, option) and s.hand[option].hero_or_ally:
             s.add(option, RANGE, relevant)
 
+    def readers(self, s: State, pos: int) -> set[int]:
+        return {j for j in s.alive if s.hand[j].hero_or_ally}
+
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
         targets = [j for j in s.alive if s.hand[j].hero_or_ally]
-        if relevant is not None and not relevant[RANGE] and targets:
-            return targets[:1]
+        if relevant is not None and targets:
+            useful = [j for j in targets if _changes(s, j, RANGE, relevant)]
+            return useful or targets[:1]
         return targets or [None]
 
     def abstract_options(
@@ -302,6 +339,9 @@ class RogueCopy(Rule):
         if tag is not None and s.has(hero, tag):
             s.add(pos, tag, relevant)
 
+    def readers(self, s: State, pos: int) -> set[int]:
+        return {j for j in s.alive if s.hand[j].type == "HERO"}
+
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
         found: list[Any] = [None]
         for j in s.alive:
@@ -309,7 +349,11 @@ class RogueCopy(Rule):
                 continue
             found.append((j, None))
             row = s.tags[j]
-            found += [(j, t) for t in range(len(TAGS)) if row[t]]  # type: ignore[index]
+            found += [
+                (j, t)
+                for t in range(len(TAGS))
+                if row[t] and _changes(s, pos, t, relevant)  # type: ignore[index]
+            ]
         return found
 
     def abstract_options(
@@ -386,6 +430,9 @@ class MoiraDouble(Rule):
             if s.has(hero, tag):
                 _double(s, hero, tag, relevant)
 
+    def readers(self, s: State, pos: int) -> set[int]:
+        return set(_mutant_heroes(s))  # no choice can give a HERO its first Mutant tag
+
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
         seen: dict[Any, Any] = {None: None}
         for j in _mutant_heroes(s):
@@ -449,6 +496,9 @@ class XavierDouble(Rule):
             if _alive(s, hero) and s.hand[hero].type == "HERO" and s.has(hero, MUTANT):
                 if s.has(hero, tag):
                     _double(s, hero, tag, relevant)
+
+    def readers(self, s: State, pos: int) -> set[int]:
+        return set(_mutant_heroes(s))  # no choice can give a HERO its first Mutant tag
 
     def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
         # Build the distinct outcomes hero by hero, so that equivalent choices (the same tag
@@ -523,6 +573,9 @@ class HackIn(Rule):
     reads = (TECH, INTEL)
     gives = frozenset({INTEL})
 
+    def readers(self, s: State, pos: int) -> set[int]:
+        return set(s.alive)
+
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         if relevant is not None and not relevant[INTEL]:
             return
@@ -540,6 +593,9 @@ class MagnetoIgnoresTech(Rule):
 
     name = "magneto_ignores_tech"
     stage = 9
+
+    def readers(self, s: State, pos: int) -> set[int]:
+        return set()  # it clears Tech from every card alike
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         s.counts[TECH] = 0
