@@ -53,14 +53,14 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         tests = [p.test for p in parts]
         reads = set().union(*(p.reads for p in parts))
         seen = set().union(*(p.seen for p in parts))
-        typed = set().union(*(p.typed for p in parts))
+        kinds = set().union(*(p.typed for p in parts))
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
         if is_all:
             test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
         else:
             test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
-        return CompiledCondition(test, text, reads, seen, typed)
+        return CompiledCondition(test, text, reads, seen, kinds)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -96,7 +96,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
 
             return CompiledCondition(type_count, text)
 
-        def typed(s: State, i: int) -> bool:
+        def typed_count(s: State, i: int) -> bool:
             n = 0
             for j in s.alive:
                 if j == i and other:
@@ -112,7 +112,8 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
             return n >= at_least
 
         kinds = set(types) if tag is not None else set()
-        return CompiledCondition(typed, text, set(), {tag} if tag is not None else set(), kinds)
+        tags = {tag} if tag is not None else set()
+        return CompiledCondition(typed_count, text, set(), tags, kinds)
     if "tag" in cond:
         tag = TAG_INDEX[cond["tag"]]
         at_least = int(cond.get("at_least", 1))
