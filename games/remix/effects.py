@@ -283,6 +283,10 @@ class CompiledCard:
     own_reads: set[int] = field(default_factory=set)  # tags where its own count is excluded
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
 
+    printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
+    levels: tuple[tuple[int, int], ...] = ()  # (tag, how much it matters) for the search
+    hack_in: bool = False
+
     @property
     def hero_or_ally(self) -> bool:
         return self.type in ("HERO", "ALLY")
@@ -359,4 +363,12 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.anywhere |= set(rule.anywhere)
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
+            if rule.name == "hack_in":
+                out.hack_in = True
+    out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
+    levels: dict[int, int] = {}
+    for tags, level in ((out.anywhere, 1), (out.seen, 2), (out.reads, 3)):  # see rules.GLOBAL...
+        for t in tags:
+            levels[t] = max(levels.get(t, 0), level)
+    out.levels = tuple(sorted(levels.items()))
     return out

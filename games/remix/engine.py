@@ -26,7 +26,7 @@ from typing import Any
 
 from games.remix.catalogue import TAGS, Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
-from games.remix.rules import COUNTS, GLOBAL, IGNORED, INTEL, PRESENCE, TECH, HackIn, Rule
+from games.remix.rules import COUNTS, INTEL, TECH, Rule
 from games.remix.state import NO_TAGS, State
 
 MAX_HAND = 10
@@ -77,6 +77,7 @@ class PreparedHand:
         self.choosers = [
             (rule, i) for i, c in enumerate(self.hand) for rule in c.rules if rule.choice
         ]
+        self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
         self.relevant = self._relevant_tags()
         self.btags = self._blank_tags()
         self.sensitive = [
@@ -94,34 +95,23 @@ class PreparedHand:
     # --------------------------------------------------------------- what can matter
     def _relevant_tags(self) -> tuple[int, ...]:
         """Per tag: COUNTS if some card reads how many there are, PRESENCE if some card only
-        reads which cards carry it, IGNORED otherwise."""
-        reads: set[int] = set()
-        seen: set[int] = set()
-        anywhere: set[int] = set()
+        reads which cards carry it, GLOBAL if only whether the hand has it, IGNORED otherwise."""
+        levels = [0] * len(TAGS)
+        hack_in = False
         for c in self.hand:
-            reads |= c.reads
-            seen |= c.seen
-            anywhere |= c.anywhere
-        if any(isinstance(r, HackIn) for c in self.hand for r in c.rules):
-            for group in (reads, seen, anywhere):
-                if INTEL in group:
-                    group.add(TECH)
-        return tuple(
-            COUNTS
-            if t in reads
-            else PRESENCE
-            if t in seen
-            else GLOBAL
-            if t in anywhere
-            else IGNORED
-            for t in range(len(TAGS))
-        )
+            for t, level in c.levels:
+                if level > levels[t]:
+                    levels[t] = level
+            hack_in = hack_in or c.hack_in
+        if hack_in and levels[INTEL] > levels[TECH]:
+            levels[TECH] = levels[INTEL]  # each Tech tag also counts as an Intel tag
+        return tuple(levels)
 
     def _blank_tags(self) -> tuple[bool, ...]:
         reads: set[int] = set()
         for c in self.hand:
             reads |= c.blank_reads
-        if INTEL in reads and any(isinstance(r, HackIn) for c in self.hand for r in c.rules):
+        if INTEL in reads and any(c.hack_in for c in self.hand):
             reads.add(TECH)
         return tuple(t in reads for t in range(len(TAGS)))
 
@@ -153,14 +143,14 @@ class PreparedHand:
             types[c.type] = types.get(c.type, 0) + 1
             ids[c.id] = i
             tags[i] = c.printed
-            for t, k in enumerate(c.printed):
+            for t, k in c.printed_pairs:
                 counts[t] += k
         powers = [c.power for c in hand]
         printed = State(hand, alive, tags, powers, counts, types, ids, (False,) * self.n)
         flips = []
-        for i in alive:
+        for i in self.transformers:
             when = hand[i].transform
-            if when is not None and when.test(printed, i):
+            if mask >> i & 1 and when is not None and when.test(printed, i):
                 flips.append(i)
         if flips:
             tags = list(tags)
@@ -502,19 +492,16 @@ class PreparedHand:
         options by what they do to the blanking conditions, and plan one blanking search per
         combination of groups, restricting the tag search to options of that group."""
         universe = self.universe()
-        per_card: list[list[list[Any]]] = []
-        for rule, pos in self.sensitive:
-            groups: dict[Any, list[Any]] = {}
-            for option in rule.abstract_options(self.hand, pos, universe):
-                groups.setdefault(rule.b_project(option, self.btags), []).append(option)
-            per_card.append(list(groups.values()))
+        per_card = [
+            rule.commitments(self.hand, pos, universe, self.btags) for rule, pos in self.sensitive
+        ]
         plans: list[tuple[dict[int, Any], dict[int, Any] | None]] = []
         for combo in product(*per_card):
             blank_options = {}
             restrict = {}
-            for (rule, pos), group in zip(self.sensitive, combo, strict=True):
-                blank_options[pos] = group[0]
-                restrict[pos] = rule.b_project(group[0], self.btags)
+            for (_, pos), (option, key) in zip(self.sensitive, combo, strict=True):
+                blank_options[pos] = option
+                restrict[pos] = key
             plans.append((blank_options, restrict))
         return plans
 

@@ -111,6 +111,16 @@ class Rule:
         """The part of an option that can change a blanking condition reading ``btags``."""
         return None
 
+    def commitments(
+        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+    ) -> list[tuple[Any, Any]]:
+        """The distinct ways this card's options can act on the blanking conditions: one
+        (representative option, key) per group; ``key`` is what :meth:`b_project` returns."""
+        groups: dict[Any, Any] = {}
+        for option in self.abstract_options(hand, pos, universe):
+            groups.setdefault(self.b_project(option, btags), option)
+        return [(option, key) for key, option in groups.items()]
+
     def restricted(
         self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
     ) -> list[Any]:
@@ -362,6 +372,12 @@ class RogueCopy(Rule):
         tags = [None, *universe]
         return [None] + [(j, t) for j in _heroes(hand, pos) for t in tags]
 
+    def commitments(
+        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+    ) -> list[tuple[Any, Any]]:
+        tags = [t for t in universe if btags[t]]
+        return [(None, None)] + [((j, t), (j, t)) for j in _heroes(hand, pos) for t in tags]
+
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         if option is None or option[1] is None or not btags[option[1]]:
             return None
@@ -446,6 +462,12 @@ class MoiraDouble(Rule):
         self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
     ) -> list[Any]:
         return [None] + [(j, t) for j in _heroes(hand, pos) for t in universe]
+
+    def commitments(
+        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+    ) -> list[tuple[Any, Any]]:
+        tags = [t for t in universe if btags[t]]
+        return [(None, None)] + [((j, t), (j, t)) for j in _heroes(hand, pos) for t in tags]
 
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         if option is None or not btags[option[1]]:
@@ -538,6 +560,12 @@ class XavierDouble(Rule):
 
     def default(self, hand: list[CompiledCard], pos: int) -> Any:
         return ()
+
+    def commitments(
+        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+    ) -> list[tuple[Any, Any]]:
+        tags = [t for t in universe if btags[t]]
+        return [(o, o) for o in self.abstract_options(hand, pos, tags)]
 
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         return tuple(pair for pair in option if btags[pair[1]])
