@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.detect import (
     corners_from_homography,
+    edge_support,
     find_card_quads,
     inside,
     order_corners,
@@ -62,6 +63,7 @@ MIN_NAME_INLIERS = 12
 RIVALS_CHECKED = 3  # other-name references geometrically checked when naming a card
 WEAK_CARD_INLIERS = 10  # a found-but-unnamed card with this much support is reported unknown
 ACCEPT_CONFIDENCE = 0.5  # calibrated with `tablekeeper bench vision`
+MIN_EDGE_SUPPORT = 0.5  # an unnamed outline must have a real edge along all four sides
 BLUR_LIMIT = 0.35  # sharpness() below this: "too blurred"
 
 REASON_NOT_IN_GALLERY = "not in gallery"
@@ -662,6 +664,8 @@ def identify(
             ratio = cv2.contourArea(quad.reshape(-1, 1, 2)) / typical_area
             if not 0.3 <= ratio <= 3.0:
                 continue
+        if edge_support(image, quad) < MIN_EDGE_SUPPORT:
+            continue  # a loop in the table's pattern, not a card's edge
         patch = rectify(image, quad)
         reason = REASON_TOO_BLURRED if sharpness(patch) < BLUR_LIMIT else REASON_NOT_IN_GALLERY
         candidates = _candidate_list(best[1].scores) if best is not None else []
