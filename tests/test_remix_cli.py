@@ -105,6 +105,6 @@ def test_batch_with_a_bad_line_answers_every_line_and_exits_2(
 def test_bench_runs_and_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "remix", "--hands", "40", "--runs", "1", "--verify", "5"]) == 0
     out = capsys.readouterr().out
-    assert "hands per second: median" in out
+    assert "hands per second (CPU time, one core): median" in out
     assert "slowest random hand" in out and "worst constructed case" in out
     assert "0 pruned vs brute-force mismatches" in out

@@ -27,6 +27,7 @@ from games.remix.engine import (
     ImpossibleHandError,
     PreparedHand,
     brute_force_best,
+    brute_force_worlds,
     prepare,
 )
 from games.remix.result import CardResult, HandResult, explain, score_hand
@@ -46,6 +47,7 @@ __all__ = [
     "RemixError",
     "UnknownCardError",
     "brute_force_best",
+    "brute_force_worlds",
     "default_catalogue",
     "explain",
     "load_catalogue",

@@ -18,6 +18,7 @@ branches are merged, and blanking orders are explored as states rather than perm
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -369,7 +370,10 @@ class PreparedHand:
         relevant = self.relevant
         start = self.base_state(mask).copy()
         stages = self.stages(mask)
-        keeps = self._keeps(start, stages)
+        if any(rule is not None and rule.choice for _, _, rule in stages):
+            keeps = self._keeps(start, stages)
+        else:
+            keeps = [((), ())] * (len(stages) + 1)  # one branch: nothing to merge
         layer: list[tuple[State, tuple[tuple[int, Any], ...]]] = [(start, ())]
         for number, (_, pos, rule) in enumerate(stages):
             if rule is None:
@@ -546,6 +550,15 @@ def _pooled_key(s: State, keep: tuple[int, ...], pooled: tuple[int, ...]) -> tup
         tuple(s.counts),
         s.budget,
     )
+
+
+def brute_force_worlds(prepared: PreparedHand) -> int:
+    """How many (options, blanking order) worlds :func:`brute_force_best` would walk (at most)."""
+    universe = prepared.universe()
+    worlds = math.factorial(len(prepared.blankers))
+    for rule, pos in prepared.choosers:
+        worlds *= len(rule.abstract_options(prepared.hand, pos, universe))
+    return worlds
 
 
 def brute_force_best(prepared: PreparedHand) -> int:
