@@ -309,6 +309,17 @@ class Hardware:
         if self._blink_period is not None and self.status is not None:
             lit = (now % self._blink_period) < self._blink_period / 2
             self.status.value = 1.0 if lit and self.status_enabled else 0.0
+        if self.simulated:
+            self._trim_mock_history()
+
+    def _trim_mock_history(self) -> None:
+        """gpiozero's MockPin keeps every state change it ever had (``pin.states``, for its own
+        test assertions): a simulated appliance left running for hours would grow by megabytes
+        (LED bar, PWM status LED, buzzer). Keep only the latest few."""
+        for pin in getattr(self.pin_factory, "pins", {}).values():
+            states = getattr(pin, "states", None)
+            if isinstance(states, list) and len(states) > 64:
+                del states[:-8]
 
     def close(self) -> None:
         # gpiozero's Button.close() joins its hold thread, which only notices the stop request
