@@ -623,7 +623,8 @@ def identify(
 
     tick = time.perf_counter()
     unknown: list[UnknownCard] = []
-    quads = find_card_quads(image)
+    # Outlines are searched on the work copy (they need no more detail) and scaled back.
+    quads = [(q / scale).astype(np.float32) for q in find_card_quads(work)]
     timings["outlines"] = time.perf_counter() - tick
     tick = time.perf_counter()
     named_areas = [cv2.contourArea(c.corners.reshape(-1, 1, 2)) for c in cards]
