@@ -113,6 +113,19 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
             )
             continue
         lines: list[str] = []
+        if c.self_blank is not None:
+            held = "it held" if c.self_blank.unless else "it did not hold"
+            lines.append(f"0: not blanked ({c.self_blank.text}: {held} when its turn came)")
+        if c.blank_others is not None:
+            victims = [
+                hand[j].card.name
+                for j, why in outcome.reasons.items()
+                if why == f"blanked by {card.name}"
+            ]
+            if victims:
+                lines.append(f"0: blanks {', '.join(victims)}")
+            else:
+                lines.append("0: blanks nothing")
         transformed = s.transformed[i]
         base = s.powers[i]
         if base != (c.side_power if transformed else c.power):
