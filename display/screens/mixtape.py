@@ -547,6 +547,17 @@ class MixtapeCardsScreen(PhotoReviewScreen):
             return f"{len(self.reading.unresolved)} card(s) to settle."
         return "All read. OK on the last row to use them."
 
+    def activate(self, row: int) -> None:
+        count = len(self.names_read())
+        if row == len(self.cards) + 1 and self.reading is not None and count != self.expected:
+            if not self.reading.unresolved:
+                self.app.toast(
+                    f"{count} card(s) read, {self.expected} needed: add the missing one, "
+                    "remove an extra one, or SHUTTER to retake."
+                )
+                return
+        super().activate(row)
+
     def names_read(self) -> list[str]:
         return [c.name for c in self.cards if c.name]
 
