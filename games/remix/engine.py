@@ -468,13 +468,11 @@ class PreparedHand:
             for key, number, options in candidates:
                 if best_key is None or key > best_key:
                     best_key = key
-                    script = outcome.script
-                    if number >= 0:
-                        script = next(o.script for o, n in reached if n == number)
-                    if number < 0:
+                    if number < 0:  # unrestricted: find a blanking script for these choices
                         merged = dict(options)
                         script = self._script_for(options, outcome)
                     else:
+                        script = next(o.script for o, n in reached if n == number)
                         merged = dict(plans[number][0])
                         for rule, pos in self.sensitive:
                             if pos in options:
