@@ -79,3 +79,42 @@ def test_a_solo_mixtape_against_otto_survives_cuts(tmp_path: Path) -> None:
     assert mixtape.final["data"]["mixtape"]["solo"]["phase"] == "over"
     results = [mixtape.kill_point(phase) for phase in ("your turn", "Otto's turn")]
     assert [r.problems for r in results] == [[], []]
+
+
+def _timer_game(tmp_path: Path) -> Path:
+    from display.launch import RunOptions, run_script
+    from display.robustness.scenarios import FOUR, comix_setup
+
+    script = tmp_path / "timer.txt"
+    script.write_text("\n".join([*comix_setup(FOUR, 1), "press ok", "press seat1", "advance 80"]))
+    state = tmp_path / "state"
+    run_script(RunOptions(simulated=True, script=script, state_dir=state))
+    return state  # ten seconds of sand left when the power goes
+
+
+@pytest.mark.parametrize(
+    ("cut_seconds", "left", "over"),
+    [(4.0, 6.0, False), (30.0, 0.0, True), (-3600.0, 10.0, False)],  # -1 h: no real-time clock
+)
+def test_the_sand_timer_after_a_cut_of_some_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut_seconds: float, left: float, over: bool
+) -> None:
+    import time
+
+    from display.launch import RunOptions, run_script
+    from display.screens import comix_play
+    from games.comix import Game
+
+    state = _timer_game(tmp_path)
+    monkeypatch.setattr(comix_play, "wall_clock", lambda: time.time() + cut_seconds)
+    script = tmp_path / "after.txt"
+    script.write_text("advance 0.1\n")
+    dump_path = tmp_path / "after.json"
+    run_script(RunOptions(simulated=True, script=script, state_dir=state, dump_state=dump_path))
+    dump = json.loads(dump_path.read_text())
+    scripting = Game.from_dict(dump["store"]["comix"]["game"]).round.scripting
+    assert scripting.timed_out is over
+    timer = dump["screens"][-1]["snapshot"]["timer"]
+    assert timer["remaining"] == pytest.approx(max(0.0, left - 0.1), abs=0.15)
+    if over:
+        assert scripting.slow_stories() == ["Ben", "Cat", "Dan"]  # declared over: Slow tokens

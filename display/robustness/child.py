@@ -4,11 +4,12 @@ Run as ``python -m display.robustness.child TAP CLOCK_START -- run --sim --scrip
 the real ``tablekeeper`` command line (:func:`display.cli.main`) and only *observes* it: after
 each committed transaction of the state store it appends one JSON line to TAP::
 
-    {"commit": n, "step": i, "step_clock": t0, "clock": t, "state": {...}}
+    {"commit": n, "step": i, "step_clock": t0, "clock": t, "wall": w, "state": {...}}
 
 ``commit`` counts commits from 1, ``step`` is the index (0-based) of the script step being
 played (-1 before the first), ``step_clock`` the app clock when that step began, ``clock`` the app
-clock at the commit and ``state`` what the database now holds (``screens`` and ``data``). A line
+clock at the commit, ``wall`` the wall clock (to measure a cut) and ``state`` what the database
+now holds (``screens`` and ``data``). A line
 is written only after SQLite returned from COMMIT (fsynced, ``synchronous=FULL``), so a commit
 that appears in TAP must survive a SIGKILL. Lines ``{"tick": t}`` record the app clock after each
 update, so the harness knows how far the app had got when it was killed.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -63,6 +65,7 @@ def install(tap: Tap, clock_start: float) -> None:
                     "step": tap.step,
                     "step_clock": tap.step_clock,
                     "clock": tap.now(),
+                    "wall": time.time(),
                     "state": {"screens": dump["screens"], "data": dump["data"]},
                 }
             )

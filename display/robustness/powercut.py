@@ -42,6 +42,8 @@ from display.robustness.scenarios import Scenario
 ROOT = Path(__file__).resolve().parents[2]
 #: The running sand timer is saved every whole second; the app updates every 0.1 s of app time.
 MAX_TIMER_STALE = 1.0 + 0.1 + 1e-6
+#: A cut with less sand left than this lasts longer than the sand (the harness waits it out).
+LONG_CUT_BELOW = 6.0
 
 
 class HarnessError(Exception):
@@ -55,6 +57,7 @@ class Commit:
     step_clock: float
     clock: float
     state: dict[str, Any]
+    wall: float = 0.0
 
 
 @dataclass
@@ -82,6 +85,7 @@ def read_tap(path: Path) -> Tap:
                     float(record["step_clock"]),
                     float(record["clock"]),
                     record["state"],
+                    float(record.get("wall", 0.0)),
                 )
             )
     return tap
@@ -161,6 +165,8 @@ class KillResult:
     resumed_from_step: int
     timer_left: float | None = None  # sand left in the resumed timer (seconds), if running
     timer_stale: float | None = None  # app-clock seconds the timer ran after its last save
+    timer_resumed: float | None = None  # sand left in the resumed timer (after the outage)
+    long_cut: bool = False  # the harness waited longer than the sand left before restarting
     problems: list[str] = field(default_factory=list)
 
 
@@ -189,7 +195,14 @@ class Report:
             if stale:
                 out.append(
                     f"  sand timer running at {len(stale)} cuts: each resumed with the sand it had "
-                    f"at the cut, give or take {max(stale):.1f} s (it is saved every second)"
+                    f"at the cut less the cut's length (saved every second: at most "
+                    f"{max(stale):.1f} s behind)"
+                )
+            long_cuts = [r for r in results if r.long_cut]
+            if long_cuts:
+                over = sum(1 for r in long_cuts if r.timer_resumed == 0.0 and not r.problems)
+                out.append(
+                    f"  {len(long_cuts)} cuts outlasted the sand: {over} came back as time up"
                 )
         for r in self.results:
             for problem in r.problems:
@@ -231,6 +244,8 @@ class Harness:
             self.by_phase.setdefault(label, []).append(commit.number)
         self.count = 0
         self.tamper: Any = None  # tests: a function(state_dir) run between the cut and resuming
+        self.kill_wall = 0.0  # wall-clock time of the last SIGKILL
+        self.cut_walls: dict[int, float] = {}  # commit -> wall time, in the run that was cut
 
     def fresh_state(self, state_dir: Path) -> Path:
         """A new state directory for a run: empty, or a copy of the prepared one."""
@@ -280,10 +295,12 @@ class Harness:
             self._wait_for_commit(process, tap_path, target)
             time.sleep(delay)
             process.send_signal(signal.SIGKILL)
+            self.kill_wall = time.time()
         finally:
             _, err = process.communicate(timeout=120)
         cut = read_tap(tap_path)
         acknowledged = cut.commits[-1].number if cut.commits else 0
+        self.cut_walls = {c.number: c.wall for c in cut.commits}
         if process.returncode != -signal.SIGKILL:
             # it finished before the kill: still a valid (late) cut, after the last commit
             if process.returncode != 0:
@@ -322,8 +339,17 @@ class Harness:
         result.resumed_from_step = start
         if self.tamper is not None:
             self.tamper(state_dir)
+        if result.timer_left is not None and result.timer_left < LONG_CUT_BELOW:
+            # a cut that outlasts the sand: the unit stays off longer than the time that was left
+            result.long_cut = True
+            time.sleep(result.timer_left + 0.5)
         self._resume(found, rest, run_dir, state_dir, result)
         return result
+
+    @staticmethod
+    def _declared_over(resumed: Tap) -> bool:
+        """The resumed run declared time up on its first update (before any other step)."""
+        return any(_timed_out(c.state) for c in resumed.commits[:3])
 
     def _wait_for_commit(self, process: subprocess.Popen[bytes], tap: Path, target: int) -> None:
         """Return as soon as the child's tap shows commit ``target`` (or the child ended)."""
@@ -364,6 +390,7 @@ class Harness:
             clock_start = found.clock if found else 1000.0
         else:
             clock_start = self.rng.uniform(1.0, 1e6)  # after a reboot: an unrelated value
+        launched = time.time()
         try:
             resumed = run_child(run_dir / "resumed.tap", clock_start, script, state_dir)
         except HarnessError as error:
@@ -375,6 +402,28 @@ class Harness:
         first = comparable(resumed.commits[0].state)
         if found is not None:
             before = comparable(found.state)
+            timer_before, timer_after = running_timer(before), running_timer(first)
+            if timer_before is not None:
+                # the sand kept falling for as long as the cut (kill to restart) lasted
+                left = float(timer_before["remaining"])
+                # when commit j was made in the cut run: known if acknowledged, else after the
+                # last acknowledged one (and before the kill)
+                earliest = self.cut_walls.get(found.number, max(self.cut_walls.values(), default=0))
+                shortest = launched - self.kill_wall
+                longest = resumed.commits[0].wall - earliest
+                most = max(0.0, left - shortest) + 0.05
+                least = max(0.0, left - longest) - 0.05
+                got = float(timer_after["remaining"]) if timer_after else -1.0
+                result.timer_resumed = got
+                if not least <= got <= most:
+                    result.problems.append(
+                        f"the sand timer came back with {got:.2f} s; it had {left:.2f} s at "
+                        f"the last save and the cut lasted {shortest:.2f} to {longest:.2f} s"
+                    )
+                for timer in (timer_before, timer_after or {}):
+                    timer["remaining"] = None
+                if got == 0.0 and not self._declared_over(resumed):
+                    result.problems.append("a cut longer than the sand left: time was not up")
             if first["data"] != before["data"]:
                 result.problems.append("the resumed game differs from the one saved before the cut")
             elif first["screens"] != before["screens"]:
@@ -392,15 +441,23 @@ class Harness:
 
 PHOTO_NUMBER = re.compile(r"-\d+\.jpg\b")
 SECONDS = re.compile(r'"seconds": [0-9.e-]+')
+SAVED_AT = re.compile(r'"saved_at": [0-9.e+-]+')
 
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
     """The state with what legitimately differs between two runs blanked: photo file numbers
     (a photo taken again after a cut is saved as ``NAME-<n+1>.jpg``; the one taken before the
-    cut stays on disk, unreferenced) and measured recognition times (``"seconds"``)."""
+    cut stays on disk, unreferenced), measured recognition times (``"seconds"``) and wall-clock
+    times of saves (``"saved_at"``)."""
     text = json.dumps(state, sort_keys=True)
     text = SECONDS.sub('"seconds": 0', PHOTO_NUMBER.sub("-#.jpg", text))
+    text = SAVED_AT.sub('"saved_at": 0', text)
     return dict(json.loads(text))
+
+
+def _timed_out(state: dict[str, Any]) -> bool:
+    game = state["data"].get("comix", {}).get("game")
+    return bool(game and game["rounds"][-1]["scripting"].get("timed_out"))
 
 
 def _difference(what: str, got: dict[str, Any], want: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ back. When every story is done, or time runs out, the screen says who takes Slow
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -38,6 +39,10 @@ from games.comix.titles import MAX_TITLE_LENGTH
 
 if TYPE_CHECKING:
     from display.app import App
+
+#: The wall clock (seconds since the epoch) - only to measure how long a power cut lasted; all
+#: in-app timing uses the app clock. A module attribute so tests can move it.
+wall_clock = time.time
 
 TICK_HZ = 1320.0
 TICK_SECONDS = 0.25
@@ -451,13 +456,25 @@ class ScriptingScreen(GameScreen):
 
     def snapshot(self) -> dict[str, Any]:
         now = self.app.clock.now()
-        return {"timer": self.timer.snapshot(now), "selected": self.selected}
+        return {
+            "timer": self.timer.snapshot(now),
+            "selected": self.selected,
+            "saved_at": wall_clock(),  # to know, after a power cut, how long it lasted
+        }
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
         screen = cls(app)
         if "timer" in data:
-            screen.timer = SandTimer.restore(data["timer"], app.clock.now())
+            timer = dict(data["timer"])
+            outage = wall_clock() - float(data.get("saved_at", wall_clock()))
+            if timer.get("running") and outage > 0:
+                # The sand kept falling while the power was off: take the cut's length off, so
+                # a cut that outlasted it comes back as time up (declared on the first update).
+                # A Pi without a real-time clock may come back with an older time; then the
+                # length is unknown and the sand resumes where it was.
+                timer["remaining"] = max(0.0, float(timer.get("remaining", 0.0)) - outage)
+            screen.timer = SandTimer.restore(timer, app.clock.now())
         screen.selected = int(data.get("selected", 0))
         return screen
 
