@@ -13,6 +13,7 @@ from games.remix import (
     UnknownCardError,
     brute_force_best,
     brute_force_worlds,
+    choices_from_json,
     default_catalogue,
     load_catalogue,
     prepare,
@@ -195,3 +196,29 @@ def test_pruned_search_equals_brute_force_on_random_choice_hands() -> None:
         checked += 1
         result = score_hand(hand)
         assert result.total == brute_force_best(prepared), [card.id for card in hand]
+
+
+def test_self_blanking_order_mjolnir_checks_before_worthy_blanks_itself() -> None:
+    # Worthy (no VILLAIN above 12) blanks itself, but Mjolnir checked first still sees it.
+    result = score_hand(["Mjolnir", "Worthy", "Angel", "Black Cat"])
+    assert result.card("MR35").state == "blanked"
+    assert result.card("MR40").points == 10
+    assert result.total == 10 + 6 + 8
+    order = [c for c in result.choices if c["rule"] == "blanking_order"]
+    assert order and order[0]["value"] == ["MR40", "MR35"]
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ["Mjolnir", "Worthy", "Angel", "Black Cat"],
+        ["Shuri", "Rogue", "Vibranium Shield", "Selene", "Juggernaut", "Xavier Mansion", "HSC"],
+        ["Hidden Lair", "Juggernaut", "Skyscraper", "Angel"],
+        ["Vision", "Shuri", "X-Jet", "Rogue", "Moira", "Xavier Mansion", "Mystique"],
+        ["Rogue", "Moira", "Xavier Mansion", "Jean Grey", "Cyclops", "Hidden Lair", "Kang"],
+    ],
+)
+def test_reported_choices_round_trip(hand: list[str]) -> None:
+    result = score_hand(hand)
+    fixed = choices_from_json(prepare(hand), result.to_json()["choices"])
+    assert score_hand(hand, choices=fixed).total == result.total

@@ -30,7 +30,7 @@ from games.remix.engine import (
     brute_force_worlds,
     prepare,
 )
-from games.remix.result import CardResult, HandResult, explain, score_hand
+from games.remix.result import CardResult, HandResult, choices_from_json, explain, score_hand
 
 __all__ = [
     "MAX_HAND",
@@ -48,6 +48,7 @@ __all__ = [
     "UnknownCardError",
     "brute_force_best",
     "brute_force_worlds",
+    "choices_from_json",
     "default_catalogue",
     "explain",
     "load_catalogue",

@@ -142,6 +142,9 @@ class Catalogue:
             yield _normal(card.name.split(",")[0])
         if card.name.lower().startswith("the "):
             yield _normal(card.name[4:])
+        words = re.findall(r"[A-Za-z0-9]+", card.name.split(",")[0])
+        if len(words) >= 3:  # "HSC" for High Speed Chase, "FHG" for Find Higher Ground
+            yield "".join(word[0] for word in words).lower()
         if card.transform is not None:  # "Hulk", "Iron Man": the card's other side
             yield _normal(card.transform.name)
 

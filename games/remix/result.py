@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.remix.catalogue import TAGS, Card, Catalogue
+from games.remix.catalogue import TAGS, Card, Catalogue, RemixError
 from games.remix.effects import signed
 from games.remix.engine import NORMAL_HAND, Choices, PreparedHand, prepare
 
@@ -157,9 +157,12 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
         )
         points_sum += points
     described: list[dict[str, Any]] = []
+    sensitive = {pos for _, pos in prepared.sensitive}
     for rule, pos in prepared.choosers:
-        if not mask >> pos & 1 or pos not in choices.options:
+        if pos not in choices.options:
             continue
+        if not mask >> pos & 1 and pos not in sensitive:
+            continue  # a blanked card's choice changed nothing
         option = choices.options[pos]
         described.append(
             {
@@ -170,9 +173,6 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
                 "value": rule.to_json(hand, pos, option),
             }
         )
-    acting = [
-        (b, t) for b, t in outcome.script if hand[b].blank_others is not None or t is not None
-    ]
     for b, target in outcome.script:
         other = hand[b].blank_others
         if other is not None and other.one and target is not None:
@@ -185,7 +185,7 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
                     "value": hand[target].id,
                 }
             )
-    if len(outcome.script) > 1 and acting:
+    if len(outcome.script) > 1:  # the order can matter with two blanking texts or more
         described.append(
             {
                 "card": None,
@@ -214,6 +214,29 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
         notes=notes,
         loki_draw=prepared.loki_draw,
     )
+
+
+def choices_from_json(prepared: PreparedHand, described: list[dict[str, Any]]) -> Choices:
+    """Turn a result's reported ``choices`` back into fixed :class:`Choices` for this hand."""
+    where = {c.id: i for i, c in enumerate(prepared.hand)}
+    rules = {(prepared.hand[pos].id, rule.name): (rule, pos) for rule, pos in prepared.choosers}
+    options: dict[int, Any] = {}
+    targets: dict[int, int] = {}
+    order: list[int] = []
+    try:
+        for entry in described:
+            if entry["rule"] == "blanking_order":
+                order = [where[card_id] for card_id in entry["value"]]
+            elif entry["rule"] == "blank_target":
+                targets[where[entry["card"]]] = where[entry["value"]]
+            else:
+                rule, pos = rules[(entry["card"], entry["rule"])]
+                options[pos] = rule.from_json(where, entry["value"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise RemixError(f"choices do not fit this hand: {error}") from error
+    if not order:
+        order = list(targets)
+    return Choices(options, tuple((b, targets.get(b)) for b in order))
 
 
 def score_hand(

@@ -69,6 +69,10 @@ def _changes(s: State, pos: int, tag: int, relevant: Relevant) -> bool:
     return True
 
 
+def _tag(name: str | None) -> int | None:
+    return None if name is None else TAG_INDEX[name]
+
+
 def _alive(s: State, pos: int | None) -> bool:
     return pos is not None and s.tags[pos] is not None
 
@@ -139,6 +143,10 @@ class Rule:
     def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
         return option
 
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        """The option that :meth:`to_json` described (``where`` maps card ids to positions)."""
+        return value
+
 
 def _heroes_allies(hand: list[CompiledCard], pos: int) -> list[int]:
     return [j for j, c in enumerate(hand) if j != pos and c.hero_or_ally]
@@ -195,6 +203,9 @@ class VisionTags(Rule):
 
     def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
         return {"tags": [TAGS[t] for t in option]}
+
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        return tuple(TAG_INDEX[t] for t in value["tags"])
 
 
 class ShuriGrants(Rule):
@@ -279,6 +290,13 @@ class ShuriGrants(Rule):
             "tag": None if tag is None else TAGS[tag],
         }
 
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        return (
+            _tag(value["shuri"]),
+            None if value["other"] is None else where[value["other"]],
+            _tag(value["tag"]),
+        )
+
 
 class XJet(Rule):
     """X-Jet: every HERO and ALLY without Flight gains Flight; one HERO or ALLY gains Range.
@@ -326,6 +344,9 @@ class XJet(Rule):
 
     def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
         return {"range": _id(hand, option)}
+
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        return None if value["range"] is None else where[value["range"]]
 
 
 class RogueCopy(Rule):
@@ -415,6 +436,11 @@ class RogueCopy(Rule):
             return {"copy": None, "tag": None}
         return {"copy": _id(hand, option[0]), "tag": None if option[1] is None else TAGS[option[1]]}
 
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        if value["copy"] is None:
+            return None
+        return (where[value["copy"]], _tag(value["tag"]))
+
 
 def _mutant_heroes(s: State) -> list[int]:
     return [j for j in s.alive if s.hand[j].type == "HERO" and s.tags[j][MUTANT]]  # type: ignore[index]
@@ -499,6 +525,11 @@ class MoiraDouble(Rule):
         if option is None:
             return {"hero": None, "tag": None}
         return {"hero": _id(hand, option[0]), "tag": TAGS[option[1]]}
+
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        if value["hero"] is None:
+            return None
+        return (where[value["hero"]], TAG_INDEX[value["tag"]])
 
 
 class XavierDouble(Rule):
@@ -591,6 +622,9 @@ class XavierDouble(Rule):
 
     def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
         return [{"hero": _id(hand, h), "tag": TAGS[t]} for h, t in option]
+
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        return tuple((where[pair["hero"]], TAG_INDEX[pair["tag"]]) for pair in value)
 
 
 class HackIn(Rule):
