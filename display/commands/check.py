@@ -74,6 +74,18 @@ def register(commands: Any, benches: Any) -> None:
     fuzz.add_argument("--verbose", action="store_true", help="one line per case")
     fuzz.set_defaults(func=fuzz_command)
 
+    soak = checks.add_parser(
+        "soak",
+        help="hours of random legal presses and photos on the injected clock",
+        description="A night of play on the simulated appliance: random presses of what each "
+        "screen offers, names, photos from a pool of generated tables, pauses like a table's, "
+        "frames drawn as the loop does. Fails on an exception, a stuck screen or memory growth "
+        "of 10 MB or more after the first simulated hour.",
+    )
+    soak.add_argument("--hours", type=float, default=6.0, help="simulated hours (default 6)")
+    soak.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    soak.set_defaults(func=soak_command)
+
 
 def powercut_command(args: argparse.Namespace) -> int:
     from display.robustness.powercut import HarnessError, KillResult, run_powercuts
@@ -150,3 +162,14 @@ def fuzz_command(args: argparse.Namespace) -> int:
     for line in report.lines():
         print(line)
     return 0 if not report.failures else 1
+
+
+def soak_command(args: argparse.Namespace) -> int:
+    from display.robustness.soak import run_soak
+
+    if not 0 < args.hours <= 48:
+        raise CliError("--hours must be more than 0 and at most 48")
+    report = run_soak(args.hours, args.seed)
+    for line in report.lines():
+        print(line)
+    return 0 if not report.problems else 1
