@@ -88,6 +88,16 @@ class PreparedHand:
             self.relevant = tuple(
                 COUNTS if self.btags[t] else level for t, level in enumerate(self.relevant)
             )
+        # Which blanking texts read a tag that settling can change (Hidden Lair's Intel, a
+        # HERO's Agility...): only those need the settled tags; the rest read printed tags.
+        changeable: set[int] = set()
+        for c in self.hand:
+            for rule in c.rules:
+                if rule.stage is not None:
+                    changeable |= rule.gives | rule.removes | rule.may_grant
+            for gain in c.gains:
+                changeable |= set(gain.tags)
+        self.settled_blank = [bool(c.blank_reads & changeable) for c in self.hand]
         self.best_value = 0  # the total the last search found (before Loki's owed draw)
         self._base: dict[int, State] = {}
         self._settled: dict[tuple[int, Any], State] = {}
@@ -247,7 +257,9 @@ class PreparedHand:
 
         plan = tuple(sorted(options.items()))
 
-        def state_for(blanked: int) -> State:
+        def state_for(blanked: int, card: int) -> State:
+            if not self.settled_blank[card] and not every_order:  # brute force: always exact
+                return self.base_state(full & ~blanked)
             key = (blanked, plan)
             s = self._settled.get(key)
             if s is None or every_order:
@@ -282,7 +294,7 @@ class PreparedHand:
             for b in nexts:
                 rest = pending & ~(1 << b)
                 card = hand[b]
-                s = state_for(blanked)
+                s = state_for(blanked, b)
                 if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
                     why = {**reasons, b: card.self_blank.text}
                     walk(rest, blanked | 1 << b, selene, (*script, (b, None)), why, order)
@@ -334,7 +346,10 @@ class PreparedHand:
             if blanked >> b & 1:
                 continue
             card = self.hand[b]
-            s = self.settle(self.full & ~blanked, options)
+            if self.settled_blank[b]:
+                s = self.settle(self.full & ~blanked, options)
+            else:
+                s = self.base_state(self.full & ~blanked)
             if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
                 blanked |= 1 << b
                 reasons[b] = card.self_blank.text

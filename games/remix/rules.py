@@ -89,6 +89,7 @@ class Rule:
     scorer: Scorer | None = None
     may_grant: frozenset[int] = frozenset()  # tags an option can decide (sensitivity)
     gives: frozenset[int] = frozenset()  # tags it can add to a card (brute-force option lists)
+    removes: frozenset[int] = frozenset()  # tags it can take away
 
     def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
         """Apply this rule (with the chosen option, for a choice rule) to ``s``."""
@@ -655,6 +656,7 @@ class MagnetoIgnoresTech(Rule):
 
     name = "magneto_ignores_tech"
     stage = 9
+    removes = frozenset({TECH})
 
     def readers(self, s: State, pos: int) -> set[int]:
         return set()  # it clears Tech from every card alike
