@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "display.commands.remix",
     "display.commands.mixtape",
     "display.commands.vision",
+    "display.commands.flows",
     "display.commands.check",
 ]
 

@@ -6,7 +6,7 @@ with a card the recogniser cannot read that the player corrects, one with Loki's
 ranking.
 
 Enrolment covers 24 of the 79 cards (two batches) to keep the test near ten seconds; every
-batch runs the same code, and `python -m display.flows.bench` drives all seven batches of the
+batch runs the same code, and `tablekeeper bench flows` drives all seven batches of the
 full checklist. Scoring tests enrol the deck directly from the generated faces.
 
 Set FLOW_SHOTS=/some/dir to keep the screenshots (they are looked at during development).
