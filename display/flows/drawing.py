@@ -16,13 +16,28 @@ STATUS_COLOURS = {OK: ui.GOOD, DOUBTFUL: ui.ACCENT, UNKNOWN: ui.BAD}
 LABEL_SIZE = 22  # names on the photo; the side list repeats them at ui.SMALL
 
 
-class PhotoView:
-    """A photo scaled once to fit an area, with card outlines drawn on request."""
+def shrink(image: np.ndarray, max_size: tuple[int, int]) -> np.ndarray:
+    """``image`` made no larger than ``max_size`` (aspect kept): done on the background worker,
+    so the UI thread only scales a screen-sized picture (a camera still is megapixels)."""
+    import cv2
 
-    def __init__(self, image: np.ndarray, max_size: tuple[int, int]) -> None:
+    height, width = image.shape[:2]
+    scale = min(max_size[0] / width, max_size[1] / height)
+    if scale >= 1:
+        return image
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+class PhotoView:
+    """A photo scaled once to fit an area, with card outlines drawn on request. ``full_width``:
+    the width of the photo the outlines were found in, when ``image`` is a smaller copy."""
+
+    def __init__(
+        self, image: np.ndarray, max_size: tuple[int, int], full_width: int | None = None
+    ) -> None:
         self.surface = ui.image_surface(image, max_size)
-        height, width = image.shape[:2]
-        self.scale = self.surface.get_width() / width
+        self.scale = self.surface.get_width() / (full_width or image.shape[1])
 
     def draw(
         self,

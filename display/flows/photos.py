@@ -51,6 +51,11 @@ def save_photo(app: App, image: np.ndarray, name: str) -> str:
     return filename
 
 
+def photo_exists(app: App, filename: str | None) -> bool:
+    """The photo's file is still there (cheap: no decoding, for restoring a screen)."""
+    return bool(filename) and (photo_dir(app) / str(filename)).is_file()
+
+
 def load_photo(app: App, filename: str | None) -> np.ndarray | None:
     """The saved photo, or None when it is gone (the screen then asks for a new one)."""
     if not filename:

@@ -156,3 +156,14 @@ def read_photo(image: np.ndarray, gallery: Any, layout: str = "rows") -> Reading
     else:
         ordered = reading_sequence(cards)
     return Reading(ordered, time.perf_counter() - started, result.image_size)
+
+
+def card_quads(image: np.ndarray) -> list[np.ndarray]:
+    """Card outlines in reading order: what ``vision.detect.cards_in_reading_order`` rectifies
+    (enrolment needs the outlines themselves, to draw the names on the photo)."""
+    from vision.detect import find_card_quads
+    from vision.layout import reading_sequence
+
+    return reading_sequence(
+        find_card_quads(image), center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean()))
+    )

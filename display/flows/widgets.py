@@ -1,5 +1,9 @@
 """Screens every photograph-to-score flow uses.
 
+* :class:`SlowWork` - slow work (camera, recogniser, gallery writes) off the UI thread through
+  :meth:`App.run_job`, with a busy state drawn on screen ("Reading the cards..."): a slow Pi
+  keeps drawing and feeding the systemd watchdog. Scripted runs and tests run jobs inline.
+* :class:`MenuScreen` - a list of rows: LEFT/RIGHT move, OK (or a second tap) opens.
 * :class:`PickScreen` - a pick list (closest matches first). Choosing an item pops the list and
   calls ``picked(purpose, value)`` on the screen below. Typed text (keyboard, touch keyboard,
   scripts' ``type``) jumps to the best-matching item.
@@ -13,20 +17,31 @@ from __future__ import annotations
 
 import difflib
 import sys
-import time
 import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pygame
 
 from display import ui
 from display.actions import Action
-from display.flows.drawing import STATUS_COLOURS, PhotoView
-from display.flows.photos import load_photo, save_photo
-from display.flows.reading import DOUBTFUL, OK, UNKNOWN, ReadCard, Reading, read_photo
+from display.flows.drawing import STATUS_COLOURS, PhotoView, shrink
+from display.flows.photos import load_photo, photo_exists, save_photo
+from display.flows.reading import (
+    DOUBTFUL,
+    OK,
+    UNKNOWN,
+    ReadCard,
+    Reading,
+    card_quads,
+    read_photo,
+)
 from display.screens.base import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     import numpy as np
 
     from display.app import App
@@ -52,12 +67,251 @@ def best_match(query: str, labels: list[str]) -> int | None:
     return best
 
 
+BUSY_READING = "Reading the cards…"
+
+
+class SlowWork:
+    """Mixin for a screen (list it before :class:`Screen`): run slow work with
+    :meth:`start_job` and draw :meth:`draw_busy` while :attr:`busy` is set.
+
+    The work runs on the app's background worker (``App.run_job``) and must not touch the
+    screen: it returns a value, and ``landed(value)`` applies it on the UI thread, after which
+    the app saves everything (the result is on disk as soon as it is on screen). In scripted
+    runs and tests the job runs inline and lands before :meth:`start_job` returns, so a script's
+    next line sees the result. A job is not saved: a screen restored from a snapshot taken while
+    it ran says so (:meth:`interrupted`) and offers to try again.
+    """
+
+    app: App
+    busy: str = ""  # what is being done, for the screen ("" when idle)
+    busy_cancellable: bool = True
+    _job: Future[Any] | None = None
+    _landing: Callable[[Any], None] | None = None
+
+    def start_job(
+        self,
+        label: str,
+        work: Callable[[], Any],
+        landed: Callable[[Any], None],
+        *,
+        cancellable: bool = True,
+    ) -> None:
+        self.busy, self.busy_cancellable = label, cancellable
+        self._job, self._landing = self.app.run_job(work), landed
+        if self._job.done():
+            self._land()
+
+    def update(self, now: float) -> None:
+        if self._job is not None and self._job.done():
+            self._land()
+            self.app.save()
+
+    def _land(self) -> None:
+        job, landed = self._job, self._landing
+        self._job = self._landing = None
+        self.busy = ""
+        if job is not None and landed is not None:
+            landed(job.result())  # the job's own exception, if any, is raised here
+
+    def busy_handle(self, action: Action) -> bool:
+        """While busy: BACK cancels (the result is dropped), other buttons say to wait.
+        True when busy (the action is used up)."""
+        if not self.busy:
+            return False
+        if action is Action.BACK and self.busy_cancellable:
+            self._job = self._landing = None
+            self.busy = ""
+            self.app.toast("Cancelled.")
+        else:
+            self.app.toast(f"{self.busy} One moment.")
+        return True
+
+    def busy_legend(self) -> list[LegendItem]:
+        return [(Action.BACK, "Cancel")] if self.busy_cancellable else []
+
+    def draw_busy(self, surface: pygame.Surface) -> None:
+        """The busy state over the whole content area, with dots moving on the app clock."""
+        area = surface.get_rect().inflate(-2 * ui.MARGIN, -2 * ui.MARGIN)
+        ui.panel(surface, area, ui.PANEL, border=ui.INFO)
+        ui.text(surface, self.busy, (area.centerx, area.centery - 40), ui.LARGE, ui.INFO, "center")
+        step = int(self.app.clock.now() * 3) % 4
+        for dot in range(3):
+            lit = dot < step
+            centre = (area.centerx + (dot - 1) * 40, area.centery + 30)
+            pygame.draw.circle(surface, ui.ACCENT if lit else ui.DIM, centre, 10 if lit else 7)
+        note = "This takes a few seconds." + (" BACK cancels." if self.busy_cancellable else "")
+        ui.text(surface, note, (area.centerx, area.bottom - 24), ui.SMALL, ui.DIM, "midbottom")
+
+    def busy_snapshot(self) -> dict[str, Any]:
+        return {"busy": self.busy} if self.busy else {}
+
+    def interrupted(self, data: dict[str, Any]) -> str:
+        """For restore: the message when the snapshot was taken while a job ran, else ""."""
+        if not data.get("busy"):
+            return ""
+        message = "The appliance restarted before that finished; please do it again."
+        self.app.toast(message)
+        return message
+
+
+@dataclass
+class PhotoRead:
+    """What :func:`capture_and_read` gives back to the UI thread."""
+
+    error: str = ""
+    reading: Reading | None = None
+    photo: str | None = None  # the saved file (for snapshots)
+    preview: np.ndarray | None = None  # the photo shrunk to screen size
+    full_size: tuple[int, int] = (0, 0)
+    outlines: list[np.ndarray] = field(default_factory=list)  # card outlines, if asked for
+
+
+def capture_and_read(
+    app: App,
+    gallery: Callable[[], Any] | None,
+    layout: str = "rows",
+    keep_as: str | None = None,
+    outlines: bool = False,
+) -> PhotoRead:
+    """Take a photo, read it against ``gallery()`` (None: do not read it), find the card
+    ``outlines`` if asked, keep it as ``<keep_as>-<n>.jpg`` (None: not kept). Runs on the
+    background worker; every failure is a sentence for the screen (in strict runs an unexpected
+    one is raised)."""
+    from vision.recognize import VisionError
+
+    image, problem = app.capture()
+    if image is None:
+        return PhotoRead(f"No photo: {problem}")
+    outcome = PhotoRead(full_size=(image.shape[1], image.shape[0]))
+    if gallery is not None:
+        try:
+            cards = gallery()
+        except Exception as error:  # a damaged gallery is a message, not a crash
+            return PhotoRead(str(error))
+        if len(cards) == 0:
+            return PhotoRead("No cards are enrolled yet: enrol the deck first (home, Enrol cards).")
+        try:
+            outcome.reading = read_photo(image, cards, layout)
+        except VisionError as error:
+            return PhotoRead(f"That photo cannot be used ({error}). Press SHUTTER to try again.")
+        except Exception as error:
+            if app.strict:
+                raise
+            traceback.print_exc(file=sys.stderr)
+            return PhotoRead(f"The recogniser failed ({error}). Press SHUTTER to try again.")
+    if outlines:
+        outcome.outlines = card_quads(image)
+    if keep_as is not None:
+        outcome.photo = save_photo(app, image, keep_as)
+    outcome.preview = shrink(image, app.size)
+    return outcome
+
+
+def photo_view(app: App, photo: str | None, shot: PhotoRead | None, box: Any) -> PhotoView | None:
+    """The photo fitted to ``box``: from the preview the job made (``shot``), else read from
+    its file (a screen restored after a restart); None when the file is gone."""
+    if shot is not None and shot.preview is not None and shot.photo == photo:
+        return PhotoView(shot.preview, box, full_width=shot.full_size[0])
+    image = load_photo(app, photo)
+    return None if image is None else PhotoView(image, box)
+
+
+class MenuScreen(Screen):
+    """Rows of (key, label, note): LEFT/RIGHT move, OK opens (``open(key)``), a tap selects a
+    row and a second tap opens it, BACK goes back. ``draw_top`` may draw above the list and
+    return where it starts; ``blurb`` is a line under it."""
+
+    menu_size: ClassVar[int] = ui.MEDIUM
+    row_gap: ClassVar[int] = 6
+    back_label: ClassVar[str] = "Back"
+    blurb: str = ""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.selected = 0
+        self._rows: list[pygame.Rect] = []
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        return []
+
+    def open(self, key: str) -> None:
+        pass
+
+    def activate(self, index: int) -> None:
+        rows = self.rows()
+        if 0 <= index < len(rows):
+            self.open(rows[index][0])
+
+    def handle(self, action: Action) -> None:
+        count = len(self.rows())
+        if action is Action.BACK:
+            self.app.pop()
+        elif count == 0:
+            return
+        elif action is Action.LEFT:
+            self.selected = (min(self.selected, count - 1) - 1) % count
+        elif action is Action.RIGHT:
+            self.selected = (min(self.selected, count - 1) + 1) % count
+        elif action is Action.OK:
+            self.activate(min(self.selected, count - 1))
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        for index, row in enumerate(self._rows):
+            if row.collidepoint(x, y):
+                if index == self.selected:
+                    self.activate(index)
+                else:
+                    self.selected = index
+                return True
+        return False
+
+    def draw_top(self, surface: pygame.Surface) -> int:
+        return 12
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        top = self.draw_top(surface)
+        rows = self.rows()
+        self.selected = max(0, min(self.selected, len(rows) - 1))
+        items = [ui.MenuItem(label, note) for _, label, note in rows]
+        bottom = height - (40 if self.blurb else 12)
+        area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, bottom - top)
+        self._rows = ui.menu(surface, items, self.selected, area, self.menu_size, self.row_gap)
+        if self.blurb:
+            ui.text(
+                surface,
+                self.blurb,
+                (width // 2, height - 8),
+                ui.SMALL,
+                ui.DIM,
+                anchor="midbottom",
+                max_width=width - 2 * ui.MARGIN,
+            )
+
+    def legend(self) -> list[LegendItem]:
+        return [
+            ((Action.LEFT, Action.RIGHT), "Choose"),
+            (Action.OK, "Open"),
+            (Action.BACK, self.back_label),
+        ]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"selected": self.selected}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.selected = int(data.get("selected", 0))
+        return screen
+
+
 @register_screen
-class PickScreen(Screen):
+class PickScreen(MenuScreen):
     """Choose one value from a list; see the module docstring."""
 
     kind = "flow.pick"
     takes_text = True
+    row_gap = 4
 
     def __init__(
         self,
@@ -74,9 +328,11 @@ class PickScreen(Screen):
         self.options = list(options or [])  # (value, label, note)
         self.purpose = purpose
         self.selected = max(0, min(selected, len(self.options) - 1))
-        self._rows: list[pygame.Rect] = []
 
-    def choose(self, index: int) -> None:
+    def rows(self) -> list[tuple[str, str, str]]:
+        return self.options
+
+    def activate(self, index: int) -> None:
         if not self.options:
             return
         value = self.options[index][0]
@@ -87,17 +343,10 @@ class PickScreen(Screen):
             picked(self.purpose, value)
 
     def handle(self, action: Action) -> None:
-        count = max(1, len(self.options))
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % count
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % count
-        elif action is Action.OK:
-            self.choose(self.selected)
-        elif action in (Action.SEAT_1, Action.SEAT_2) and self.options:
+        if action in (Action.SEAT_1, Action.SEAT_2) and self.options:
             self.jump_letter(1 if action is Action.SEAT_2 else -1)
-        elif action is Action.BACK:
-            self.app.pop()
+        else:
+            super().handle(action)
 
     def jump_letter(self, direction: int) -> None:
         """To the next (or previous) item starting with another letter: long lists by button."""
@@ -119,26 +368,12 @@ class PickScreen(Screen):
         if index is not None:
             self.selected = index
 
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.choose(index)
-                else:
-                    self.selected = index
-                return True
-        return False
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        top = 8
-        if self.prompt:
-            top = ui.paragraph(
-                surface, self.prompt, pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, 64)
-            )
-        items = [ui.MenuItem(label, note) for _, label, note in self.options]
-        area = pygame.Rect(ui.MARGIN, top + 6, width - 2 * ui.MARGIN, height - top - 28)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=4)
+    def draw_top(self, surface: pygame.Surface) -> int:
+        if not self.prompt:
+            return 8
+        width = surface.get_width()
+        area = pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, 64)
+        return ui.paragraph(surface, self.prompt, area) + 6
 
     def legend(self) -> list[LegendItem]:
         return [
@@ -196,11 +431,12 @@ def card_options(
     return options, 0
 
 
-class PhotoReviewScreen(Screen):
+class PhotoReviewScreen(SlowWork, Screen):
     """Photo + names; settle every unknown/doubtful card; then the game's score. Subclasses set
     ``kind``, ``layout`` ("rows"/"columns"), and implement :meth:`gallery`, :meth:`all_names`,
     :meth:`score_text` (the score line shown when every card is settled, or a reason) and
-    :meth:`finish` (OK on the last row)."""
+    :meth:`finish` (OK on the last row). SHUTTER reads the photo off the UI thread
+    (:class:`SlowWork`): the screen shows "Reading the cards..." until the names land."""
 
     layout: ClassVar[str] = "rows"
     finish_label: ClassVar[str] = "Score this hand"
@@ -213,12 +449,12 @@ class PhotoReviewScreen(Screen):
         self.reading: Reading | None = None
         self.selected = 0
         self.error: str = ""
-        self.shutter_at: float | None = None  # wall clock, for the shutter-to-score bench
         self._view: PhotoView | None = None
-        self._score_cache: tuple[str, str] | None = None
+        self._shot: PhotoRead | None = None  # the last photo taken here (its preview)
 
     # -- what a game provides -----------------------------------------------------------------
     def gallery(self) -> Any:
+        """The recogniser's gallery (called on the background worker)."""
         raise NotImplementedError
 
     def all_names(self) -> list[str]:
@@ -239,39 +475,24 @@ class PhotoReviewScreen(Screen):
 
     # -- photo --------------------------------------------------------------------------------
     def shoot(self) -> None:
-        self.shutter_at = time.perf_counter()
-        image, problem = self.app.capture()
-        if image is None:
-            self.error = f"No photo: {problem}"
+        """Take the photo and read it on the background worker; :meth:`use_reading` lands it."""
+        if self.busy:
             return
-        self.use_photo(image)
+        app, gallery, layout, name = self.app, self.gallery, self.layout, self.kind
+        self.start_job(
+            BUSY_READING,
+            lambda: capture_and_read(app, gallery, layout, name.replace(".", "-")),
+            self.use_reading,
+        )
 
-    def use_photo(self, image: np.ndarray) -> None:
-        from vision.recognize import VisionError
-
-        try:
-            gallery = self.gallery()
-        except Exception as error:  # a damaged gallery is a message, not a crash
-            self.error = str(error)
+    def use_reading(self, outcome: PhotoRead) -> None:
+        if outcome.reading is None:
+            self.error = outcome.error
             return
-        if len(gallery) == 0:
-            self.error = "No cards are enrolled yet: enrol the deck first (home, Enrol cards)."
-            return
-        try:
-            reading = read_photo(image, gallery, self.layout)
-        except VisionError as error:
-            self.error = f"That photo cannot be used ({error}). Press SHUTTER to try again."
-            return
-        except Exception as error:
-            if self.app.strict:
-                raise
-            traceback.print_exc(file=sys.stderr)
-            self.error = f"The recogniser failed ({error}). Press SHUTTER to try again."
-            return
-        self.photo = save_photo(self.app, image, self.kind.replace(".", "-"))
+        reading = outcome.reading
+        self.photo = outcome.photo
         self.reading = reading
-        self._view = None
-        self._score_cache = None
+        self._view, self._shot = None, outcome
         self.error = (
             "" if reading.cards else "No cards found in the photo: lay them out and retake."
         )
@@ -281,7 +502,6 @@ class PhotoReviewScreen(Screen):
 
     def reading_changed(self) -> None:
         """Hook: the cards changed (new photo, a correction)."""
-        self._score_cache = None
 
     # -- rows: the cards, "add a missed card", then "score" -------------------------------------
     @property
@@ -296,6 +516,8 @@ class PhotoReviewScreen(Screen):
 
     def handle(self, action: Action) -> None:
         rows = self.row_count()
+        if self.busy_handle(action):
+            return
         if action is Action.SHUTTER:
             self.shoot()
         elif action is Action.BACK:
@@ -382,6 +604,8 @@ class PhotoReviewScreen(Screen):
         self.who = text.strip()[:24] or self.who
 
     def handle_tap(self, x: int, y: int) -> bool:
+        if self.busy:
+            return False
         for index, rect in enumerate(getattr(self, "_row_rects", [])):
             if rect.collidepoint(x, y):
                 if index == self.selected:
@@ -392,12 +616,14 @@ class PhotoReviewScreen(Screen):
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
+        if self.busy:
+            self.draw_busy(surface)
+            return
         width, height = surface.get_size()
         list_w = 300
         photo_box = (width - list_w - 3 * 12, height - 16)
-        image = load_photo(self.app, self.photo) if self.photo and self._view is None else None
-        if image is not None:
-            self._view = PhotoView(image, photo_box)
+        if self._view is None and self.photo:
+            self._view = photo_view(self.app, self.photo, self._shot, photo_box)
         if self._view is None:
             area = pygame.Rect(12, 8, photo_box[0], photo_box[1])
             ui.panel(surface, area, ui.PANEL, border=ui.BAD if self.error else ui.INFO)
@@ -487,6 +713,8 @@ class PhotoReviewScreen(Screen):
         return rows
 
     def legend(self) -> list[LegendItem]:
+        if self.busy:
+            return self.busy_legend()
         if self.reading is None:
             return [(Action.SHUTTER, "Take photo"), (Action.BACK, "Back")]
         return [
@@ -504,6 +732,7 @@ class PhotoReviewScreen(Screen):
             "reading": None if self.reading is None else self.reading.to_json(),
             "selected": self.selected,
             "error": self.error,
+            **self.busy_snapshot(),
         }
 
     def restore_into(self, data: dict[str, Any]) -> None:
@@ -511,11 +740,11 @@ class PhotoReviewScreen(Screen):
         self.photo = data.get("photo")
         reading = data.get("reading")
         self.reading = None if reading is None else Reading.from_json(reading)
-        if self.reading is not None and load_photo(self.app, self.photo) is None:
+        if self.reading is not None and not photo_exists(self.app, self.photo):
             self.error = "The photo was lost; press SHUTTER to take it again."
             self.photo = None
         self.selected = int(data.get("selected", 0))
-        self.error = data.get("error", self.error) or self.error
+        self.error = self.interrupted(data) or data.get("error", self.error) or self.error
 
 
 def _keyboard_base() -> type[Screen]:

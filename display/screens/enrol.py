@@ -21,6 +21,7 @@ The data itself lives in ``display.flows.enrolment`` (state dir ``enrolment/<gam
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -36,9 +37,17 @@ from display.flows.enrolment import (
     export_path,
     import_all,
 )
-from display.flows.photos import load_photo, save_photo
-from display.flows.reading import ReadCard, read_photo
-from display.flows.widgets import PickScreen
+from display.flows.photos import load_photo, photo_exists
+from display.flows.reading import ReadCard, card_quads
+from display.flows.widgets import (
+    BUSY_READING,
+    MenuScreen,
+    PhotoRead,
+    PickScreen,
+    SlowWork,
+    capture_and_read,
+    photo_view,
+)
 from display.screens.base import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
@@ -61,6 +70,14 @@ def forget_enrolments(app: App) -> None:
     app.__dict__.pop("_enrolments", None)
 
 
+def side_note(surface: pygame.Surface, text: str, colour: tuple[int, int, int]) -> None:
+    """The framed note beside an enrolment photo (what to check, or what went wrong)."""
+    width, height = surface.get_size()
+    side = pygame.Rect(width - 276, 8, 264, height - 16)
+    ui.panel(surface, side, ui.PANEL, border=colour)
+    ui.paragraph(surface, text, side.inflate(-20, -20), ui.SMALL)
+
+
 def remix_checklist() -> list[tuple[str, str]]:
     """(id, name) of all 79 Remix cards in checklist (catalogue) order."""
     from games.remix import default_catalogue
@@ -72,91 +89,10 @@ def next_remix_batch(done: Enrolment) -> list[str]:
     return [key for key, _ in remix_checklist() if key not in done][:BATCH]
 
 
-def card_quads(image: np.ndarray) -> list[np.ndarray]:
-    """Card outlines in reading order: what ``vision.detect.cards_in_reading_order`` rectifies
-    (the screen needs the outlines themselves, to draw the names on the photo)."""
-    from vision.detect import find_card_quads
-    from vision.layout import reading_sequence
-
-    return reading_sequence(
-        find_card_quads(image), center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean()))
-    )
-
-
-class _Menu(Screen):
-    """A small menu screen: ``rows()`` gives (key, label, note)."""
-
-    blurb = ""
-
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self._rows: list[pygame.Rect] = []
-
-    def rows(self) -> list[tuple[str, str, str]]:
-        return []
-
-    def open(self, key: str) -> None:
-        pass
-
-    def handle(self, action: Action) -> None:
-        rows = self.rows()
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % len(rows)
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % len(rows)
-        elif action is Action.OK:
-            self.open(rows[self.selected][0])
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.open(self.rows()[index][0])
-                self.selected = index
-                return True
-        return False
-
-    def draw_top(self, surface: pygame.Surface) -> int:
-        return 12
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        top = self.draw_top(surface)
-        rows = self.rows()
-        self.selected = min(self.selected, len(rows) - 1)
-        items = [ui.MenuItem(label, note) for _, label, note in rows]
-        bottom = height - (40 if self.blurb else 8)
-        area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, bottom - top)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
-        if self.blurb:
-            ui.text(
-                surface,
-                self.blurb,
-                (width // 2, height - 8),
-                ui.SMALL,
-                ui.DIM,
-                anchor="midbottom",
-                max_width=width - 2 * ui.MARGIN,
-            )
-
-    def legend(self) -> list[LegendItem]:
-        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open"), (Action.BACK, "Back")]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
-
-
 @register_screen
-class EnrolMenuScreen(_Menu):
+class EnrolMenuScreen(SlowWork, MenuScreen):
+    """Remix, Mixtape, export and import (the file jobs run off the UI thread)."""
+
     kind = "enrol"
     title = "Enrol cards"
     blurb = "Enrolment is kept in the state folder; export makes one file of it."
@@ -181,41 +117,71 @@ class EnrolMenuScreen(_Menu):
         elif key == MIXTAPE:
             self.app.push(MixtapeEnrolScreen(self.app))
         elif key == "export":
-            try:
-                path, count = export_all(state)
-            except (EnrolmentError, OSError) as error:
-                self.message("Export failed", str(error))
-                return
-            self.message(
-                "Exported", f"{count} files written to {path}. Copy it anywhere safe.", "good"
-            )
+            self.start_job("Writing the export file…", lambda: export_job(state), self.message)
         elif key == "import":
             path = export_path(state)
             if not path.is_file():
-                self.message("Nothing to import", f"Put the enrolment file at {path} first.")
+                self.message(("Nothing to import", f"Put the enrolment file at {path} first."))
                 return
-            try:
-                counts = import_all(state)
-            except (EnrolmentError, OSError) as error:
-                self.message("Import failed", str(error))
-                return
-            forget_enrolments(self.app)
-            what = ", ".join(f"{game}: {n} cards" for game, n in sorted(counts.items()))
-            self.message(
-                "Imported",
-                f"{what or 'no cards'} from {path}. The previous enrolment was kept in "
-                "enrolment.before-import.",
-                "good",
+            self.start_job(
+                "Importing the enrolment…",
+                lambda: import_job(state),
+                self.imported,
+                cancellable=False,
             )
 
-    def message(self, heading: str, body: str, tone: str = "bad") -> None:
+    def imported(self, outcome: tuple[str, str, str]) -> None:
+        forget_enrolments(self.app)
+        self.message(outcome)
+
+    def message(self, outcome: tuple[str, ...]) -> None:
         from display.screens.message import MessageScreen
 
-        self.app.push(MessageScreen(self.app, heading, body, tone))
+        self.app.push(MessageScreen(self.app, *outcome))
+
+    def handle(self, action: Action) -> None:
+        if not self.busy_handle(action):
+            super().handle(action)
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        return not self.busy and super().handle_tap(x, y)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.busy:
+            self.draw_busy(surface)
+        else:
+            super().draw(surface)
+
+    def legend(self) -> list[LegendItem]:
+        return self.busy_legend() if self.busy else super().legend()
+
+
+def export_job(state: Path) -> tuple[str, str, str]:
+    """(heading, body, tone) after writing the export file (on the background worker)."""
+    try:
+        path, count = export_all(state)
+    except (EnrolmentError, OSError) as error:
+        return ("Export failed", str(error), "bad")
+    return ("Exported", f"{count} files written to {path}. Copy it anywhere safe.", "good")
+
+
+def import_job(state: Path) -> tuple[str, str, str]:
+    """(heading, body, tone) after importing the export file (on the background worker)."""
+    try:
+        counts = import_all(state)
+    except (EnrolmentError, OSError) as error:
+        return ("Import failed", str(error), "bad")
+    what = ", ".join(f"{game}: {n} cards" for game, n in sorted(counts.items()))
+    return (
+        "Imported",
+        f"{what or 'no cards'} from {export_path(state)}. The previous enrolment was kept in "
+        "enrolment.before-import.",
+        "good",
+    )
 
 
 @register_screen
-class RemixEnrolScreen(_Menu):
+class RemixEnrolScreen(MenuScreen):
     kind = "enrol.remix"
     title = "Enrol - Marvel: Remix"
 
@@ -263,8 +229,9 @@ class RemixEnrolScreen(_Menu):
 
 
 @register_screen
-class EnrolBatchScreen(Screen):
-    """Photograph one batch and confirm the names; see the module docstring."""
+class EnrolBatchScreen(SlowWork, Screen):
+    """Photograph one batch and confirm the names; see the module docstring. Finding the cards
+    and saving them (images, gallery) run off the UI thread."""
 
     kind = "enrol.batch"
 
@@ -279,6 +246,7 @@ class EnrolBatchScreen(Screen):
         self.batches_done = 0
         self.title = "Enrol - Remix batch" if game == REMIX else "Enrol - Mixtape cards"
         self._view: PhotoView | None = None
+        self._shot: PhotoRead | None = None
         self._quads: list[np.ndarray] = []
 
     def names(self) -> list[str]:
@@ -299,13 +267,21 @@ class EnrolBatchScreen(Screen):
         return ids
 
     def shoot(self) -> None:
-        image, problem = self.app.capture()
-        if image is None:
-            self.error = f"No photo: {problem}"
+        if self.busy:
             return
-        quads = card_quads(image)
-        self.photo = save_photo(self.app, image, "enrol")
-        self._view = None
+        app = self.app
+        self.start_job(
+            BUSY_READING,
+            lambda: capture_and_read(app, None, keep_as="enrol", outlines=True),
+            self.photo_taken,
+        )
+
+    def photo_taken(self, outcome: PhotoRead) -> None:
+        if outcome.photo is None:
+            self.error = outcome.error
+            return
+        quads = outcome.outlines
+        self.photo, self._view, self._shot = outcome.photo, None, outcome
         self._quads = quads
         self.found = len(quads)
         if self.game == MIXTAPE and self.mode == "new":
@@ -326,26 +302,27 @@ class EnrolBatchScreen(Screen):
             self.error = ""
 
     def confirm(self) -> None:
-        from vision.detect import rectify
-
-        image = load_photo(self.app, self.photo)
-        if image is None or self.error or not self.found:
-            return
-        quads = self._quads or card_quads(image)
-        if len(quads) != len(self.keys):
-            self.error = "The photo no longer matches; press SHUTTER again."
+        """Enrol the cards on the photo (card images, gallery, manifest) off the UI thread."""
+        if self.busy or self.error or not self.found or not self.photo:
             return
         done = enrolment(self.app, self.game)
-        again = sum(1 for key in self.keys if key in done)
-        done.add_many(
-            [
-                (key, name if self.game == REMIX else key, rectify(image, quad), self.photo or "")
-                for key, name, quad in zip(self.keys, self.names(), quads, strict=True)
-            ]
-        )
         enrolled = list(self.keys)
+        again = sum(1 for key in enrolled if key in done)
+        labels = self.names()  # gallery names: Remix card names, Mixtape ids
+        app, photo, quads = self.app, self.photo, list(self._quads)
+        self.start_job(
+            "Saving the cards…",
+            lambda: save_batch(app, done, photo, quads, enrolled, labels),
+            lambda problem: self.batch_saved(problem, done, enrolled, again),
+            cancellable=False,
+        )
+
+    def batch_saved(self, problem: str, done: Enrolment, enrolled: list[str], again: int) -> None:
+        if problem:
+            self.error = problem
+            return
         self.batches_done += 1
-        self.photo, self._view, self._quads, self.found = None, None, [], 0
+        self.photo, self._view, self._shot, self._quads, self.found = None, None, None, [], 0
         if self.game == MIXTAPE:
             self.app.replace(AttributesScreen(self.app, enrolled, 0))
             return
@@ -364,6 +341,8 @@ class EnrolBatchScreen(Screen):
             )
 
     def handle(self, action: Action) -> None:
+        if self.busy_handle(action):
+            return
         if action is Action.SHUTTER:
             self.shoot()
         elif action is Action.OK:
@@ -378,17 +357,19 @@ class EnrolBatchScreen(Screen):
                 self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
+        if self.busy:
+            self.draw_busy(surface)
+            return
         width, height = surface.get_size()
         names = self.names()
         if self.photo:
             if self._view is None:
-                image = load_photo(self.app, self.photo)
-                if image is None:
+                self._view = photo_view(
+                    self.app, self.photo, self._shot, (width - 300, height - 16)
+                )
+                if self._view is None:
                     self.photo = None
                     return
-                if not self._quads:
-                    self._quads = card_quads(image)
-                self._view = PhotoView(image, (width - 300, height - 16))
             labels = names if not self.error or self.game == MIXTAPE else []
             cards = [
                 ReadCard(labels[i] if i < len(labels) else None, 1.0, q.tolist(), settled=True)
@@ -398,17 +379,14 @@ class EnrolBatchScreen(Screen):
                 for card in cards:
                     card.name = card.name or None
             self._view.draw(surface, (12, 8), cards)
-            side = pygame.Rect(width - 276, 8, 264, height - 16)
             if self.error:
-                ui.panel(surface, side, ui.PANEL, border=ui.BAD)
-                ui.paragraph(surface, self.error, side.inflate(-20, -20), ui.SMALL)
+                side_note(surface, self.error, ui.BAD)
             else:
-                ui.panel(surface, side, ui.PANEL, border=ui.GOOD)
                 text = (
                     f"Check every name on the photo matches its card ({len(self.keys)} cards). "
                     "OK saves them; SHUTTER retakes."
                 )
-                ui.paragraph(surface, text, side.inflate(-20, -20), ui.SMALL)
+                side_note(surface, text, ui.GOOD)
             return
         if self.game == MIXTAPE and self.mode == "new":
             body = (
@@ -459,6 +437,8 @@ class EnrolBatchScreen(Screen):
             )
 
     def legend(self) -> list[LegendItem]:
+        if self.busy:
+            return self.busy_legend()
         if self.photo and not self.error:
             return [(Action.OK, "Save"), (Action.SHUTTER, "Retake"), (Action.BACK, "Discard")]
         if self.photo:
@@ -474,6 +454,8 @@ class EnrolBatchScreen(Screen):
             "found": self.found,
             "error": self.error,
             "batches_done": self.batches_done,
+            "outlines": [np.asarray(q).tolist() for q in self._quads],
+            **self.busy_snapshot(),
         }
 
     @classmethod
@@ -481,16 +463,44 @@ class EnrolBatchScreen(Screen):
         screen = cls(app, data["game"], list(data["keys"]), data.get("mode", "continue"))
         screen.photo = data.get("photo")
         screen.found = int(data.get("found", 0))
-        screen.error = data.get("error", "")
+        screen.error = screen.interrupted(data) or data.get("error", "")
         screen.batches_done = int(data.get("batches_done", 0))
-        if screen.photo and load_photo(app, screen.photo) is None:
+        screen._quads = [np.asarray(q, np.float32) for q in data.get("outlines", [])]
+        if screen.photo and not photo_exists(app, screen.photo):
             screen.photo = None
         return screen
 
 
+def save_batch(
+    app: App,
+    done: Enrolment,
+    photo: str,
+    quads: list[np.ndarray],
+    keys: list[str],
+    names: list[str],
+) -> str:
+    """Cut each card out of the photo and enrol it (on the background worker); "" or why not."""
+    from vision.detect import rectify
+
+    image = load_photo(app, photo)
+    if image is None:
+        return "The photo is gone; press SHUTTER again."
+    quads = quads or card_quads(image)
+    if len(quads) != len(keys):
+        return "The photo no longer matches; press SHUTTER again."
+    done.add_many(
+        [
+            (key, name, rectify(image, quad), photo)
+            for key, name, quad in zip(keys, names, quads, strict=True)
+        ]
+    )
+    return ""
+
+
 @register_screen
-class VerifyScreen(Screen):
-    """Photograph the enrolled deck again, batch by batch; report every card it would misname."""
+class VerifyScreen(SlowWork, Screen):
+    """Photograph the enrolled deck again, batch by batch; report every card it would misname
+    (each photo is read off the UI thread)."""
 
     kind = "enrol.verify"
     title = "Enrol - verify the deck"
@@ -503,6 +513,7 @@ class VerifyScreen(Screen):
         self.photo: str | None = None
         self.read: list[dict[str, Any]] = []  # the batch just photographed
         self._view: PhotoView | None = None
+        self._shot: PhotoRead | None = None
 
     def batches(self) -> list[list[str]]:
         done = enrolment(self.app, self.game)
@@ -517,26 +528,31 @@ class VerifyScreen(Screen):
         return self.batch >= len(self.batches())
 
     def shoot(self) -> None:
-        if self.finished:
+        if self.finished or self.busy:
             return
-        image, problem = self.app.capture()
-        if image is None:
-            self.app.toast(f"No photo: {problem}")
+        app, gallery = self.app, enrolment(self.app, self.game).gallery
+        self.start_job(
+            BUSY_READING,
+            lambda: capture_and_read(app, gallery, keep_as="verify"),
+            self.photo_read,
+        )
+
+    def photo_read(self, outcome: PhotoRead) -> None:
+        if outcome.reading is None:
+            self.app.toast(outcome.error)
             return
         done = enrolment(self.app, self.game)
-        reading = read_photo(image, done.gallery())
         keys = self.batches()[self.batch]
         expected = [done.name_of(k) or k for k in keys]
         self.read = []
         seen: set[str] = set()
-        for index, card in enumerate(reading.cards):
+        for index, card in enumerate(outcome.reading.cards):
             want = expected[index] if index < len(expected) else None
             ok = card.name is not None and card.name == want and card.status == "ok"
             self.read.append({**card.to_json(), "expected": want, "right": ok})
             if card.name:
                 seen.add(card.name)
-        self.photo = save_photo(self.app, image, "verify")
-        self._view = None
+        self.photo, self._view, self._shot = outcome.photo, None, outcome
         for key, name in zip(keys, expected, strict=True):
             row = next((r for r in self.read if r["expected"] == name), None)
             if row is not None and row["right"]:
@@ -552,6 +568,8 @@ class VerifyScreen(Screen):
         self.photo, self.read, self._view = None, [], None
 
     def handle(self, action: Action) -> None:
+        if self.busy_handle(action):
+            return
         if action is Action.SHUTTER:
             self.shoot()
         elif action is Action.OK:
@@ -569,6 +587,9 @@ class VerifyScreen(Screen):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
+        if self.busy:
+            self.draw_busy(surface)
+            return
         width, height = surface.get_size()
         batches = self.batches()
         if self.finished:
@@ -621,11 +642,10 @@ class VerifyScreen(Screen):
             )
             return
         if self._view is None:
-            image = load_photo(self.app, self.photo)
-            if image is None:
+            self._view = photo_view(self.app, self.photo, self._shot, (width - 300, height - 16))
+            if self._view is None:
                 self.photo = None
                 return
-            self._view = PhotoView(image, (width - 300, height - 16))
         cards = [ReadCard.from_json(r) for r in self.read]
         for card, row in zip(cards, self.read, strict=True):
             if not row["right"]:
@@ -635,8 +655,6 @@ class VerifyScreen(Screen):
                 card.settled = True
         self._view.draw(surface, (12, 8), cards)
         wrong = sum(1 for r in self.read if not r["right"]) + max(0, len(keys) - len(self.read))
-        side = pygame.Rect(width - 276, 8, 264, height - 16)
-        ui.panel(surface, side, ui.PANEL, border=ui.BAD if wrong else ui.GOOD)
         text = (
             f"Photo {self.batch + 1} of {len(batches)}: {len(keys) - wrong} of {len(keys)} "
             "read right. OK: next photo."
@@ -645,9 +663,11 @@ class VerifyScreen(Screen):
         for item in self.misnamed:
             if item["name"] in batch_names:
                 text += f"\n{item['name']}: {item['read_as']}"
-        ui.paragraph(surface, text, side.inflate(-20, -20), ui.SMALL)
+        side_note(surface, text, ui.BAD if wrong else ui.GOOD)
 
     def legend(self) -> list[LegendItem]:
+        if self.busy:
+            return self.busy_legend()
         if self.finished:
             return [
                 (Action.OK, "Re-enrol them" if self.misnamed else "Done"),
@@ -664,6 +684,7 @@ class VerifyScreen(Screen):
             "misnamed": self.misnamed,
             "photo": self.photo,
             "read": self.read,
+            **self.busy_snapshot(),
         }
 
     @classmethod
@@ -673,6 +694,7 @@ class VerifyScreen(Screen):
         screen.misnamed = list(data.get("misnamed", []))
         screen.photo = data.get("photo")
         screen.read = list(data.get("read", []))
+        screen.interrupted(data)
         return screen
 
 
@@ -765,7 +787,7 @@ def write_deck_file(done: Enrolment) -> str:
 
 
 @register_screen
-class MixtapeEnrolScreen(_Menu):
+class MixtapeEnrolScreen(MenuScreen):
     kind = "enrol.mixtape"
     title = "Enrol - I Made You a Mixtape"
 

@@ -27,8 +27,8 @@ import pygame
 
 from display import ui
 from display.actions import Action
-from display.flows.reading import Reading
-from display.flows.widgets import NameKeyboardScreen, PhotoReviewScreen
+from display.flows import table
+from display.flows.widgets import MenuScreen, PhotoReviewScreen
 from display.screens.base import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from games.mixtape import Deck, MixtapeScore, SoloGame
 
 NAMESPACE = "mixtape"
-TABLE_KEY = "table"
 SOLO_KEY = "solo"
 HISTORY_KEY = "solo_history"
 HISTORY_LIMIT = 30
@@ -70,13 +69,6 @@ def load_table_deck(app: App) -> Deck:
     return deck
 
 
-def load_table(app: App) -> dict[str, Any]:
-    table = app.store.get(NAMESPACE, TABLE_KEY)
-    if not isinstance(table, dict) or not isinstance(table.get("players"), list):
-        table = {"players": []}
-    return table
-
-
 def placement_text(deck: Deck, order: list[str], discarded: list[str] | None = None) -> str:
     """ "EX03 -> Trk A, EX07 -> Trk B" (each goes to the bottom of its column)."""
     parts = [
@@ -93,66 +85,13 @@ def tape_line(tape_json: dict[str, Any]) -> str:
     return f"A: {a}   B: {b}"
 
 
-class _Menu(Screen):
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self._rows: list[pygame.Rect] = []
-
-    def rows(self) -> list[tuple[str, str, str]]:
-        return []
-
-    def open(self, key: str) -> None:
-        pass
-
-    def handle(self, action: Action) -> None:
-        rows = self.rows()
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % len(rows)
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % len(rows)
-        elif action is Action.OK:
-            self.open(rows[self.selected][0])
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.open(self.rows()[index][0])
-                self.selected = index
-                return True
-        return False
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        rows = self.rows()
-        self.selected = min(self.selected, len(rows) - 1)
-        items = [ui.MenuItem(label, note) for _, label, note in rows]
-        area = pygame.Rect(ui.MARGIN, 12, width - 2 * ui.MARGIN, height - 24)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
-
-    def legend(self) -> list[LegendItem]:
-        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open"), (Action.BACK, "Back")]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
-
-
 @register_screen
-class MixtapeMenuScreen(_Menu):
+class MixtapeMenuScreen(MenuScreen):
     kind = "mixtape"
     title = "I Made You a Mixtape"
 
     def rows(self) -> list[tuple[str, str, str]]:
-        players = len(load_table(self.app)["players"])
+        players = len(table.load_table(self.app, NAMESPACE)["players"])
         solo = self.app.store.get(NAMESPACE, SOLO_KEY)
         try:
             deck = load_table_deck(self.app)
@@ -173,7 +112,7 @@ class MixtapeMenuScreen(_Menu):
             self.app.push(MixtapeEnrolScreen(self.app))
             return
         if key == "new":
-            self.app.store.put(NAMESPACE, TABLE_KEY, {"players": []})
+            table.save_table(self.app, NAMESPACE, {"players": []})
             self.app.store.delete(NAMESPACE, SOLO_KEY)
             self.app.store.put(NAMESPACE, HISTORY_KEY, [])
             self.app.toast("Scores and the solo game cleared.")
@@ -192,75 +131,30 @@ class MixtapeMenuScreen(_Menu):
 
 
 @register_screen
-class MixtapeTableScreen(_Menu):
+class MixtapeTableScreen(table.TableScreen):
     kind = "mixtape.table"
     title = "Mixtape - the table"
+    namespace = NAMESPACE
+    next_label = "Next tape"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = len(load_table(app)["players"])
+    def player_note(self, player: dict[str, Any]) -> str:
+        return f"{player['score']['total']} pts"
 
-    def rows(self) -> list[tuple[str, str, str]]:
-        players = load_table(self.app)["players"]
-        rows = [
-            (f"player:{i}", p["name"], f"{p['score']['total']} pts") for i, p in enumerate(players)
-        ]
-        rows.append(("next", f"Next player (Player {len(players) + 1})", "SHUTTER"))
-        if players:
-            rows.append(("ranking", "Ranking", f"{len(players)} players"))
-        return rows
+    def hand_screen(self, who: str, replaces: int | None = None) -> table.TableHandScreen:
+        return MixtapeTapeScreen(self.app, who, replaces)
 
-    def handle(self, action: Action) -> None:
-        if action is Action.SHUTTER:
-            self.open("next", shoot=True)
-        else:
-            super().handle(action)
-
-    def open(self, key: str, shoot: bool = False) -> None:
-        players = load_table(self.app)["players"]
-        if key == "next":
-            tape = MixtapeTapeScreen(self.app, f"Player {len(players) + 1}")
-            self.app.push(tape)
-            if shoot:
-                tape.shoot()
-            else:
-                self.app.push(
-                    NameKeyboardScreen(self.app, f"Name of player {len(players) + 1} (BACK: keep)")
-                )
-        elif key == "ranking":
-            self.app.push(MixtapeRankingScreen(self.app))
-        elif key.startswith("player:"):
-            index = int(key.split(":")[1])
-            player = players[index]
-            tape = MixtapeTapeScreen(self.app, player["name"], replaces=index)
-            tape.photo = player.get("photo")
-            if player.get("reading"):
-                tape.reading = Reading.from_json(player["reading"])
-                tape.selected = len(tape.reading.cards) + 1  # on "score"
-            self.app.push(tape)  # BACK on the score returns here: correct or retake
-            self.app.push(MixtapeResultScreen(self.app, player, replaces=index))
-
-    def legend(self) -> list[LegendItem]:
-        return [
-            ((Action.LEFT, Action.RIGHT), "Choose"),
-            (Action.OK, "Open"),
-            (Action.SHUTTER, "Next tape"),
-            (Action.BACK, "Menu"),
-        ]
+    def ranking_screen(self) -> Screen:
+        return MixtapeRankingScreen(self.app)
 
 
 @register_screen
-class MixtapeTapeScreen(PhotoReviewScreen):
+class MixtapeTapeScreen(table.TableHandScreen):
     """A finished mixtape: Trk A left, Trk B right, each top to bottom."""
 
     kind = "mixtape.tape"
     title = "Mixtape - photograph the mixtape"
     layout = "columns"
     finish_label = "Score this mixtape"
-
-    def __init__(self, app: App, who: str = "", replaces: int | None = None) -> None:
-        super().__init__(app, who)
-        self.replaces = replaces
 
     def gallery(self) -> Any:
         return enrolment(self.app).gallery()
@@ -303,45 +197,12 @@ class MixtapeTapeScreen(PhotoReviewScreen):
         except MixtapeError as error:
             return str(error)
 
-    def score_text(self) -> str:
-        if self.reading is None:
-            return ""
-        if not self.ready():
-            return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
-        if self._score_cache is None:
-            result = self.result()
-            text = f"Cannot score: {result}" if isinstance(result, str) else "points\nOK: details"
-            self._score_cache = (text, "")
-        return self._score_cache[0]
-
-    def score_value(self) -> int | None:
-        result = self.result()
-        return None if isinstance(result, str) else result.total
-
-    def finish(self) -> None:
-        result = self.result()
-        if isinstance(result, str):
-            self.app.toast(result)
-            return
+    def player_fields(self, result: MixtapeScore) -> dict[str, Any]:
         a, b = self.columns()
-        player = {
-            "name": self.who,
-            "a": a,
-            "b": b,
-            "score": result.to_json(),
-            "photo": self.photo,
-            "reading": self.reading.to_json() if self.reading else None,
-        }
-        self.app.push(MixtapeResultScreen(self.app, player, replaces=self.replaces))
+        return {"a": a, "b": b, "score": result.to_json()}
 
-    def snapshot(self) -> dict[str, Any]:
-        return {**super().snapshot(), "replaces": self.replaces}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app, data.get("who", ""), data.get("replaces"))
-        screen.restore_into(data)
-        return screen
+    def result_screen(self, player: dict[str, Any]) -> Screen:
+        return MixtapeResultScreen(self.app, player, replaces=self.replaces)
 
 
 def draw_columns(
@@ -371,40 +232,15 @@ def draw_columns(
 
 
 @register_screen
-class MixtapeResultScreen(Screen):
+class MixtapeResultScreen(table.TableResultScreen):
     kind = "mixtape.result"
     title = "Mixtape - score"
+    namespace = NAMESPACE
+    table_kind = "mixtape.table"
+    game_title = "Mixtape"
 
-    def __init__(self, app: App, player: dict[str, Any], replaces: int | None = None) -> None:
-        super().__init__(app)
-        self.player = dict(player)
-        self.replaces = replaces
-        self.title = f"Mixtape - {player['name']}"
-
-    def handle(self, action: Action) -> None:
-        if action is Action.OK:
-            table = load_table(self.app)
-            if self.replaces is not None and self.replaces < len(table["players"]):
-                table["players"][self.replaces] = self.player
-            else:
-                table["players"].append(self.player)
-            self.app.store.put(NAMESPACE, TABLE_KEY, table)
-            self.back_to_table()
-            self.app.toast(f"{self.player['name']}: {self.player['score']['total']} points saved.")
-        elif action is Action.SEAT_1 and self.replaces is not None:
-            table = load_table(self.app)
-            table["players"].pop(self.replaces)
-            self.app.store.put(NAMESPACE, TABLE_KEY, table)
-            self.back_to_table()
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def back_to_table(self) -> None:
-        while self.app.top.kind != MixtapeTableScreen.kind and len(self.app.screens) > 1:
-            self.app.pop()
-        top = self.app.top
-        if isinstance(top, MixtapeTableScreen):
-            top.selected = len(load_table(self.app)["players"])
+    def points(self) -> int:
+        return int(self.player["score"]["total"])
 
     def draw(self, surface: pygame.Surface) -> None:
         from games.mixtape import GENRE_NAMES
@@ -444,73 +280,21 @@ class MixtapeResultScreen(Screen):
             ui.INFO,
         )
 
-    def legend(self) -> list[LegendItem]:
-        items: list[LegendItem] = [(Action.OK, "Save, next"), (Action.BACK, "Photo")]
-        if self.replaces is not None:
-            items.append((Action.SEAT_1, "Remove"))
-        return items
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"player": self.player, "replaces": self.replaces}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        return cls(app, data["player"], data.get("replaces"))
-
 
 @register_screen
-class MixtapeRankingScreen(Screen):
+class MixtapeRankingScreen(table.RankingScreen):
+    """Ties are broken by the Balance score, then shared."""
+
     kind = "mixtape.ranking"
     title = "Mixtape - ranking"
+    namespace = NAMESPACE
+    empty = ("No mixtapes yet", "Score a mixtape first.")
 
-    def handle(self, action: Action) -> None:
-        if action in (Action.OK, Action.BACK):
-            self.app.pop()
+    def key(self, player: dict[str, Any]) -> tuple[int, int]:
+        return (player["score"]["total"], player["score"]["balance"]["points"])
 
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        players = load_table(self.app)["players"]
-        if not players:
-            ui.message_box(surface, "No mixtapes yet", "Score a mixtape first.", ui.INFO)
-            return
-        key = [(p["score"]["total"], p["score"]["balance"]["points"]) for p in players]
-        best = max(key)
-        winners = [p["name"] for p, k in zip(players, key, strict=True) if k == best]
-        headline = (
-            ("Shared victory: " + " & ".join(winners)) if len(winners) > 1 else f"{winners[0]} wins"
-        )
-        ui.text(
-            surface,
-            headline,
-            (width // 2, 8),
-            ui.LARGE,
-            ui.ACCENT,
-            anchor="midtop",
-            max_width=width - 40,
-        )
-        order = sorted(range(len(players)), key=lambda i: key[i], reverse=True)
-        y = 66
-        for i in order:
-            place = 1 + sum(k > key[i] for k in key)
-            p = players[i]
-            row = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 40)
-            ui.panel(surface, row, ui.PANEL, border=ui.ACCENT if place == 1 else None)
-            ui.text(
-                surface,
-                f"{place}. {p['name']}",
-                (row.left + 12, row.centery),
-                ui.MEDIUM,
-                anchor="midleft",
-                max_width=row.width - 330,
-            )
-            note = f"{p['score']['total']} pts (balance {p['score']['balance']['points']})"
-            ui.text(surface, note, (row.right - 12, row.centery), ui.SMALL, anchor="midright")
-            y += 46
-            if y + 40 > height:
-                break
-
-    def legend(self) -> list[LegendItem]:
-        return [(Action.OK, "Back to table"), (Action.BACK, "Back")]
+    def note(self, player: dict[str, Any]) -> str:
+        return f"{player['score']['total']} pts (balance {player['score']['balance']['points']})"
 
 
 @register_screen

@@ -21,9 +21,16 @@ import pygame
 
 from display import ui
 from display.actions import Action
+from display.flows import table
 from display.flows.enrolment import Enrolment, EnrolmentError
-from display.flows.reading import Reading
-from display.flows.widgets import NameKeyboardScreen, PhotoReviewScreen, PickScreen
+from display.flows.widgets import (
+    BUSY_READING,
+    MenuScreen,
+    PhotoRead,
+    PickScreen,
+    SlowWork,
+    capture_and_read,
+)
 from display.screens.base import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
@@ -31,7 +38,6 @@ if TYPE_CHECKING:
     from games.remix import Catalogue, HandResult
 
 NAMESPACE = "remix"
-TABLE_KEY = "table"
 GAME = "remix"
 
 
@@ -47,22 +53,10 @@ def enrolment(app: App) -> Enrolment:
     return enrolled(app, GAME)
 
 
-def load_table(app: App) -> dict[str, Any]:
-    table = app.store.get(NAMESPACE, TABLE_KEY)
-    if not isinstance(table, dict) or not isinstance(table.get("players"), list):
-        table = {"players": []}
-    return table
-
-
-def save_table(app: App, table: dict[str, Any]) -> None:
-    app.store.put(NAMESPACE, TABLE_KEY, table)
-
-
 def ranking(players: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
     """(place, player) best first; equal totals share a place (the rulebook: ties share
     victory)."""
-    ordered = sorted(players, key=lambda p: -int(p["total"]))
-    return [(1 + sum(int(o["total"]) > int(p["total"]) for o in players), p) for p in ordered]
+    return table.ranking(players, lambda p: int(p["total"]))
 
 
 def ids_for(names: list[str]) -> list[str]:
@@ -78,17 +72,14 @@ def score_names(names: list[str], loki_draw: str | None = None) -> HandResult:
 
 
 @register_screen
-class RemixMenuScreen(Screen):
+class RemixMenuScreen(MenuScreen):
     kind = "remix"
     title = "Marvel: Remix"
+    back_label = "Home"
+    blurb = "Lay each final hand out face up; the camera reads it, the scorer explains it."
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self._rows: list[pygame.Rect] = []
-
-    def entries(self) -> list[tuple[str, str, str]]:
-        players = len(load_table(self.app)["players"])
+    def rows(self) -> list[tuple[str, str, str]]:
+        players = len(table.load_table(self.app, NAMESPACE)["players"])
         try:
             enrolled = len(enrolment(self.app))
         except EnrolmentError:
@@ -99,181 +90,47 @@ class RemixMenuScreen(Screen):
             ("enrol", "Enrol / verify cards", f"{enrolled}/{len(catalogue())}"),
         ]
 
-    def handle(self, action: Action) -> None:
-        count = len(self.entries())
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % count
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % count
-        elif action is Action.OK:
-            self.open(self.entries()[self.selected][0])
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def open(self, what: str) -> None:
-        if what == "table":
+    def open(self, key: str) -> None:
+        if key == "table":
             self.app.push(RemixTableScreen(self.app))
-        elif what == "new":
-            table = load_table(self.app)
-            if table["players"]:
-                self.app.store.put(NAMESPACE, "previous_table", table)
-            save_table(self.app, {"players": []})
+        elif key == "new":
+            scores = table.load_table(self.app, NAMESPACE)
+            if scores["players"]:
+                self.app.store.put(NAMESPACE, "previous_table", scores)
+            table.save_table(self.app, NAMESPACE, {"players": []})
             self.app.toast("New table: the previous scores are kept as 'previous_table'.")
             self.app.push(RemixTableScreen(self.app))
-        elif what == "enrol":
+        elif key == "enrol":
             from display.screens.enrol import RemixEnrolScreen
 
             self.app.push(RemixEnrolScreen(self.app))
 
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.open(self.entries()[index][0])
-                self.selected = index
-                return True
-        return False
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        items = [ui.MenuItem(label, note) for _, label, note in self.entries()]
-        area = pygame.Rect(ui.MARGIN, 16, width - 2 * ui.MARGIN, height - 70)
-        self._rows = ui.menu(surface, items, self.selected, area)
-        ui.text(
-            surface,
-            "Lay each final hand out face up; the camera reads it, the scorer explains it.",
-            (width // 2, height - 12),
-            ui.SMALL,
-            ui.DIM,
-            anchor="midbottom",
-            max_width=width - 2 * ui.MARGIN,
-        )
-
-    def legend(self) -> list[LegendItem]:
-        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open"), (Action.BACK, "Home")]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
-
 
 @register_screen
-class RemixTableScreen(Screen):
+class RemixTableScreen(table.TableScreen):
     """The players scored so far, then "Next player" and "Ranking"."""
 
     kind = "remix.table"
     title = "Remix - the table"
+    namespace = NAMESPACE
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = len(load_table(app)["players"])
-        self._rows: list[pygame.Rect] = []
+    def player_note(self, player: dict[str, Any]) -> str:
+        return f"{player['total']} pts" + ("" if player["valid"] else " (invalid)")
 
-    def rows(self) -> list[tuple[str, str, str]]:
-        players = load_table(self.app)["players"]
-        rows = [
-            (
-                f"player:{i}",
-                f"{p['name']}",
-                f"{p['total']} pts" + ("" if p["valid"] else " (invalid)"),
-            )
-            for i, p in enumerate(players)
-        ]
-        rows.append(("next", f"Next player (Player {len(players) + 1})", "SHUTTER"))
-        if players:
-            rows.append(("ranking", "Ranking", f"{len(players)} players"))
-        return rows
+    def hand_screen(self, who: str, replaces: int | None = None) -> table.TableHandScreen:
+        return RemixHandScreen(self.app, who, replaces)
 
-    def on_show(self) -> None:
-        self.selected = min(self.selected, len(self.rows()) - 1)
-
-    def handle(self, action: Action) -> None:
-        rows = self.rows()
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % len(rows)
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % len(rows)
-        elif action is Action.OK:
-            self.open(rows[self.selected][0])
-        elif action is Action.SHUTTER:
-            self.open("next", shoot=True)
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def open(self, what: str, shoot: bool = False) -> None:
-        players = load_table(self.app)["players"]
-        if what == "next":
-            hand = RemixHandScreen(self.app, f"Player {len(players) + 1}")
-            self.app.push(hand)
-            if shoot:
-                hand.shoot()
-            else:
-                self.app.push(
-                    NameKeyboardScreen(
-                        self.app, f"Name of player {len(players) + 1} (BACK: keep)", ""
-                    )
-                )
-        elif what == "ranking":
-            self.app.push(RemixRankingScreen(self.app))
-        elif what.startswith("player:"):
-            index = int(what.split(":")[1])
-            player = players[index]
-            hand = RemixHandScreen(self.app, player["name"], replaces=index)
-            hand.photo = player.get("photo")
-            if player.get("reading"):
-                hand.reading = Reading.from_json(player["reading"])
-                hand.selected = len(hand.reading.cards) + 1  # on "score"
-            self.app.push(hand)
-            self.app.push(RemixResultScreen(self.app, player, replaces=index))
-
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.open(self.rows()[index][0])
-                self.selected = index
-                return True
-        return False
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        items = [ui.MenuItem(label, note) for _, label, note in self.rows()]
-        area = pygame.Rect(ui.MARGIN, 12, width - 2 * ui.MARGIN, height - 24)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
-
-    def legend(self) -> list[LegendItem]:
-        return [
-            ((Action.LEFT, Action.RIGHT), "Choose"),
-            (Action.OK, "Open"),
-            (Action.SHUTTER, "Next hand"),
-            (Action.BACK, "Menu"),
-        ]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
+    def ranking_screen(self) -> Screen:
+        return RemixRankingScreen(self.app)
 
 
 @register_screen
-class RemixHandScreen(PhotoReviewScreen):
+class RemixHandScreen(table.TableHandScreen):
     """One player's hand: photo, names and confidences, corrections, then the score."""
 
     kind = "remix.hand"
     title = "Remix - photograph the hand"
-
-    def __init__(self, app: App, who: str = "", replaces: int | None = None) -> None:
-        super().__init__(app, who)
-        self.replaces = replaces
+    score_hint = "OK: breakdown"
 
     def gallery(self) -> Any:
         return enrolment(self.app).gallery()
@@ -295,72 +152,40 @@ class RemixHandScreen(PhotoReviewScreen):
         except RemixError as error:
             return str(error)
 
-    def score_text(self) -> str:
-        if self.reading is None:
-            return ""
-        if not self.ready():
-            return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
-        if self._score_cache is None:
-            result = self.result()
-            if isinstance(result, str):
-                text = f"Cannot score: {result}"
-            else:
-                note = "OK: breakdown"
-                if result.loki_owed:
-                    note = "+ Loki's draw (OK)"
-                elif not result.valid:
-                    note = "not valid (OK: why)"
-                text = f"points\n{note}"
-            self._score_cache = (text, "")
-        return self._score_cache[0]
+    def score_note(self, result: HandResult) -> str:
+        if result.loki_owed:
+            return "points\n+ Loki's draw (OK)"
+        if not result.valid:
+            return "points\nnot valid (OK: why)"
+        return super().score_note(result)
 
-    def score_value(self) -> int | None:
-        result = self.result()
-        return None if isinstance(result, str) else result.total
-
-    def finish(self) -> None:
-        result = self.result()
-        if isinstance(result, str):
-            self.app.toast(result)
-            return
-        player = {
-            "name": self.who,
+    def player_fields(self, result: HandResult) -> dict[str, Any]:
+        return {
             "cards": ids_for([c.name for c in self.cards if c.name]),
             "loki_draw": None,
             "total": result.total,
             "valid": result.valid,
-            "photo": self.photo,
-            "reading": self.reading.to_json() if self.reading else None,
         }
-        self.app.push(RemixResultScreen(self.app, player, replaces=self.replaces))
 
-    def handle_text(self, text: str) -> None:
-        super().handle_text(text)
-
-    def snapshot(self) -> dict[str, Any]:
-        return {**super().snapshot(), "replaces": self.replaces}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app, data.get("who", ""), data.get("replaces"))
-        screen.restore_into(data)
-        return screen
+    def result_screen(self, player: dict[str, Any]) -> Screen:
+        return RemixResultScreen(self.app, player, replaces=self.replaces)
 
 
 @register_screen
-class RemixResultScreen(Screen):
-    """The breakdown: per card its state, points and why; the choices; Loki's draw."""
+class RemixResultScreen(SlowWork, table.TableResultScreen):
+    """The breakdown: per card its state, points and why; the choices; Loki's draw (named from
+    a list, or photographed: read off the UI thread)."""
 
     kind = "remix.result"
     title = "Remix - score"
+    namespace = NAMESPACE
+    table_kind = "remix.table"
+    game_title = "Remix"
 
     def __init__(self, app: App, player: dict[str, Any], replaces: int | None = None) -> None:
-        super().__init__(app)
-        self.player = dict(player)
-        self.replaces = replaces
+        super().__init__(app, player, replaces)
         self.scroll = 0
         self._result: HandResult | None = None
-        self.title = f"Remix - {player['name']}"
 
     def result(self) -> HandResult:
         if self._result is None:
@@ -370,6 +195,9 @@ class RemixResultScreen(Screen):
             self.player["total"] = self._result.total
             self.player["valid"] = self._result.valid
         return self._result
+
+    def points(self) -> int:
+        return self.result().total
 
     def lines(self) -> list[tuple[str, tuple[int, int, int]]]:
         result = self.result()
@@ -393,22 +221,19 @@ class RemixResultScreen(Screen):
         return out
 
     def handle(self, action: Action) -> None:
-        result = self.result()
+        if self.busy_handle(action):
+            return
+        owed = self.result().loki_owed
         if action is Action.LEFT:
             self.scroll = max(0, self.scroll - 3)
         elif action is Action.RIGHT:
             self.scroll = min(max(0, len(self.lines()) - 3), self.scroll + 3)
-        elif action is Action.OK:
-            if result.loki_owed:
-                self.ask_loki()
-            else:
-                self.save()
-        elif action is Action.SHUTTER and result.loki_owed:
+        elif action is Action.OK and owed:
+            self.ask_loki()
+        elif action is Action.SHUTTER and owed:
             self.photograph_loki()
-        elif action is Action.SEAT_1 and self.replaces is not None:
-            self.remove()
-        elif action is Action.BACK:
-            self.app.pop()  # back to the photo: retake or correct
+        else:
+            super().handle(action)
 
     def ask_loki(self) -> None:
         hand = set(self.player["cards"])
@@ -429,20 +254,15 @@ class RemixResultScreen(Screen):
         )
 
     def photograph_loki(self) -> None:
-        from display.flows.reading import read_photo
+        app = self.app
+        gallery = enrolment(app).gallery
+        self.start_job(BUSY_READING, lambda: capture_and_read(app, gallery), self.loki_read)
 
-        image, problem = self.app.capture()
-        if image is None:
-            self.app.toast(f"No photo: {problem}")
+    def loki_read(self, outcome: PhotoRead) -> None:
+        if outcome.reading is None:
+            self.app.toast(outcome.error)
             return
-        try:
-            reading = read_photo(image, enrolment(self.app).gallery())
-        except Exception as error:
-            if self.app.strict:
-                raise
-            self.app.toast(f"Cannot read the photo: {error}")
-            return
-        named = [c for c in reading.cards if c.name and c.status == "ok"]
+        named = [c for c in outcome.reading.cards if c.name and c.status == "ok"]
         if len(named) != 1:
             self.app.toast(f"Lay only Loki's drawn card under the camera ({len(named)} read).")
             return
@@ -451,11 +271,9 @@ class RemixResultScreen(Screen):
     def picked(self, purpose: str, value: str) -> None:
         if purpose != "loki":
             return
-        from games.remix import RemixError
+        from games.remix import RemixError, score_hand
 
         try:
-            from games.remix import score_hand
-
             score_hand(self.player["cards"], value)
         except RemixError as error:
             self.app.toast(str(error))
@@ -464,35 +282,10 @@ class RemixResultScreen(Screen):
         self._result = None
         self.result()
 
-    def save(self) -> None:
-        table = load_table(self.app)
-        self.result()
-        if self.replaces is not None and self.replaces < len(table["players"]):
-            table["players"][self.replaces] = self.player
-        else:
-            table["players"].append(self.player)
-        save_table(self.app, table)
-        self.back_to_table()
-        self.app.toast(f"{self.player['name']}: {self.player['total']} points saved.")
-
-    def remove(self) -> None:
-        table = load_table(self.app)
-        if self.replaces is not None and self.replaces < len(table["players"]):
-            removed = table["players"].pop(self.replaces)
-            save_table(self.app, table)
-            self.app.toast(f"{removed['name']} removed from the table.")
-        self.back_to_table()
-
-    def back_to_table(self) -> None:
-        while self.app.top.kind != RemixTableScreen.kind and len(self.app.screens) > 1:
-            self.app.pop()
-        if self.app.top.kind != RemixTableScreen.kind:
-            self.app.push(RemixTableScreen(self.app))
-        top = self.app.top
-        if isinstance(top, RemixTableScreen):
-            top.selected = len(load_table(self.app)["players"])
-
     def draw(self, surface: pygame.Surface) -> None:
+        if self.busy:
+            self.draw_busy(surface)
+            return
         width, height = surface.get_size()
         result = self.result()
         head = pygame.Rect(ui.MARGIN, 6, width - 2 * ui.MARGIN, 60)
@@ -536,81 +329,34 @@ class RemixResultScreen(Screen):
             )
 
     def legend(self) -> list[LegendItem]:
-        items: list[LegendItem] = []
+        if self.busy:
+            return self.busy_legend()
+        base = super().legend()  # OK saves, BACK to the photo, SEAT 1 removes
+        first: list[LegendItem] = base[:1]
         if self.result().loki_owed:
-            items += [(Action.OK, "Loki's draw"), (Action.SHUTTER, "Photo of it")]
-        else:
-            items.append((Action.OK, "Save, next"))
-        items += [((Action.LEFT, Action.RIGHT), "Scroll"), (Action.BACK, "Photo")]
-        if self.replaces is not None:
-            items.append((Action.SEAT_1, "Remove"))
-        return items
+            first = [(Action.OK, "Loki's draw"), (Action.SHUTTER, "Photo of it")]
+        return [*first, ((Action.LEFT, Action.RIGHT), "Scroll"), *base[1:]]
 
     def snapshot(self) -> dict[str, Any]:
-        return {"player": self.player, "replaces": self.replaces, "scroll": self.scroll}
+        return {**super().snapshot(), "scroll": self.scroll, **self.busy_snapshot()}
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
         screen = cls(app, data["player"], data.get("replaces"))
         screen.scroll = int(data.get("scroll", 0))
+        screen.interrupted(data)
         return screen
 
 
 @register_screen
-class RemixRankingScreen(Screen):
+class RemixRankingScreen(table.RankingScreen):
     kind = "remix.ranking"
     title = "Remix - ranking"
+    namespace = NAMESPACE
+    empty = ("No hands yet", "Score a hand first.")
 
-    def handle(self, action: Action) -> None:
-        if action in (Action.BACK, Action.OK):
-            self.app.pop()
+    def key(self, player: dict[str, Any]) -> int:
+        return int(player["total"])
 
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        placed = ranking(load_table(self.app)["players"])
-        if not placed:
-            ui.message_box(surface, "No hands yet", "Score a hand first.", ui.INFO)
-            return
-        winners = [p["name"] for place, p in placed if place == 1]
-        if len(winners) > 1:
-            headline = "Shared victory: " + " & ".join(winners)
-        else:
-            headline = f"{winners[0]} wins"
-        ui.text(
-            surface,
-            headline,
-            (width // 2, 10),
-            ui.LARGE,
-            ui.ACCENT,
-            anchor="midtop",
-            max_width=width - 40,
-        )
-        y = 70
-        row_h = 44
-        for place, player in placed:
-            if y + row_h > height:
-                break
-            row = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, row_h - 6)
-            ui.panel(surface, row, ui.PANEL, border=ui.ACCENT if place == 1 else None)
-            shared = "=" if sum(1 for p, _ in placed if p == place) > 1 else ""
-            ui.text(
-                surface,
-                f"{place}{shared}.",
-                (row.left + 14, row.centery),
-                ui.MEDIUM,
-                anchor="midleft",
-            )
-            ui.text(
-                surface,
-                player["name"],
-                (row.left + 80, row.centery),
-                ui.MEDIUM,
-                anchor="midleft",
-                max_width=row.width - 260,
-            )
-            note = f"{player['total']} pts" + ("" if player["valid"] else " (invalid)")
-            ui.text(surface, note, (row.right - 14, row.centery), ui.MEDIUM, anchor="midright")
-            y += row_h
-
-    def legend(self) -> list[LegendItem]:
-        return [(Action.OK, "Back to table"), (Action.BACK, "Back")]
+    def note(self, player: dict[str, Any]) -> str:
+        return f"{player['total']} pts" + ("" if player["valid"] else " (invalid)")
