@@ -40,6 +40,7 @@ from vision.detect import (
 )
 from vision.features import (
     CARD_CORNERS,
+    CARD_H,
     CARD_W,
     PATCH_FEATURES,
     card_features,
@@ -60,6 +61,7 @@ MIN_FIND_INLIERS = 8
 MAX_HYPOTHESES = 40
 POSITION_RADIUS = 24.0  # canonical px: how far a rectified feature may sit from its reference
 MIN_NAME_INLIERS = 12
+LOOSE_CONFIDENCE = 0.9  # the bar for a name found by descriptor-only matching of an outline
 RIVALS_CHECKED = 3  # other-name references geometrically checked when naming a card
 WEAK_CARD_INLIERS = 10  # a found-but-unnamed card with this much support is reported unknown
 ACCEPT_CONFIDENCE = 0.5  # calibrated with `tablekeeper bench vision`
@@ -177,12 +179,17 @@ def _orientation(corners: np.ndarray) -> float:
 
 def confidence_from_inliers(best: int, other: int) -> float:
     """How sure a name is, from the geometric inliers of the best reference (``best``) and of
-    the best reference with another name (``other``). Calibrated on the synthetic benchmark so
-    that ``ACCEPT_CONFIDENCE`` separates right from wrong names."""
+    the best reference with another name (``other``).
+
+    Two things must hold: a clear margin over every other name, and enough inliers in
+    absolute terms - a card of the same game that is *not* enrolled still lines up its frame,
+    title bar and text box with any reference (measured: up to ~30 inliers, mostly against the
+    plain basic lands), while right names start at ~55 (1st percentile, synthetic benchmark)."""
     margin = best - max(other, 0) - 6
     if margin <= 0:
         return 0.0
-    return float(1.0 - math.exp(-margin / 12.0))
+    evidence = min(1.0, max(0.0, (best - 25) / 25.0))
+    return float((1.0 - math.exp(-margin / 12.0)) * evidence)
 
 
 # -- step 1: find -------------------------------------------------------------------------
@@ -455,6 +462,12 @@ def _positional_matches(
     return ii[first], jj[first]
 
 
+def _interior(points: np.ndarray) -> np.ndarray:
+    """Which reference positions lie inside the card's frame (not on its outer border)."""
+    x, y = points[:, 0], points[:, 1]
+    return (x > 0.1 * CARD_W) & (x < 0.9 * CARD_W) & (y > 0.07 * CARD_H) & (y < 0.93 * CARD_H)
+
+
 def _descriptor_matches(
     descriptors: np.ndarray, ref_desc: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -508,7 +521,13 @@ def _name_patch(
                 h, mask = cv2.findHomography(
                     ref_points[jj], points[ii], cv2.RANSAC, 5.0, maxIters=300, confidence=0.99
                 )
-                count = int(mask.sum()) if mask is not None and h is not None else 0
+                if mask is not None and h is not None:
+                    # Only inliers inside the card count: every card has the same frame, and
+                    # frame corners match any reference's at the same place.
+                    keep = mask.ravel().astype(bool)
+                    count = int(_interior(ref_points[jj[keep]]).sum())
+                else:
+                    count = 0
                 refine = h
             else:
                 count = 0
@@ -646,10 +665,22 @@ def identify(
                 best = result
         if best is None or best[1].confidence < accept:
             # The outline may be an inner frame or a sleeve's edge: match without positions.
+            loose: tuple[np.ndarray, _Naming] | None = None
             for turn in [np.roll(quad, -k, axis=0) for k in range(4)]:
                 result = _name_region(image, turn, gallery, shortlist, aligned=False)
-                if result is not None and (best is None or result[1].inliers > best[1].inliers):
-                    best = result
+                if result is not None and (loose is None or result[1].inliers > loose[1].inliers):
+                    loose = result
+            if loose is not None:
+                # Descriptor-only matches can agree by chance: confirm at the corners they
+                # found, with the position-by-position check.
+                confirmed = _name_region(image, loose[0], gallery, [loose[1].entry, *shortlist])
+                if (
+                    confirmed is not None
+                    and confirmed[1].name == loose[1].name
+                    and confirmed[1].confidence >= max(accept, LOOSE_CONFIDENCE)
+                ):
+                    if best is None or confirmed[1].inliers > best[1].inliers:
+                        best = confirmed
         if (
             best is not None
             and best[1].confidence >= accept
