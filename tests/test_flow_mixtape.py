@@ -10,45 +10,24 @@ Set FLOW_SHOTS=/some/dir to keep the screenshots.
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
+from flowkit import run, shots_dir
 
-from display.flows.enrolment import Enrolment, export_all
+from display.flows.enrolment import Enrolment
 from display.flows.scenes import (
     columns_scene,
-    enrol_directly,
     example_mixtape_enrolment,
     scene,
-    write,
+    solo_deck_enrolment,
 )
-from display.launch import RunOptions, run_script
-from display.screens.enrol import write_deck_file
 from games.mixtape import SoloGame, load_deck, load_example_deck, score_mixtape
 
 HOME_TO_ENROL = "press right\npress right\npress right\npress ok\n"
 HOME_TO_MIXTAPE = "press right\npress ok\n"
 IMPORT = HOME_TO_ENROL + "press left\npress ok\npress ok\npress back\npress left\npress left\n"
-
-
-def shots_dir(tmp_path: Path, name: str) -> Path:
-    base = os.environ.get("FLOW_SHOTS")
-    return Path(base) / name if base else tmp_path / "shots"
-
-
-def run(tmp_path: Path, state: Path, script: str, images: dict[str, object], shots: Path) -> dict:
-    folder = tmp_path / "run"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, image in images.items():
-        write(folder / name, image)  # type: ignore[arg-type]
-    path = folder / f"script-{len(list(folder.glob('script-*')))}.txt"
-    path.write_text(script, encoding="utf-8")
-    dump = folder / "dump.json"
-    run_script(RunOptions(script=path, screenshots=shots, state_dir=state, dump_state=dump))
-    return json.loads(dump.read_text())
 
 
 def test_enrol_cards_with_attributes_and_equalizer(tmp_path: Path) -> None:
@@ -187,24 +166,8 @@ SOLO_MAIN = [f"EX{n:02d}" for n in range(1, 13)]  # 12 two-line cards: 2 rounds 
 SOLO_OTTO = ["EX37", "EX38", "EX39", "EX40", "EX41", "EX42"]
 
 
-def small_solo_export(folder: Path) -> Path:
-    example = load_example_deck()
-    keep = SOLO_MAIN + SOLO_OTTO
-    enrol_directly(folder, "mixtape", {card_id: card_id for card_id in keep})
-    done = Enrolment(folder, "mixtape")
-    attributes = {}
-    for card_id in keep:
-        data = example.card(card_id).to_json()
-        del data["id"]
-        attributes[card_id] = data
-    done.set_extra("cards", attributes)
-    done.set_extra("equalizer", {"squares": list(example.squares), "start": example.start})
-    assert write_deck_file(done) == ""
-    return export_all(folder)[0]
-
-
 def test_short_solo_game_against_otto(tmp_path: Path) -> None:
-    export = small_solo_export(tmp_path / "prep")
+    export = solo_deck_enrolment(tmp_path / "prep", SOLO_MAIN + SOLO_OTTO)
     state = tmp_path / "state"
     state.mkdir()
     shutil.copy(export, state / export.name)

@@ -4,11 +4,15 @@ the Mixtape deck file written from enrolment."""
 
 from __future__ import annotations
 
+import threading
+import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from flowkit import shots_dir, sim_app
 
 from display.flows.enrolment import (
     Enrolment,
@@ -130,12 +134,9 @@ def test_mixtape_deck_file_from_enrolment(tmp_path: Path) -> None:
 
 def test_attributes_by_touch(tmp_path: Path) -> None:
     from display import ui
-    from display.app import FakeClock
-    from display.launch import RunOptions, build_app
     from display.screens.enrol import AttributesScreen
 
-    app = build_app(RunOptions(simulated=True, state_dir=tmp_path), clock=FakeClock(), strict=True)
-    try:
+    with sim_app(tmp_path) as app:
         screen = AttributesScreen(app, ["T01"])
         app.push(screen)
         app.render()
@@ -146,21 +147,16 @@ def test_attributes_by_touch(tmp_path: Path) -> None:
         app.tap(app.size[0] - 40, balance_row_y)
         app.tap(300, balance_row_y)  # left half: one less
         assert screen.values["balance"] == 2
-    finally:
-        app.close()
 
 
 def test_a_doubtful_card_is_confirmed_before_scoring(tmp_path: Path) -> None:
     from display.actions import Action
-    from display.app import FakeClock
     from display.flows.photos import save_photo
-    from display.launch import RunOptions, build_app
     from display.screens.remix import RemixHandScreen
     from games.remix import score_hand
 
     hand = ["Angel", "Beast", "Loki", "Selene", "Hawkeye", "Falcon", "Mystique"]
-    app = build_app(RunOptions(simulated=True, state_dir=tmp_path), clock=FakeClock(), strict=True)
-    try:
+    with sim_app(tmp_path) as app:
         screen = RemixHandScreen(app, "Dee")
         screen.photo = save_photo(app, np.zeros((120, 160, 3), np.uint8), "test")
         box = [[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]]
@@ -178,5 +174,81 @@ def test_a_doubtful_card_is_confirmed_before_scoring(tmp_path: Path) -> None:
         assert screen.cards[3].settled and not screen.cards[3].corrected
         assert screen.score_value() == score_hand(hand).total
         app.render()
-    finally:
-        app.close()
+
+
+HAND = ["MR05", "MR10", "MR20", "MR62", "MR70", "MR75", "MR31"]
+
+
+def blocked_reading(app: Any, state: Path) -> tuple[Any, threading.Event]:
+    """A Remix hand screen whose SHUTTER reading (on the background worker, as on the Pi) waits
+    for the returned event before it reads the photo."""
+    from display.actions import Action
+    from display.flows.scenes import enrol_directly, scene
+    from display.screens.remix import RemixHandScreen
+    from games.remix import default_catalogue
+
+    names = {card.id: card.name for card in default_catalogue()}
+    enrol_directly(state, "remix", {i: names[i] for i in HAND})
+    gate = threading.Event()
+    screen = RemixHandScreen(app, "Ann")
+    gallery = screen.gallery
+    screen.gallery = lambda: gate.wait(20) and gallery()  # type: ignore[method-assign]
+    app.push(screen)
+    app.jobs_inline = False
+    app.camera.queue_image(scene([names[i] for i in HAND], 31))
+    app.press(Action.SHUTTER)
+    return screen, gate
+
+
+def saved_top(app: Any) -> dict[str, Any]:
+    snapshot: dict[str, Any] = app.store.load_stack()[-1]["snapshot"]
+    return snapshot
+
+
+def test_reading_runs_off_the_ui_thread_and_is_saved_when_it_lands(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with sim_app(state) as app:
+        screen, gate = blocked_reading(app, state)
+        try:
+            assert screen.busy == "Reading the cards…"
+            frames = app.frames
+            for _ in range(5):  # the loop keeps going while the worker reads
+                app.update()
+                app.render()
+            assert app.frames == frames + 5 and screen.busy
+            assert [label for _, label in screen.legend()] == ["Cancel"]
+            assert saved_top(app)["busy"] and saved_top(app)["reading"] is None
+            shots = shots_dir(tmp_path, "busy")
+            shots.mkdir(parents=True, exist_ok=True)
+            app.screenshot(shots / "01-reading-the-cards.png")
+        finally:
+            gate.set()
+        deadline = time.monotonic() + 30
+        while screen.busy and time.monotonic() < deadline:
+            app.update()
+            time.sleep(0.01)
+        assert not screen.busy and screen.ready() and len(screen.cards) == 7
+        saved = saved_top(app)  # saved as soon as it landed, before any button
+        assert "busy" not in saved and len(saved["reading"]["cards"]) == 7
+        assert saved["photo"] == screen.photo
+        app.screenshot(shots / "02-landed.png")
+
+
+def test_a_reading_cut_short_by_back_or_a_restart_asks_again(tmp_path: Path) -> None:
+    from display.actions import Action
+    from display.screens.remix import RemixHandScreen
+
+    state = tmp_path / "state"
+    with sim_app(state) as app:
+        screen, gate = blocked_reading(app, state)
+        job = screen._job
+        interrupted = saved_top(app)  # what a power cut now would leave
+        app.press(Action.BACK)  # cancels the reading; the screen stays
+        assert app.top is screen and not screen.busy
+        gate.set()
+        assert job is not None
+        job.result(timeout=30)
+        app.update()
+        assert screen.reading is None  # the cancelled reading was dropped
+        restored = RemixHandScreen.restore(app, interrupted)
+        assert "restarted" in restored.error  # type: ignore[attr-defined]

@@ -14,41 +14,18 @@ Set FLOW_SHOTS=/some/dir to keep the screenshots (they are looked at during deve
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import pytest
+from flowkit import run, shots_dir, top
 
 from display.flows.enrolment import Enrolment
-from display.flows.scenes import enrol_directly, scene, write
-from display.launch import RunOptions, run_script
+from display.flows.scenes import enrol_directly, scene
 from games.remix import default_catalogue, score_hand
 
 CHECKLIST = [(card.id, card.name) for card in default_catalogue()]
 NAMES = {card_id: name for card_id, name in CHECKLIST}
 ENROL_SIZE = (1640, 1232)
-
-
-def shots_dir(tmp_path: Path, name: str) -> Path:
-    base = os.environ.get("FLOW_SHOTS")
-    return Path(base) / name if base else tmp_path / "shots"
-
-
-def run(tmp_path: Path, state: Path, script: str, images: dict[str, object], shots: Path) -> dict:
-    folder = tmp_path / "run"
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, image in images.items():
-        write(folder / name, image)  # type: ignore[arg-type]
-    path = folder / f"script-{len(list(folder.glob('script-*')))}.txt"
-    path.write_text(script, encoding="utf-8")
-    dump = folder / "dump.json"
-    run_script(RunOptions(script=path, screenshots=shots, state_dir=state, dump_state=dump))
-    return json.loads(dump.read_text())
-
-
-def top(dump: dict) -> dict:
-    return dump["screens"][-1]
 
 
 def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:

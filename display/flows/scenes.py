@@ -114,3 +114,27 @@ def example_mixtape_enrolment(state_dir: Path) -> Path:
     done.set_extra("equalizer", {"squares": list(deck.squares), "start": deck.start})
     shutil.copyfile(example_deck_path(), done.deck_path)
     return export_all(state_dir)[0]
+
+
+def solo_deck_enrolment(folder: Path, keep: Sequence[str]) -> Path:
+    """Enrol the example deck's cards ``keep`` (generated faces, their printed attributes and
+    the example Equalizer) in ``folder``, write the deck file and export it; returns the export
+    file. A short solo game against Otto needs only a few cards."""
+    from display.flows.enrolment import Enrolment, export_all
+    from display.screens.enrol import write_deck_file
+    from games.mixtape import load_example_deck
+
+    example = load_example_deck()
+    enrol_directly(folder, "mixtape", {card_id: card_id for card_id in keep})
+    done = Enrolment(folder, "mixtape")
+    attributes = {}
+    for card_id in keep:
+        data = example.card(card_id).to_json()
+        del data["id"]
+        attributes[card_id] = data
+    done.set_extra("cards", attributes)
+    done.set_extra("equalizer", {"squares": list(example.squares), "start": example.start})
+    problem = write_deck_file(done)
+    if problem:
+        raise ValueError(f"the solo deck is not complete: {problem}")
+    return export_all(folder)[0]

@@ -134,9 +134,9 @@ class SlowWork:
         area = surface.get_rect().inflate(-2 * ui.MARGIN, -2 * ui.MARGIN)
         ui.panel(surface, area, ui.PANEL, border=ui.INFO)
         ui.text(surface, self.busy, (area.centerx, area.centery - 40), ui.LARGE, ui.INFO, "center")
-        step = int(self.app.clock.now() * 3) % 4
+        step = int(self.app.clock.now() * 3) % 3
         for dot in range(3):
-            lit = dot < step
+            lit = dot == step
             centre = (area.centerx + (dot - 1) * 40, area.centery + 30)
             pygame.draw.circle(surface, ui.ACCENT if lit else ui.DIM, centre, 10 if lit else 7)
         note = "This takes a few seconds." + (" BACK cancels." if self.busy_cancellable else "")
@@ -274,7 +274,7 @@ class MenuScreen(Screen):
         rows = self.rows()
         self.selected = max(0, min(self.selected, len(rows) - 1))
         items = [ui.MenuItem(label, note) for _, label, note in rows]
-        bottom = height - (40 if self.blurb else 12)
+        bottom = height - (40 if self.blurb else 32)  # room for "more below"
         area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, bottom - top)
         self._rows = ui.menu(surface, items, self.selected, area, self.menu_size, self.row_gap)
         if self.blurb:
