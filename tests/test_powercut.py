@@ -35,7 +35,7 @@ def test_the_reference_run_plays_a_whole_round(harness: Harness) -> None:
 
 def test_kills_in_every_phase_lose_nothing(harness: Harness) -> None:
     results = []
-    for phase in ("timer", "ballots", "timer", "ballots", "reveal"):
+    for phase in ("timer", "ballots", "sand running out", "ballots", "reveal"):
         results.append(harness.kill_point(phase))
     assert [r.problems for r in results] == [[]] * len(results)
     assert all(r.found >= r.acknowledged >= 1 for r in results)

@@ -241,6 +241,9 @@ class Harness:
         self.by_phase: dict[str, list[int]] = {}
         for commit in self.reference.commits:
             label = scenario.phases[commit.step] if commit.step >= 0 else "start-up"
+            timer = running_timer(commit.state)
+            if timer is not None and float(timer["remaining"]) < LONG_CUT_BELOW:
+                label = "sand running out"  # cuts that outlast the sand (waited out)
             self.by_phase.setdefault(label, []).append(commit.number)
         self.count = 0
         self.tamper: Any = None  # tests: a function(state_dir) run between the cut and resuming
