@@ -70,19 +70,20 @@ def best_match(query: str, labels: list[str]) -> int | None:
 BUSY_READING = "Reading the cards…"
 
 
-class SlowWork:
-    """Mixin for a screen (list it before :class:`Screen`): run slow work with
-    :meth:`start_job` and draw :meth:`draw_busy` while :attr:`busy` is set.
+class SlowWork(Screen):
+    """A screen that runs slow work with :meth:`start_job` and draws :meth:`draw_busy` while
+    :attr:`busy` is set (list it first among the bases of a screen built on another one).
 
     The work runs on the app's background worker (``App.run_job``) and must not touch the
     screen: it returns a value, and ``landed(value)`` applies it on the UI thread, after which
     the app saves everything (the result is on disk as soon as it is on screen). In scripted
     runs and tests the job runs inline and lands before :meth:`start_job` returns, so a script's
     next line sees the result. A job is not saved: a screen restored from a snapshot taken while
-    it ran says so (:meth:`interrupted`) and offers to try again.
+    it ran says so (:meth:`interrupted`) and offers to try again. Work that must not be dropped
+    half-way (writing enrolment files) is started with ``cancellable=False``: then neither BACK
+    nor holding BACK leaves the screen until it has landed.
     """
 
-    app: App
     busy: str = ""  # what is being done, for the screen ("" when idle)
     busy_cancellable: bool = True
     _job: Future[Any] | None = None
@@ -126,6 +127,12 @@ class SlowWork:
             self.app.toast(f"{self.busy} One moment.")
         return True
 
+    def handle_hold(self, action: Action) -> None:
+        if self.busy and not self.busy_cancellable:
+            self.app.toast(f"{self.busy} One moment.")
+        else:
+            super().handle_hold(action)
+
     def busy_legend(self) -> list[LegendItem]:
         return [(Action.BACK, "Cancel")] if self.busy_cancellable else []
 
@@ -139,7 +146,9 @@ class SlowWork:
             lit = dot == step
             centre = (area.centerx + (dot - 1) * 40, area.centery + 30)
             pygame.draw.circle(surface, ui.ACCENT if lit else ui.DIM, centre, 10 if lit else 7)
-        note = "This takes a few seconds." + (" BACK cancels." if self.busy_cancellable else "")
+        note = "This takes a few seconds. " + (
+            "BACK cancels." if self.busy_cancellable else "Please wait."
+        )
         ui.text(surface, note, (area.centerx, area.bottom - 24), ui.SMALL, ui.DIM, "midbottom")
 
     def busy_snapshot(self) -> dict[str, Any]:
@@ -431,7 +440,7 @@ def card_options(
     return options, 0
 
 
-class PhotoReviewScreen(SlowWork, Screen):
+class PhotoReviewScreen(SlowWork):
     """Photo + names; settle every unknown/doubtful card; then the game's score. Subclasses set
     ``kind``, ``layout`` ("rows"/"columns"), and implement :meth:`gallery`, :meth:`all_names`,
     :meth:`score_text` (the score line shown when every card is settled, or a reason) and

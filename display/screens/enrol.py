@@ -117,7 +117,12 @@ class EnrolMenuScreen(SlowWork, MenuScreen):
         elif key == MIXTAPE:
             self.app.push(MixtapeEnrolScreen(self.app))
         elif key == "export":
-            self.start_job("Writing the export file…", lambda: export_job(state), self.message)
+            self.start_job(
+                "Writing the export file…",
+                lambda: export_job(state),
+                self.message,
+                cancellable=False,
+            )
         elif key == "import":
             path = export_path(state)
             if not path.is_file():
@@ -229,7 +234,7 @@ class RemixEnrolScreen(MenuScreen):
 
 
 @register_screen
-class EnrolBatchScreen(SlowWork, Screen):
+class EnrolBatchScreen(SlowWork):
     """Photograph one batch and confirm the names; see the module docstring. Finding the cards
     and saving them (images, gallery) run off the UI thread."""
 
@@ -498,7 +503,7 @@ def save_batch(
 
 
 @register_screen
-class VerifyScreen(SlowWork, Screen):
+class VerifyScreen(SlowWork):
     """Photograph the enrolled deck again, batch by batch; report every card it would misname
     (each photo is read off the UI thread)."""
 
