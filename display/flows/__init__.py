@@ -7,5 +7,10 @@
 - :mod:`display.flows.enrolment` - the enrolled cards of one game (reference images, gallery,
   progress manifest; export/import as one file);
 - :mod:`display.flows.drawing`   - the photo with boxes, names and confidences drawn over it;
-- :mod:`display.flows.widgets`   - screens every flow uses (pick list, photo review base).
+- :mod:`display.flows.widgets`   - what every flow's screens use: slow work off the UI thread
+  with a busy state (``SlowWork``), menus, the pick list, the photo review base;
+- :mod:`display.flows.table`     - a table of players scored from photos (Remix, Mixtape): the
+  table, one player's photo, their score, the ranking;
+- :mod:`display.flows.scenes`    - generated table photos (tests, demos, the flow bench);
+- :mod:`display.flows.bench`     - what ``tablekeeper bench flows`` measures.
 """
