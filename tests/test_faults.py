@@ -174,7 +174,19 @@ def test_a_camera_fault_is_a_message_then_a_retry_works(
         assert screen.error and "None" not in screen.error  # a sentence, not a repr
         message = screen.error
         shell.render()  # the message is drawn (no exception)
-        camera.inner = inner  # plugged back in: the retry works
+        if fault != "black":  # no photo at all: the cards can be entered by hand
+            names = _remix_names()
+            first, second = (names[i] for i in REMIX_HANDS["Ann"][:2])
+            play(shell, clock, ["press ok", f"type {first}", "press ok"])  # "add a card"
+            assert shell.top.kind == "remix.hand"
+            review: Any = shell.top
+            to_add = (len(review.cards) - review.selected) % review.row_count()  # the "add" row
+            play(
+                shell, clock, ["press right"] * to_add + ["press ok", f"type {second}", "press ok"]
+            )
+            screen = shell.top
+            assert [card.name for card in screen.cards] == [first, second]
+        camera.inner = inner  # plugged back in: the retry works (a new photo replaces all)
         names = _remix_names()
         photo = write(tmp_path / "ann.jpg", scene([names[i] for i in REMIX_HANDS["Ann"]], 31))
         camera.queue_file(photo)  # type: ignore[attr-defined]

@@ -169,6 +169,7 @@ class PhotoRead:
 
     error: str = ""
     reading: Reading | None = None
+    no_photo: bool = False  # the camera gave nothing: the cards may be entered by hand
     photo: str | None = None  # the saved file (for snapshots)
     preview: np.ndarray | None = None  # the photo shrunk to screen size
     full_size: tuple[int, int] = (0, 0)
@@ -190,7 +191,7 @@ def capture_and_read(
 
     image, problem = app.capture()
     if image is None:
-        return PhotoRead(f"No photo: {problem}")
+        return PhotoRead(f"No photo: {problem}", no_photo=True)
     outcome = PhotoRead(full_size=(image.shape[1], image.shape[0]))
     if gallery is not None:
         try:
@@ -497,6 +498,13 @@ class PhotoReviewScreen(SlowWork):
     def use_reading(self, outcome: PhotoRead) -> None:
         if outcome.reading is None:
             self.error = outcome.error
+            if outcome.no_photo and self.reading is None:
+                # The camera is gone: the "add a card the camera missed" row still works, so the
+                # cards can be entered by hand from the pick list.
+                self.error += ". SHUTTER tries again; or OK to enter the cards by hand."
+                self.reading = Reading([])
+                self.selected = 0
+                self.reading_changed()
             return
         reading = outcome.reading
         self.photo = outcome.photo
