@@ -185,10 +185,35 @@ def import_job(state: Path) -> tuple[str, str, str]:
     )
 
 
+class GameEnrolScreen(MenuScreen):
+    """One game's enrolment menu; what both games offer: re-enrol one card (from a pick list of
+    :meth:`reenrol_options`) and verify the enrolled deck."""
+
+    game: str = ""
+
+    def reenrol_options(self) -> list[tuple[str, str, str]]:
+        return []
+
+    def open(self, key: str) -> None:
+        if key == "reenrol":
+            options = self.reenrol_options()
+            if not options:
+                self.app.toast("No cards enrolled yet.")
+                return
+            self.app.push(PickScreen(self.app, "Re-enrol which card?", "", options, "reenrol"))
+        elif key == "verify" and len(enrolment(self.app, self.game)):
+            self.app.push(VerifyScreen(self.app, self.game))
+
+    def picked(self, purpose: str, value: str) -> None:
+        if purpose == "reenrol":
+            self.app.push(EnrolBatchScreen(self.app, self.game, [value], "reenrol"))
+
+
 @register_screen
-class RemixEnrolScreen(MenuScreen):
+class RemixEnrolScreen(GameEnrolScreen):
     kind = "enrol.remix"
     title = "Enrol - Marvel: Remix"
+    game = REMIX
 
     def rows(self) -> list[tuple[str, str, str]]:
         done = enrolment(self.app, REMIX)
@@ -211,26 +236,22 @@ class RemixEnrolScreen(MenuScreen):
         )
         return 86
 
-    def open(self, key: str) -> None:
+    def reenrol_options(self) -> list[tuple[str, str, str]]:
         done = enrolment(self.app, REMIX)
-        if key == "continue":
-            batch = next_remix_batch(done)
-            if not batch:
-                self.app.toast("Every card is enrolled. Verify the deck, or re-enrol a card.")
-                return
-            self.app.push(EnrolBatchScreen(self.app, REMIX, batch, "continue"))
-        elif key == "reenrol":
-            options = [
-                (card_id, name, "enrolled" if card_id in done else "not yet")
-                for card_id, name in remix_checklist()
-            ]
-            self.app.push(PickScreen(self.app, "Re-enrol which card?", "", options, "reenrol"))
-        elif key == "verify":
-            self.app.push(VerifyScreen(self.app, REMIX))
+        return [
+            (card_id, name, "enrolled" if card_id in done else "not yet")
+            for card_id, name in remix_checklist()
+        ]
 
-    def picked(self, purpose: str, value: str) -> None:
-        if purpose == "reenrol":
-            self.app.push(EnrolBatchScreen(self.app, REMIX, [value], "reenrol"))
+    def open(self, key: str) -> None:
+        if key != "continue":
+            super().open(key)
+            return
+        batch = next_remix_batch(enrolment(self.app, REMIX))
+        if not batch:
+            self.app.toast("Every card is enrolled. Verify the deck, or re-enrol a card.")
+            return
+        self.app.push(EnrolBatchScreen(self.app, REMIX, batch, "continue"))
 
 
 @register_screen
@@ -792,9 +813,10 @@ def write_deck_file(done: Enrolment) -> str:
 
 
 @register_screen
-class MixtapeEnrolScreen(MenuScreen):
+class MixtapeEnrolScreen(GameEnrolScreen):
     kind = "enrol.mixtape"
     title = "Enrol - I Made You a Mixtape"
+    game = MIXTAPE
 
     def rows(self) -> list[tuple[str, str, str]]:
         done = enrolment(self.app, MIXTAPE)
@@ -846,19 +868,11 @@ class MixtapeEnrolScreen(MenuScreen):
             self.app.push(AttributesScreen(self.app, keys, start))
         elif key == "equalizer":
             self.app.push(EqualizerScreen(self.app))
-        elif key == "reenrol":
-            options = [(k, k, "") for k in sorted(done.cards)]
-            if not options:
-                self.app.toast("No cards enrolled yet.")
-                return
-            self.app.push(PickScreen(self.app, "Re-enrol which card?", "", options, "reenrol"))
-        elif key == "verify":
-            if len(done):
-                self.app.push(VerifyScreen(self.app, MIXTAPE))
+        else:
+            super().open(key)
 
-    def picked(self, purpose: str, value: str) -> None:
-        if purpose == "reenrol":
-            self.app.push(EnrolBatchScreen(self.app, MIXTAPE, [value], "reenrol"))
+    def reenrol_options(self) -> list[tuple[str, str, str]]:
+        return [(k, k, "") for k in sorted(enrolment(self.app, MIXTAPE).cards)]
 
 
 @register_screen
