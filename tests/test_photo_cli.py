@@ -85,3 +85,8 @@ def test_mixtape_photo_reads_both_columns(
     assert {k: out[k] for k in expected} == expected
     assert [c["column"] for c in out["photo"]["cards"]] == ["A"] * 3 + ["B"] * 3
     assert main(["mixtape", "score", "--deck", "example", "--photo", str(photo)]) == 2
+
+
+def test_the_flow_bench_is_a_tablekeeper_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "flows", "--hands", "0"]) == 2
+    assert "--hands must be at least 1" in capsys.readouterr().err

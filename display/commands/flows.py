@@ -47,7 +47,8 @@ def run_bench(args: argparse.Namespace) -> int:
             f"wall, {timing[f'{key}_cpu_median_s']:.2f} s CPU (max {timing[f'{key}_max_s']:.2f} s, "
             f"{timing[f'{key}_count']} photos, {timing[f'{key}_read_without_help']} read with no "
             f"correction needed); while reading: {timing[f'{key}_frames_median']:.0f} frames "
-            f"drawn (median), longest gap between frames "
+            f"drawn (median), longest gap between two frames median "
+            f"{timing[f'{key}_longest_frame_median_s'] * 1000:.0f} ms, worst "
             f"{timing[f'{key}_longest_frame_s'] * 1000:.0f} ms"
         )
     return 0

@@ -124,6 +124,7 @@ def _summary(key: str, rows: list[tuple[float, float, int, float]], read: int) -
         f"{key}_cpu_median_s": statistics.median(r[1] for r in rows),
         f"{key}_max_s": max(r[0] for r in rows),
         f"{key}_frames_median": statistics.median(r[2] for r in rows),
+        f"{key}_longest_frame_median_s": statistics.median(r[3] for r in rows),
         f"{key}_longest_frame_s": max(r[3] for r in rows),
         f"{key}_read_without_help": read,
     }
