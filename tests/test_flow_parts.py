@@ -252,3 +252,31 @@ def test_a_reading_cut_short_by_back_or_a_restart_asks_again(tmp_path: Path) -> 
         assert screen.reading is None  # the cancelled reading was dropped
         restored = RemixHandScreen.restore(app, interrupted)
         assert "restarted" in restored.error  # type: ignore[attr-defined]
+
+
+def test_a_reopened_photo_is_read_back_off_the_ui_thread(tmp_path: Path) -> None:
+    from display.flows.photos import save_photo
+    from display.screens.remix import RemixHandScreen
+
+    with sim_app(tmp_path) as app:
+        screen = RemixHandScreen(app, "Dee")
+        screen.photo = save_photo(app, np.full((960, 1280, 3), 90, np.uint8), "test")
+        app.push(screen)
+        app.jobs_inline = False
+        gate = threading.Event()
+        app.run_job(lambda: gate.wait(20))  # the worker is busy with something else
+        try:
+            app.render()
+            assert screen.pane.loading  # the frame is drawn, with a note, not the photo
+        finally:
+            gate.set()
+        deadline = time.monotonic() + 30
+        while screen.pane.loading and time.monotonic() < deadline:
+            time.sleep(0.01)
+            app.render()
+        assert not screen.pane.loading and screen.pane.gone is None
+        assert screen.pane.view(screen.photo, (100, 100)) is not None
+        screen.photo = "no-such-photo.jpg"
+        app.jobs_inline = True
+        app.render()
+        assert screen.pane.gone == "no-such-photo.jpg"

@@ -217,13 +217,60 @@ def capture_and_read(
     return outcome
 
 
-def photo_view(app: App, photo: str | None, shot: PhotoRead | None, box: Any) -> PhotoView | None:
-    """The photo fitted to ``box``: from the preview the job made (``shot``), else read from
-    its file (a screen restored after a restart); None when the file is gone."""
-    if shot is not None and shot.preview is not None and shot.photo == photo:
-        return PhotoView(shot.preview, box, full_width=shot.full_size[0])
+def preview_from_file(app: App, photo: str) -> PhotoRead | None:
+    """A kept photo read back and made screen-sized (on the background worker); None if gone."""
     image = load_photo(app, photo)
-    return None if image is None else PhotoView(image, box)
+    if image is None:
+        return None
+    return PhotoRead(photo=photo, preview=shrink(image, app.size), full_size=image.shape[1::-1])
+
+
+class PhotoPane:
+    """The photo a screen shows (by its kept file name), fitted to a box. The UI thread never
+    decodes a camera photo: a photo just taken comes with a screen-sized copy made by the job
+    (:meth:`taken`), and one reopened from a saved table or after a restart is read back on the
+    background worker (meanwhile :meth:`view` is None and :attr:`loading` is True; a file that
+    is gone is named in :attr:`gone`)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._shot: PhotoRead | None = None
+        self._key: tuple[str, tuple[int, int]] | None = None
+        self._view: PhotoView | None = None
+        self._job: Future[Any] | None = None
+        self._job_photo: str | None = None
+        self.loading = False
+        self.gone: str | None = None
+
+    def taken(self, shot: PhotoRead) -> None:
+        self._shot, self._key, self._view = shot, None, None
+
+    def view(self, photo: str | None, box: tuple[int, int]) -> PhotoView | None:
+        self.loading = False
+        if photo is None or photo == self.gone:
+            return None
+        if self._key != (photo, box):
+            self._key, self._view = (photo, box), None
+        if self._view is not None:
+            return self._view
+        shot = self._shot if self._shot is not None and self._shot.photo == photo else None
+        if shot is None:
+            if self._job is None or self._job_photo != photo:
+                app = self.app
+                self._job = app.run_job(lambda: preview_from_file(app, photo))
+                self._job_photo = photo
+            if not self._job.done():
+                self.loading = True
+                return None
+            shot, self._job, self._job_photo = self._job.result(), None, None
+            if shot is None:
+                self.gone = photo
+                return None
+            self._shot = shot
+        if shot.preview is None:
+            return None
+        self._view = PhotoView(shot.preview, box, full_width=shot.full_size[0])
+        return self._view
 
 
 class MenuScreen(Screen):
@@ -459,8 +506,7 @@ class PhotoReviewScreen(SlowWork):
         self.reading: Reading | None = None
         self.selected = 0
         self.error: str = ""
-        self._view: PhotoView | None = None
-        self._shot: PhotoRead | None = None  # the last photo taken here (its preview)
+        self.pane = PhotoPane(app)
 
     # -- what a game provides -----------------------------------------------------------------
     def gallery(self) -> Any:
@@ -509,7 +555,7 @@ class PhotoReviewScreen(SlowWork):
         reading = outcome.reading
         self.photo = outcome.photo
         self.reading = reading
-        self._view, self._shot = None, outcome
+        self.pane.taken(outcome)
         self.error = (
             "" if reading.cards else "No cards found in the photo: lay them out and retake."
         )
@@ -639,15 +685,14 @@ class PhotoReviewScreen(SlowWork):
         width, height = surface.get_size()
         list_w = 300
         photo_box = (width - list_w - 3 * 12, height - 16)
-        if self._view is None and self.photo:
-            self._view = photo_view(self.app, self.photo, self._shot, photo_box)
-        if self._view is None:
+        view = self.pane.view(self.photo, photo_box)
+        if view is None:
             area = pygame.Rect(12, 8, photo_box[0], photo_box[1])
             ui.panel(surface, area, ui.PANEL, border=ui.BAD if self.error else ui.INFO)
-            text = self.error or self.instructions()
+            text = "Loading the photo…" if self.pane.loading else self.error or self.instructions()
             ui.paragraph(surface, text, area.inflate(-30, -30), ui.MEDIUM)
         else:
-            self._view.draw(surface, (12, 8), self.cards, self.selected)
+            view.draw(surface, (12, 8), self.cards, self.selected)
         self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))
 
     def draw_side(self, surface: pygame.Surface, area: pygame.Rect) -> None:

@@ -42,11 +42,11 @@ from display.flows.reading import ReadCard, card_quads
 from display.flows.widgets import (
     BUSY_READING,
     MenuScreen,
+    PhotoPane,
     PhotoRead,
     PickScreen,
     SlowWork,
     capture_and_read,
-    photo_view,
 )
 from display.screens.base import LegendItem, Screen, register_screen
 
@@ -254,8 +254,28 @@ class RemixEnrolScreen(GameEnrolScreen):
         self.app.push(EnrolBatchScreen(self.app, REMIX, batch, "continue"))
 
 
+class EnrolPhotoScreen(SlowWork):
+    """An enrolment screen that shows the photo it took (a batch, a verify photo)."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.photo: str | None = None
+        self.pane = PhotoPane(app)
+
+    def photo_on(self, surface: pygame.Surface) -> PhotoView | None:
+        """The photo, fitted beside the side note; None while it is read back from its file
+        (a note says so) or when the file is gone (the screen then asks for a new photo)."""
+        width, height = surface.get_size()
+        view = self.pane.view(self.photo, (width - 300, height - 16))
+        if view is None and self.pane.loading:
+            ui.message_box(surface, "Loading the photo…", "One moment.", ui.INFO)
+        elif view is None:
+            self.photo = None
+        return view
+
+
 @register_screen
-class EnrolBatchScreen(SlowWork):
+class EnrolBatchScreen(EnrolPhotoScreen):
     """Photograph one batch and confirm the names; see the module docstring. Finding the cards
     and saving them (images, gallery) run off the UI thread."""
 
@@ -266,13 +286,10 @@ class EnrolBatchScreen(SlowWork):
         self.game = game
         self.keys = list(keys)  # Remix: the cards to lay out; Mixtape: filled in from the photo
         self.mode = mode  # continue | reenrol | new (Mixtape: new cards)
-        self.photo: str | None = None
         self.found = 0
         self.error = ""
         self.batches_done = 0
         self.title = "Enrol - Remix batch" if game == REMIX else "Enrol - Mixtape cards"
-        self._view: PhotoView | None = None
-        self._shot: PhotoRead | None = None
         self._quads: list[np.ndarray] = []
 
     def names(self) -> list[str]:
@@ -307,7 +324,8 @@ class EnrolBatchScreen(SlowWork):
             self.error = outcome.error
             return
         quads = outcome.outlines
-        self.photo, self._view, self._shot = outcome.photo, None, outcome
+        self.photo = outcome.photo
+        self.pane.taken(outcome)
         self._quads = quads
         self.found = len(quads)
         if self.game == MIXTAPE and self.mode == "new":
@@ -348,7 +366,7 @@ class EnrolBatchScreen(SlowWork):
             self.error = problem
             return
         self.batches_done += 1
-        self.photo, self._view, self._shot, self._quads, self.found = None, None, None, [], 0
+        self.photo, self._quads, self.found = None, [], 0
         if self.game == MIXTAPE:
             self.app.replace(AttributesScreen(self.app, enrolled, 0))
             return
@@ -378,7 +396,7 @@ class EnrolBatchScreen(SlowWork):
                 self.shoot()
         elif action is Action.BACK:
             if self.photo:
-                self.photo, self._view, self.error = None, None, ""
+                self.photo, self.error = None, ""
             else:
                 self.app.pop()
 
@@ -389,13 +407,9 @@ class EnrolBatchScreen(SlowWork):
         width, height = surface.get_size()
         names = self.names()
         if self.photo:
-            if self._view is None:
-                self._view = photo_view(
-                    self.app, self.photo, self._shot, (width - 300, height - 16)
-                )
-                if self._view is None:
-                    self.photo = None
-                    return
+            view = self.photo_on(surface)
+            if view is None:
+                return
             labels = names if not self.error or self.game == MIXTAPE else []
             cards = [
                 ReadCard(labels[i] if i < len(labels) else None, 1.0, q.tolist(), settled=True)
@@ -404,7 +418,7 @@ class EnrolBatchScreen(SlowWork):
             if self.error:
                 for card in cards:
                     card.name = card.name or None
-            self._view.draw(surface, (12, 8), cards)
+            view.draw(surface, (12, 8), cards)
             if self.error:
                 side_note(surface, self.error, ui.BAD)
             else:
@@ -524,7 +538,7 @@ def save_batch(
 
 
 @register_screen
-class VerifyScreen(SlowWork):
+class VerifyScreen(EnrolPhotoScreen):
     """Photograph the enrolled deck again, batch by batch; report every card it would misname
     (each photo is read off the UI thread)."""
 
@@ -536,10 +550,7 @@ class VerifyScreen(SlowWork):
         self.game = game
         self.batch = 0
         self.misnamed: list[dict[str, Any]] = []  # {"key", "name", "read_as"}
-        self.photo: str | None = None
         self.read: list[dict[str, Any]] = []  # the batch just photographed
-        self._view: PhotoView | None = None
-        self._shot: PhotoRead | None = None
 
     def batches(self) -> list[list[str]]:
         done = enrolment(self.app, self.game)
@@ -556,10 +567,10 @@ class VerifyScreen(SlowWork):
     def shoot(self) -> None:
         if self.finished or self.busy:
             return
-        app, gallery = self.app, enrolment(self.app, self.game).gallery
+        app, game = self.app, self.game
         self.start_job(
             BUSY_READING,
-            lambda: capture_and_read(app, gallery, keep_as="verify"),
+            lambda: capture_and_read(app, lambda: enrolment(app, game).gallery(), keep_as="verify"),
             self.photo_read,
         )
 
@@ -578,7 +589,8 @@ class VerifyScreen(SlowWork):
             self.read.append({**card.to_json(), "expected": want, "right": ok})
             if card.name:
                 seen.add(card.name)
-        self.photo, self._view, self._shot = outcome.photo, None, outcome
+        self.photo = outcome.photo
+        self.pane.taken(outcome)
         for key, name in zip(keys, expected, strict=True):
             row = next((r for r in self.read if r["expected"] == name), None)
             if row is not None and row["right"]:
@@ -591,7 +603,7 @@ class VerifyScreen(SlowWork):
 
     def next_batch(self) -> None:
         self.batch += 1
-        self.photo, self.read, self._view = None, [], None
+        self.photo, self.read = None, []
 
     def handle(self, action: Action) -> None:
         if self.busy_handle(action):
@@ -667,11 +679,9 @@ class VerifyScreen(SlowWork):
                 ui.DIM,
             )
             return
-        if self._view is None:
-            self._view = photo_view(self.app, self.photo, self._shot, (width - 300, height - 16))
-            if self._view is None:
-                self.photo = None
-                return
+        view = self.photo_on(surface)
+        if view is None:
+            return
         cards = [ReadCard.from_json(r) for r in self.read]
         for card, row in zip(cards, self.read, strict=True):
             if not row["right"]:
@@ -679,7 +689,7 @@ class VerifyScreen(SlowWork):
                 card.reason = "misnamed"
             else:
                 card.settled = True
-        self._view.draw(surface, (12, 8), cards)
+        view.draw(surface, (12, 8), cards)
         wrong = sum(1 for r in self.read if not r["right"]) + max(0, len(keys) - len(self.read))
         text = (
             f"Photo {self.batch + 1} of {len(batches)}: {len(keys) - wrong} of {len(keys)} "

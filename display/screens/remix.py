@@ -255,8 +255,11 @@ class RemixResultScreen(SlowWork, table.TableResultScreen):
 
     def photograph_loki(self) -> None:
         app = self.app
-        gallery = enrolment(app).gallery
-        self.start_job(BUSY_READING, lambda: capture_and_read(app, gallery), self.loki_read)
+        self.start_job(
+            BUSY_READING,
+            lambda: capture_and_read(app, lambda: enrolment(app).gallery()),
+            self.loki_read,
+        )
 
     def loki_read(self, outcome: PhotoRead) -> None:
         if outcome.reading is None:
