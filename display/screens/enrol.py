@@ -849,9 +849,15 @@ class MixtapeEnrolScreen(GameEnrolScreen):
             ("verify", "Verify the deck", ""),
         ]
 
+    _deck_problem: str | None = None  # worked out once per showing, not once per frame
+
+    def on_show(self) -> None:
+        self._deck_problem = None  # back from the attributes or the Equalizer: ask again
+
     def draw_top(self, surface: pygame.Surface) -> int:
-        done = enrolment(self.app, MIXTAPE)
-        problem = deck_problem(done)
+        if self._deck_problem is None:
+            self._deck_problem = deck_problem(enrolment(self.app, MIXTAPE))
+        problem = self._deck_problem
         text = "Deck file ready for scoring" if not problem else f"Deck file: {problem}"
         ui.text(
             surface,
