@@ -188,7 +188,7 @@ def confidence_from_inliers(best: int, other: int) -> float:
     margin = best - max(other, 0) - 6
     if margin <= 0:
         return 0.0
-    evidence = min(1.0, max(0.0, (best - 25) / 25.0))
+    evidence = min(1.0, max(0.0, (best - 20) / 20.0))
     return float((1.0 - math.exp(-margin / 12.0)) * evidence)
 
 
