@@ -33,7 +33,13 @@ def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
 
     if not photo.is_file():
         raise CliError(f"{photo}: no such photo")
+    from device.camera import CameraError, check_image_size
+
     data = np.fromfile(str(photo), dtype=np.uint8)
+    try:
+        check_image_size(data[:65536].tobytes(), str(photo))  # before decoding 20000 x 20000
+    except CameraError as error:
+        raise CliError(str(error)) from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise CliError(f"{photo}: not an image this command can read")

@@ -560,6 +560,13 @@ def image_cases(b: Builder, n: int, gallery: Path) -> list[Case]:
     for label, path in files:
         cases.append(Case("image", f"identify: {label}", ["vision", "identify", "--gallery",
                                                           str(gallery), str(path)]))  # fmt: skip
+        if label.startswith(("20000", "empty", "non-image", "truncated", "16-bit", "RGBA")):
+            # the photo-to-score commands read photos their own way
+            cases.append(Case("image", f"remix --photo: {label}", ["remix", "score", "--photo",
+                              str(path), "--gallery", str(gallery)]))  # fmt: skip
+            cases.append(Case("image", f"mixtape --photo: {label}", ["mixtape", "score",
+                              "--deck", "example", "--photo", str(path), "--gallery",
+                              str(gallery)]))  # fmt: skip
     # the appliance: the hardware test screen takes a photo of each (camera PATH in a script)
     template = b.workdir / "image-state"
     saved = _saved_game(template)
