@@ -14,5 +14,6 @@ def test_a_short_night_of_play() -> None:
     assert report.problems == []
     assert report.simulated_hours >= 1.25 - 1e-6
     assert report.presses > 200 and report.photos > 5 and report.frames > 2000
+    assert report.comix_rounds >= 1  # whole rounds: timer, ballots, reveal, podium
     assert len(report.screens) >= 8  # the walk reached every corner, not just home
     assert report.growth_mb < MAX_GROWTH_MB

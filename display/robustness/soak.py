@@ -52,6 +52,7 @@ class SoakReport:
     presses: int = 0
     photos: int = 0
     texts: int = 0
+    comix_rounds: int = 0  # whole Co-Mix rounds played (set-up to reveal)
     frames: int = 0
     screens: Counter[str] = field(default_factory=Counter)
     memory: list[tuple[float, float]] = field(default_factory=list)  # (sim hours, RSS MB)
@@ -71,7 +72,7 @@ class SoakReport:
         return [
             f"soak: {self.simulated_hours:.2f} simulated hours in {self.real_seconds:.0f} s: "
             f"{self.presses} presses, {self.photos} photos, {self.texts} typed names, "
-            f"{self.frames} frames drawn",
+            f"{self.comix_rounds} whole Co-Mix rounds, {self.frames} frames drawn",
             f"screens seen (presses on each): {kinds}",
             f"memory (RSS MB by simulated hour): {samples}",
             f"memory growth after the first hour: {self.growth_mb:+.1f} MB "
@@ -110,6 +111,33 @@ def prepare_state(state: Path) -> None:
 
     enrol_directly(state, "remix", _remix_names())
     _enrol_solo_deck(state)
+
+
+def comix_episode(app: Any, rng: random.Random) -> list[str]:
+    """Script lines for a whole Co-Mix round from the home screen: a new game for four, a
+    random done order (the sand may run out), storytelling, four random legal ballots, the
+    reveal."""
+    from display.robustness.scenarios import FOUR, ballot_presses, comix_setup
+    from display.screens.comix import ComixMenuScreen
+
+    lines = ["press left"] * int(app.top.snapshot().get("selected", 0)) + ["press ok"]
+    menu = ComixMenuScreen(app)
+    new_row = [what for _, _, what in menu.entries()].index("new")
+    lines += ["press right"] * new_row + ["press ok"]
+    lines += comix_setup(FOUR, rounds=1)[2:]  # (home and menu already done)
+    lines.append("press ok")  # the drawn title
+    done = rng.sample(range(1, 5), rng.randint(1, 4))
+    for seat in done:
+        lines += [f"press seat{seat}", f"advance {rng.uniform(1, 25):.1f}"]
+    if len(done) < 4:
+        lines.append("advance 95")  # the sand runs out
+    lines += ["press ok"] + ["press ok"] * len(FOUR)  # storytelling
+    hand = ["original", "exciting", "composed", "neutral", "neutral"]
+    for _reviewer in FOUR:
+        tokens = rng.sample(hand, len(FOUR))  # four of the five: always a Neutral among them
+        ballot = {story: [token] for story, token in zip(FOUR, tokens, strict=True)}
+        lines += ballot_presses(FOUR, ballot)
+    return lines + ["press ok"] * 3  # the reveal pages
 
 
 def legal_actions(screen: Any) -> list[Action]:
@@ -176,14 +204,20 @@ def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> 
                 report.screens[screen.kind] += 1
                 if clock.now() >= next_home:
                     runner.run(_steps(["hold back 2"]))
-                    home = app.top
                     from display.screens.home import HOME_ENTRIES
 
-                    picks = rng.randrange(len(HOME_ENTRIES))
-                    runner.run(_steps(["press right"] * picks + ["press ok"]))
+                    if rng.random() < 0.3:  # a whole Co-Mix round, as a table plays it
+                        lines = comix_episode(app, rng)
+                        report.comix_rounds += 1
+                    else:
+                        picks = rng.randrange(len(HOME_ENTRIES))
+                        lines = ["press right"] * picks + ["press ok"]
+                    for step in _steps(lines):  # a frame after each, as the loop would
+                        runner.run([step])
+                        app.render()
+                        report.frames += 1
                     next_home = clock.now() + rng.uniform(180, 900)
-                    report.presses += picks + 2
-                    del home
+                    report.presses += 1 + sum(line.startswith("press") for line in lines)
                 elif screen.takes_text and rng.random() < 0.3:
                     app.type_text(rng.choice(NAMES))
                     app.update()
