@@ -2,57 +2,21 @@
 `tablekeeper run --sim --script FILE --dump-state FILE`), asserting the game state in the dump.
 
 The scripts are generated from plain descriptions (names, done order, ballots) so each test reads
-as a game: the helpers below turn a wanted ballot into the button presses a player would make.
+as a game: the helpers (``display.robustness.scenarios``) turn a wanted ballot into the button
+presses a player would make.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
 from test_comix_rules import FOUR_BALLOTS, SEVEN_BALLOTS
 
 from display.launch import RunOptions, run_script
+from display.robustness.scenarios import ballot_presses, comix_setup
 from games.comix import Game
-
-PICK_ORDER = ["original", "exciting", "composed", "neutral"]
-HAND = {"original": 1, "exciting": 1, "composed": 1, "neutral": 2}
-
-
-def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str]:
-    """The presses that place ``ballot`` on the ballot screen, then seal it: for each slot the
-    offered tokens are those still in hand (in O, E, C, N order; only Neutral on the last slot
-    if none was placed yet); the cursor starts on the first offered token."""
-    wanted = [token for story in stories for token in ballot[story]]
-    presses = ["press ok"]  # "I am NAME"
-    placed: list[str] = []
-    for index, token in enumerate(wanted):
-        left = Counter(HAND)
-        left.subtract(placed)
-        offered = [t for t in PICK_ORDER if left[t] > 0]
-        if index == len(wanted) - 1 and "neutral" not in placed:
-            offered = ["neutral"]
-        presses += ["press right"] * offered.index(token) + ["press ok"]
-        placed.append(token)
-    return presses + ["press ok"]  # seal
-
-
-def setup_presses(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]:
-    lines = ["press ok", "press ok"]  # home: Co-Mix; menu: New game
-    if len(names) != 4:
-        lines += ["press ok"] + ["press right"] * (len(names) - 4) + ["press ok"]
-    lines += ["press right", "press ok"] + [f"type {name}" for name in names] + ["press ok"]
-    lines += ["press right", "press right"]  # names -> teams -> rounds
-    if rounds != 3:
-        step = "right" if rounds > 3 else "left"
-        lines += ["press ok"] + [f"press {step}"] * abs(rounds - 3) + ["press ok"]
-    lines += ["press right"]  # -> board
-    if panels == 9:
-        lines += ["press ok", "press right", "press ok"]
-    lines += ["press right"] * 3 + ["press ok"]  # sand timer, storyteller timer, start
-    return lines
 
 
 def round_presses(
@@ -110,7 +74,7 @@ FOUR = ["Ann", "Ben", "Cat", "Dan"]
 
 
 def test_complete_three_round_game_for_four_players(tmp_path: Path) -> None:
-    lines = setup_presses(FOUR)
+    lines = comix_setup(FOUR)
     # round 1: Cat flips the timer, Ann and Ben finish, Dan is still scripting when time runs out
     lines += round_presses(FOUR, FOUR, [3, 1, 2], FOUR_BALLOTS, time_up=True, shots="r1")
     # rounds 2 and 3: everybody finishes; Dan is last, then Ben is last
@@ -143,7 +107,7 @@ SEVEN_ON_DEFAULT = {
 
 
 def test_team_game_for_seven_players(tmp_path: Path) -> None:
-    lines = setup_presses(SEVEN, rounds=2, panels=9)
+    lines = comix_setup(SEVEN, rounds=2, panels=9)
     # round 1: the Gus story is done first, then the teams; Cat & Dan finish last
     # while telling, the Ann & Ben team swaps its split: Ben tells panels 1-4, Ann 5-9
     swap = ("press seat1",)
@@ -173,7 +137,7 @@ def test_team_game_for_seven_players(tmp_path: Path) -> None:
 
 
 def test_sand_timer_undo_led_bar_and_buzzer(tmp_path: Path) -> None:
-    lines = setup_presses(FOUR) + ["press ok"]  # title accepted: scripting
+    lines = comix_setup(FOUR) + ["press ok"]  # title accepted: scripting
     lines += ["press seat2", "advance 1", "press seat2"]  # Ben takes it back within 2 s
     lines += ["shot undo"]
     base = run(tmp_path, lines, "undo")
@@ -197,7 +161,7 @@ def test_sand_timer_undo_led_bar_and_buzzer(tmp_path: Path) -> None:
 
 
 def test_nothing_of_a_ballot_is_saved_or_shown_before_it_is_sealed(tmp_path: Path) -> None:
-    lines = setup_presses(FOUR) + round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS,
+    lines = comix_setup(FOUR) + round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS,
                                                 time_up=False)[:-3]  # fmt: skip
     # stop in the middle of Dan's ballot: two tokens placed, not sealed
     cut = len(lines) - len(ballot_presses(FOUR, FOUR_BALLOTS["Dan"])) + 3
@@ -213,7 +177,7 @@ def test_nothing_of_a_ballot_is_saved_or_shown_before_it_is_sealed(tmp_path: Pat
 
 
 def test_a_game_survives_a_restart_mid_round(tmp_path: Path) -> None:
-    first = setup_presses(FOUR) + ["press ok", "press seat1", "advance 30"]
+    first = comix_setup(FOUR) + ["press ok", "press seat1", "advance 30"]
     dump = run(tmp_path, first, "first")
     assert top_kind(dump) == "comix.scripting"
     # the appliance restarts: the timer resumes with the sand that was left at the last event
@@ -235,7 +199,7 @@ def test_setup_refuses_duplicate_names_with_the_rule(tmp_path: Path) -> None:
 def test_more_stories_than_seat_buttons_use_left_right_and_ok(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[seats]\ncount = 2\n")
-    lines = setup_presses(FOUR) + ["press ok", "press seat2", "press right", "press right"]
+    lines = comix_setup(FOUR) + ["press ok", "press seat2", "press right", "press right"]
     lines += ["press ok", "press right", "press ok", "press seat1", "shot few-buttons"]
     script = tmp_path / "few.txt"
     script.write_text("\n".join(lines) + "\n")
@@ -266,7 +230,7 @@ def test_more_stories_than_seat_buttons_use_left_right_and_ok(tmp_path: Path) ->
 )
 def test_every_phase_screen_comes_back_after_a_restart(tmp_path: Path, cut: int, kind: str) -> None:
     game = round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS, time_up=False)
-    before = run(tmp_path, setup_presses(FOUR) + game[:cut])
+    before = run(tmp_path, comix_setup(FOUR) + game[:cut])
     assert top_kind(before) == kind
     after = run(tmp_path, ["shot restored"], "after")  # same state dir: a restart
     assert top_kind(after) == kind
@@ -291,7 +255,7 @@ def test_names_on_the_on_screen_keyboard(tmp_path: Path) -> None:
 
 
 def test_leaving_the_timer_screen_pauses_the_sand(tmp_path: Path) -> None:
-    lines = setup_presses(FOUR) + ["press ok", "press seat1", "advance 10", "press back"]
+    lines = comix_setup(FOUR) + ["press ok", "press seat1", "advance 10", "press back"]
     lines += ["advance 300", "press ok"]  # five minutes at the menu, then "Continue the game"
     away = run(tmp_path, [*lines, "advance 70"], "away")
     assert top_kind(away) == "comix.scripting"

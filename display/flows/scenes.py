@@ -116,11 +116,11 @@ def example_mixtape_enrolment(state_dir: Path) -> Path:
     return export_all(state_dir)[0]
 
 
-def solo_deck_enrolment(folder: Path, keep: Sequence[str]) -> Path:
+def enrol_solo_deck(folder: Path, keep: Sequence[str]) -> None:
     """Enrol the example deck's cards ``keep`` (generated faces, their printed attributes and
-    the example Equalizer) in ``folder``, write the deck file and export it; returns the export
-    file. A short solo game against Otto needs only a few cards."""
-    from display.flows.enrolment import Enrolment, export_all
+    the example Equalizer) in ``folder`` and write the deck file. A short solo game against
+    Otto needs only a few cards."""
+    from display.flows.enrolment import Enrolment
     from display.screens.enrol import write_deck_file
     from games.mixtape import load_example_deck
 
@@ -137,4 +137,11 @@ def solo_deck_enrolment(folder: Path, keep: Sequence[str]) -> Path:
     problem = write_deck_file(done)
     if problem:
         raise ValueError(f"the solo deck is not complete: {problem}")
+
+
+def solo_deck_enrolment(folder: Path, keep: Sequence[str]) -> Path:
+    """:func:`enrol_solo_deck` in ``folder``, then export it; returns the export file."""
+    from display.flows.enrolment import export_all
+
+    enrol_solo_deck(folder, keep)
     return export_all(folder)[0]

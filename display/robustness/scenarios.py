@@ -84,7 +84,9 @@ def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str
     return presses + ["press ok"]  # seal
 
 
-def comix_setup(names: list[str], rounds: int) -> list[str]:
+def comix_setup(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]:
+    """Presses from the home screen to the first round: Co-Mix, New game, the players and
+    their names, ``rounds`` rounds, a board of ``panels`` panels, Start."""
     lines = ["press ok", "press ok"]  # home: Co-Mix; menu: New game
     if len(names) != 4:
         lines += ["press ok"] + ["press right"] * (len(names) - 4) + ["press ok"]
@@ -93,7 +95,10 @@ def comix_setup(names: list[str], rounds: int) -> list[str]:
     if rounds != 3:
         step = "right" if rounds > 3 else "left"
         lines += ["press ok"] + [f"press {step}"] * abs(rounds - 3) + ["press ok"]
-    lines += ["press right"] * 4 + ["press ok"]  # board, sand timer, storyteller timer, start
+    lines += ["press right"]  # -> board
+    if panels == 9:
+        lines += ["press ok", "press right", "press ok"]
+    lines += ["press right"] * 3 + ["press ok"]  # sand timer, storyteller timer, start
     return lines
 
 
@@ -191,25 +196,9 @@ SOLO_OTTO = ["EX37", "EX38", "EX39", "EX40", "EX41", "EX42"]
 
 def _enrol_solo_deck(state_dir: Path) -> None:
     """Enrol a 12-card example deck (+ Otto's cards) with attributes and the Equalizer."""
-    from display.flows.enrolment import Enrolment
-    from display.flows.scenes import enrol_directly
-    from display.screens.enrol import write_deck_file
-    from games.mixtape import load_example_deck
+    from display.flows.scenes import enrol_solo_deck
 
-    example = load_example_deck()
-    keep = SOLO_MAIN + SOLO_OTTO
-    enrol_directly(state_dir, "mixtape", {card_id: card_id for card_id in keep})
-    done = Enrolment(state_dir, "mixtape")
-    attributes = {}
-    for card_id in keep:
-        data = example.card(card_id).to_json()
-        del data["id"]
-        attributes[card_id] = data
-    done.set_extra("cards", attributes)
-    done.set_extra("equalizer", {"squares": list(example.squares), "start": example.start})
-    problem = write_deck_file(done)
-    if problem:
-        raise RuntimeError(f"could not write the solo deck: {problem}")
+    enrol_solo_deck(state_dir, SOLO_MAIN + SOLO_OTTO)
 
 
 def mixtape_solo_game() -> Scenario:
