@@ -3,7 +3,8 @@
 * :class:`SlowWork` - slow work (camera, recogniser, gallery writes) off the UI thread through
   :meth:`App.run_job`, with a busy state drawn on screen ("Reading the cards..."): a slow Pi
   keeps drawing and feeding the systemd watchdog. Scripted runs and tests run jobs inline.
-* :class:`MenuScreen` - a list of rows: LEFT/RIGHT move, OK (or a second tap) opens.
+* :class:`MenuScreen` - a list of rows: LEFT/RIGHT move, OK (or a second tap) opens (it lives
+  in ``display.screens.menu``, shared with the home screen and the Co-Mix menu).
 * :class:`PickScreen` - a pick list (closest matches first). Choosing an item pops the list and
   calls ``picked(purpose, value)`` on the screen below. Typed text (keyboard, touch keyboard,
   scripts' ``type``) jumps to the best-matching item.
@@ -38,6 +39,7 @@ from display.flows.reading import (
     read_photo,
 )
 from display.screens.base import LegendItem, Screen, register_screen
+from display.screens.menu import MenuScreen
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -271,95 +273,6 @@ class PhotoPane:
             return None
         self._view = PhotoView(shot.preview, box, full_width=shot.full_size[0])
         return self._view
-
-
-class MenuScreen(Screen):
-    """Rows of (key, label, note): LEFT/RIGHT move, OK opens (``open(key)``), a tap selects a
-    row and a second tap opens it, BACK goes back. ``draw_top`` may draw above the list and
-    return where it starts; ``blurb`` is a line under it."""
-
-    menu_size: ClassVar[int] = ui.MEDIUM
-    row_gap: ClassVar[int] = 6
-    back_label: ClassVar[str] = "Back"
-    blurb: str = ""
-
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self._rows: list[pygame.Rect] = []
-
-    def rows(self) -> list[tuple[str, str, str]]:
-        return []
-
-    def open(self, key: str) -> None:
-        pass
-
-    def activate(self, index: int) -> None:
-        rows = self.rows()
-        if 0 <= index < len(rows):
-            self.open(rows[index][0])
-
-    def handle(self, action: Action) -> None:
-        count = len(self.rows())
-        if action is Action.BACK:
-            self.app.pop()
-        elif count == 0:
-            return
-        elif action is Action.LEFT:
-            self.selected = (min(self.selected, count - 1) - 1) % count
-        elif action is Action.RIGHT:
-            self.selected = (min(self.selected, count - 1) + 1) % count
-        elif action is Action.OK:
-            self.activate(min(self.selected, count - 1))
-
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.activate(index)
-                else:
-                    self.selected = index
-                return True
-        return False
-
-    def draw_top(self, surface: pygame.Surface) -> int:
-        return 12
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        top = self.draw_top(surface)
-        rows = self.rows()
-        self.selected = max(0, min(self.selected, len(rows) - 1))
-        items = [ui.MenuItem(label, note) for _, label, note in rows]
-        bottom = height - (40 if self.blurb else 32)  # room for "more below"
-        area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, bottom - top)
-        self._rows = ui.menu(surface, items, self.selected, area, self.menu_size, self.row_gap)
-        if self.blurb:
-            ui.text(
-                surface,
-                self.blurb,
-                (width // 2, height - 8),
-                ui.SMALL,
-                ui.DIM,
-                anchor="midbottom",
-                max_width=width - 2 * ui.MARGIN,
-            )
-
-    def legend(self) -> list[LegendItem]:
-        return [
-            ((Action.LEFT, Action.RIGHT), "Choose"),
-            (Action.OK, "Open"),
-            (Action.BACK, self.back_label),
-        ]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
 
 
 @register_screen

@@ -25,6 +25,7 @@ from display.screens.comix_common import (
     save_settings,
     settings,
 )
+from display.screens.menu import MenuScreen
 from games.comix import Game, SetupError, TableSetup, team_table
 from games.comix.game import OVER
 from games.comix.table import BOARD_PANELS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS
@@ -42,16 +43,14 @@ PHASE_WORDS = {
 
 
 @register_screen
-class ComixMenuScreen(Screen):
+class ComixMenuScreen(MenuScreen):
     """Continue the saved game, start a new one, or see the last game's podium."""
 
     kind = "comix"
     title = "Co-Mix"
-
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self._rows: list[pygame.Rect] = []
+    menu_size = ui.LARGE
+    row_gap = 8
+    back_label = "Home"
 
     def entries(self) -> list[tuple[str, str, str]]:
         """(label, note, what) rows."""
@@ -65,45 +64,28 @@ class ComixMenuScreen(Screen):
             rows.append(("Last game's podium", ", ".join(game.winners()), "continue"))
         return rows
 
+    def rows(self) -> list[tuple[str, str, str]]:
+        return [(what, label, note) for label, note, what in self.entries()]
+
     def on_show(self) -> None:
         self.app.hardware.outputs_off()
 
-    def handle(self, action: Action) -> None:
-        rows = self.entries()
-        self.selected = min(self.selected, len(rows) - 1)
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % len(rows)
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % len(rows)
-        elif action is Action.OK:
-            self.open(rows[self.selected][2])
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def open(self, what: str) -> None:
-        if what == "new":
+    def open(self, key: str) -> None:
+        if key == "new":
             self.app.push(SetupScreen(self.app))
             return
         game = load_game(self.app)
         if game is not None:
             self.app.push(phase_screen(self.app, game))
 
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.open(self.entries()[index][2])
-                self.selected = index
-                return True
-        return False
+    def draw_top(self, surface: pygame.Surface) -> int:
+        return 20
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def list_bottom(self, height: int) -> int:
+        return height - 100
+
+    def draw_bottom(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
-        rows = self.entries()
-        self.selected = min(self.selected, len(rows) - 1)
-        items = [ui.MenuItem(label, note) for label, note, _ in rows]
-        area = pygame.Rect(ui.MARGIN, 20, width - 2 * ui.MARGIN, height - 120)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.LARGE)
         ui.paragraph(
             surface,
             "Tell stories with Panel cards, review them in secret, score on consensus. "
@@ -112,18 +94,6 @@ class ComixMenuScreen(Screen):
             ui.SMALL,
             ui.DIM,
         )
-
-    def legend(self) -> list[LegendItem]:
-        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open"), (Action.BACK, "Home")]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
 
 
 def default_names(count: int) -> list[str]:

@@ -9,16 +9,13 @@ live, register a screen with its kind (see ``display/screens/base.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from display import ui
 from display.actions import Action
-from display.screens.base import SCREENS, LegendItem, Screen, register_screen
-
-if TYPE_CHECKING:
-    from display.app import App
+from display.screens.base import SCREENS, LegendItem, register_screen
+from display.screens.menu import MenuScreen
 
 
 @dataclass(frozen=True)
@@ -41,14 +38,10 @@ HOME_ENTRIES: list[HomeEntry] = [
 
 
 @register_screen
-class HomeScreen(Screen):
+class HomeScreen(MenuScreen):
     kind = "home"
     title = "Tablekeeper"
-
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self._rows: list[pygame.Rect] = []
+    blurb_bottom = 10
 
     @property
     def entries(self) -> list[HomeEntry]:
@@ -63,6 +56,9 @@ class HomeScreen(Screen):
         broken = [m for m in self.app.load_errors if m.rsplit(".", 1)[-1] == entry.kind]
         return "broken" if broken else "coming"
 
+    def rows(self) -> list[tuple[str, str, str]]:
+        return [(entry.kind, entry.title, self.note(entry)) for entry in self.entries]
+
     def on_show(self) -> None:
         self.app.hardware.outputs_off()
 
@@ -73,27 +69,14 @@ class HomeScreen(Screen):
         self.title = f"Tablekeeper - {name}" if name else "Tablekeeper"
 
     def handle(self, action: Action) -> None:
-        count = len(self.entries)
-        if action is Action.LEFT:
-            self.selected = (self.selected - 1) % count
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % count
-        elif action is Action.OK:
-            self.open(self.entries[self.selected])
+        if action is not Action.BACK:  # already home
+            super().handle(action)
 
     def handle_hold(self, action: Action) -> None:
         pass  # already home
 
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                if index == self.selected:
-                    self.open(self.entries[index])
-                self.selected = index
-                return True
-        return False
-
-    def open(self, entry: HomeEntry) -> None:
+    def open(self, key: str) -> None:
+        entry = next(entry for entry in self.entries if entry.kind == key)
         cls = SCREENS.get(entry.kind)
         if cls is None:
             why = self.note(entry)
@@ -104,32 +87,17 @@ class HomeScreen(Screen):
             return
         self.app.push(cls(self.app))
 
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        entries = self.entries
-        self.selected = min(self.selected, len(entries) - 1)
-        items = [ui.MenuItem(e.title, self.note(e), self.available(e)) for e in entries]
-        list_rect = pygame.Rect(ui.MARGIN, 14, width - 2 * ui.MARGIN, height - 14 - 52)
-        self._rows = ui.menu(surface, items, self.selected, list_rect, ui.MEDIUM, row_gap=6)
-        blurb = entries[self.selected].blurb
-        ui.text(
-            surface,
-            blurb,
-            (width // 2, height - 10),
-            ui.SMALL,
-            ui.DIM,
-            anchor="midbottom",
-            max_width=width - 2 * ui.MARGIN,
-        )
+    def menu_items(self, rows: list[tuple[str, str, str]]) -> list[ui.MenuItem]:
+        return [ui.MenuItem(label, note, kind in SCREENS) for kind, label, note in rows]
+
+    def draw_top(self, surface: pygame.Surface) -> int:
+        return 14
+
+    def list_bottom(self, height: int) -> int:
+        return height - 52
+
+    def blurb_text(self) -> str:
+        return self.entries[self.selected].blurb
 
     def legend(self) -> list[LegendItem]:
         return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open")]
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
-
-    @classmethod
-    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0))
-        return screen
