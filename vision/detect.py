@@ -76,15 +76,21 @@ def sharpness(card: np.ndarray) -> float:
     return fine / coarse
 
 
-def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray | None, bool]:
+    """The contour's hull as four corners, and whether that is only its bounding box (no
+    four-sided polygon fits the hull)."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.035, 0.05):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
+            return approx.reshape(4, 2).astype(np.float32), False
     box = cv2.boxPoints(cv2.minAreaRect(hull))
-    return np.asarray(box, np.float32)
+    return np.asarray(box, np.float32), True
+
+
+def _area(quad: np.ndarray) -> float:
+    return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
 
 
 def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np.ndarray]:
@@ -112,7 +118,7 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
         int(np.ceil(bx1 / tiny_scale)) if bx1 < tiny.shape[1] else w,
         int(np.ceil(by1 / tiny_scale)) if by1 < tiny.shape[0] else h,
     )
-    min_side = min_fraction * min(h, w) * 2.5
+    min_side = min_fraction * min(h, w) * 1.5
     max_area = 0.6 * h * w
     found: list[np.ndarray] = []
     kernel = np.ones((3, 3), np.uint8)
@@ -131,10 +137,13 @@ def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np
                 continue
             hull = cv2.convexHull(contour)
             area = cv2.contourArea(hull)
-            if area < 0.85 * rw * rh:
-                continue
-            quad = _quad_from_contour(contour)
+            quad, quad_is_box = _quad_from_contour(contour)
             if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.int32)):
+                continue
+            # The outline must be a filled quadrilateral: its hull nearly all inside the fitted
+            # quad. (Measured against the quad, not the upright bounding rectangle: a card seen
+            # steeply is a sheared parallelogram that fills only ~65% of its bounding box.)
+            if area < 0.85 * max(rw * rh if quad_is_box else 0.0, _area(quad)):
                 continue
             if not plausible_card(quad, (w, h)):
                 continue

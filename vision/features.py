@@ -43,7 +43,7 @@ def card_orb(n_features: int, levels: int = _LEVELS) -> cv2.ORB:
     )
 
 
-def photo_orb(n_features: int) -> cv2.ORB:
+def photo_orb(n_features: int, fast_threshold: int = 10) -> cv2.ORB:
     """The ORB detector for whole photos: more pyramid levels, cards may be any size."""
     return cv2.ORB.create(
         nfeatures=n_features,
@@ -51,16 +51,18 @@ def photo_orb(n_features: int) -> cv2.ORB:
         nlevels=6,
         edgeThreshold=19,
         patchSize=31,
-        fastThreshold=10,
+        fastThreshold=fast_threshold,
     )
 
 
-def photo_features(gray: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+def photo_features(
+    gray: np.ndarray, n_features: int, mask: np.ndarray | None = None, fast_threshold: int = 10
+) -> tuple[np.ndarray, np.ndarray]:
     """(points, descriptors) of a whole photo: the ``n_features`` strongest ORB corners.
 
     (Spreading the budget over a grid, so a busy table cannot take most of it, was measured
     and did not find more cards: the cards' own corners are strong enough.)"""
-    keypoints, descriptors = photo_orb(n_features).detectAndCompute(gray, None)
+    keypoints, descriptors = photo_orb(n_features, fast_threshold).detectAndCompute(gray, mask)
     if descriptors is None or not keypoints:
         return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
     return np.array([kp.pt for kp in keypoints], np.float32), descriptors

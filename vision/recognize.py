@@ -53,6 +53,13 @@ from vision.gallery import Gallery
 
 WORK_LONG_SIDE = 1640  # finding works at most at this size; naming uses the full photo
 PHOTO_FEATURES = 4000
+SENSITIVE_FAST_THRESHOLD = 6  # FAST threshold of the last look, where no card was named yet
+PLANE_SIZE_TOLERANCE = (0.55, 1.5)  # an outline's size on the table, relative to a card's
+PLANE_MAX_COS = 0.35  # its corners on the table within ~20 degrees of square
+PLANE_TIGHT_TOLERANCE = (0.8, 1.25)  # the same for a card fitted from its features ...
+PLANE_TIGHT_ASPECT = 0.08  # ... whose proportions must be a card's within 8%
+PLANE_TIGHT_COS = 0.2  # ... and corners within ~12 degrees of square
+REST_FEATURES = 2000  # feature budget of that last look
 PROBES = 3  # words looked up per photo feature
 RATIO = 0.9  # nearest reference must beat the nearest other-named reference by this factor
 MAX_DESCRIPTOR_DISTANCE = 64  # of 256 bits
@@ -559,6 +566,30 @@ def _shortlist_by_signature(patch: np.ndarray, gallery: Gallery, k: int) -> list
     return [int(e) for e in top]
 
 
+def _shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]:
+    """The references most voted for by the patch's own features, looked up in the word index
+    (whichever way up the patch is: features do not care). For outlines in places the photo's
+    features missed: a small or blurred card has few features in the whole-photo budget."""
+    if len(gallery) == 0:
+        return []
+    _, descriptors = card_features(patch, PATCH_FEATURES)
+    if len(descriptors) == 0:
+        return []
+    query_ids, gallery_ids = gallery.index.candidates(descriptors, PROBES)
+    if len(query_ids) == 0:
+        return []
+    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    group_start = np.flatnonzero(np.r_[True, query_ids[1:] != query_ids[:-1]])
+    packed = (dist << 32) | np.arange(len(dist), dtype=np.int64)
+    best_pair = (np.minimum.reduceat(packed, group_start) & 0xFFFFFFFF).astype(np.int64)
+    best_pair = best_pair[dist[best_pair] <= MAX_DESCRIPTOR_DISTANCE]
+    if len(best_pair) == 0:
+        return []
+    counts = np.bincount(gallery.owner[gallery_ids[best_pair]], minlength=len(gallery))
+    top = np.argsort(-counts)[:k]
+    return [int(e) for e in top if counts[e] >= 3]
+
+
 def _candidate_list(scores: dict[str, int], limit: int = 5) -> list[Candidate]:
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])[:limit]
     out = []
@@ -608,10 +639,15 @@ def identify(
     named: list[tuple[Card, _Naming]] = []
     weak: list[tuple[np.ndarray, _Naming | None]] = []
 
-    def name_all(found: list[_Hypothesis]) -> None:
+    def name_all(found: list[_Hypothesis], wide: bool = False) -> None:
         for hyp in found:
             corners = corners_from_homography(to_full @ hyp.homography)
             rivals = [e for e in hyp.votes if e != hyp.entry][:4]
+            if wide and plausible_card(corners):
+                # Found from few features: check against as many rivals as an outline is.
+                patch = rectify(image, corners)
+                rivals += _shortlist_by_index(patch, gallery, 6)
+                rivals += _shortlist_by_signature(patch, gallery, 8)
             result = _name_region(image, corners, gallery, [hyp.entry, *rivals])
             if result is None:
                 continue
@@ -648,11 +684,20 @@ def identify(
     tick = time.perf_counter()
     named_areas = [cv2.contourArea(c.corners.reshape(-1, 1, 2)) for c in cards]
     typical_area = float(np.median(named_areas)) if named_areas else 0.0
+    # Every card lies on the table: seen through the best named card's perspective, another
+    # card's outline must be a card-sized rectangle too (an art box, a gap between cards or a
+    # loop in the table's pattern is not).
+    to_card = _to_card_plane(cards)
     for quad in quads:
         if _explained(quad, cards):
             continue
-        shortlist = votes.shortlist(quad * scale, 4) + _shortlist_by_signature(
-            rectify(image, quad), gallery, 8
+        if to_card is not None and not _card_sized(quad, to_card):
+            continue
+        outline_patch = rectify(image, quad)
+        shortlist = (
+            votes.shortlist(quad * scale, 4)
+            + _shortlist_by_index(outline_patch, gallery, 6)
+            + _shortlist_by_signature(outline_patch, gallery, 8)
         )
         best: tuple[np.ndarray, _Naming] | None = None
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
@@ -722,7 +767,58 @@ def identify(
         unknown.append(
             UnknownCard(corners.astype(np.float32), reason, _candidate_list(weak_naming.scores))
         )
+    if not seen and cards:
+        # Nothing was named before the outlines were: the outline-named cards now give the
+        # table's perspective for the second look (a steep photo where ORB found nothing).
+        tick_view = time.perf_counter()
+        named.clear()
+        known = [
+            _Hypothesis(
+                c.entry,
+                cv2.getPerspectiveTransform(CARD_CORNERS, (c.corners * scale).astype(np.float32)),
+                c.inliers,
+                {},
+            )
+            for c in sorted(cards, key=lambda c: -c.inliers)
+        ]
+        name_all(_find_in_table_view(gray, known, gallery))
+        for card in _dedupe_cards([c for c, _ in named]):
+            if not _explained(card.corners, cards):
+                cards.append(card)
+        unknown = [u for u in unknown if not _explained(u.corners, cards)]
+        timings["find_table_view"] += time.perf_counter() - tick_view
     timings["outline_naming"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    # Third look: the feature budget went mostly to the big, sharp cards. Search again only
+    # where no named card lies, with a more sensitive corner detector, for the small or
+    # blurred cards the first pass under-sampled.
+    mask = np.full(gray.shape[:2], 255, np.uint8)
+    for card in cards:
+        cv2.fillConvexPoly(mask, np.round(card.corners * scale).astype(np.int32), 0)
+    if mask.mean() > 255 * 0.05:
+        named.clear()
+        points2, descriptors2 = photo_features(
+            gray, REST_FEATURES, mask, fast_threshold=SENSITIVE_FAST_THRESHOLD
+        )
+        found2, _ = _find_hypotheses(points2, descriptors2, gallery, (work.shape[1], work.shape[0]))
+        name_all(found2, wide=True)
+        to_card = _to_card_plane(cards)
+        for card in _dedupe_cards([c for c, _ in named]):
+            # Found from few features, a card must also show its outline in the photo: a card
+            # of the same layout that is not enrolled shares text and frame features with the
+            # references, but not at a consistent outline.
+            # Its shape on the table must match the other cards' closely, too.
+            if _explained(card.corners, cards):
+                continue
+            if edge_support(image, card.corners) < MIN_EDGE_SUPPORT:
+                continue
+            if to_card is None and card.confidence < LOOSE_CONFIDENCE:
+                continue
+            if to_card is not None and not _card_sized(card.corners, to_card, tight=True):
+                continue
+            cards.append(card)
+        unknown = [u for u in unknown if not _explained(u.corners, cards)]
+    timings["find_rest"] = time.perf_counter() - tick
     cards.sort(key=lambda c: (c.center[1], c.center[0]))
     return Identification(cards, unknown, time.perf_counter() - start, (full_w, full_h), timings)
 
@@ -761,6 +857,39 @@ def _card_from(naming: _Naming, corners: np.ndarray) -> Card:
         inliers=naming.inliers,
         candidates=_candidate_list(naming.scores),
     )
+
+
+def _to_card_plane(cards: list[Card]) -> np.ndarray | None:
+    """Photo -> canonical card coordinates of the best-supported named card (its table plane,
+    in canonical card pixels), or None when nothing is named."""
+    if not cards:
+        return None
+    best = max(cards, key=lambda c: c.inliers)
+    h = cv2.getPerspectiveTransform(best.corners.astype(np.float32), CARD_CORNERS)
+    return np.asarray(h, np.float64)
+
+
+def _card_sized(quad: np.ndarray, to_card: np.ndarray, tight: bool = False) -> bool:
+    """Is ``quad`` (photo pixels) a card-sized, card-shaped rectangle on the table plane?
+    ``tight``: for exact corners (a feature fit), not an outline's."""
+    q = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(1, 4, 2), to_card)[0]
+    if not np.isfinite(q).all():
+        return False
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    low, high = PLANE_TIGHT_TOLERANCE if tight else PLANE_SIZE_TOLERANCE
+    if not (low * CARD_W < short < high * CARD_W and low * CARD_H < long < high * CARD_H):
+        return False
+    if tight and abs((short / long) / (CARD_W / CARD_H) - 1.0) > PLANE_TIGHT_ASPECT:
+        return False
+    for i in range(4):
+        a = q[(i - 1) % 4] - q[i]
+        b = q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if abs(cos) > (PLANE_TIGHT_COS if tight else PLANE_MAX_COS):
+            return False
+    return True
 
 
 def _explained(quad: np.ndarray, cards: list[Card]) -> bool:
