@@ -2,8 +2,10 @@
 
 The faces come from ``vision.synth.render_card_face`` (a distinct synthetic face per name), so a
 "deck" here is a list of names: the Remix names from the catalogue, or Mixtape card ids. A
-different ``printing`` of a card (another seed) is a card the gallery has never seen: the
-recogniser must report it as unknown, which is how the tests make a misread the player corrects.
+different ``printing`` of a card (another seed) has the same title and other art: the recogniser
+names it by its title, as it should a real second printing. A card the recogniser cannot know is
+one left out of the gallery (enrol all but it with :func:`enrol_directly`): that is how the tests
+make an unknown card the player corrects from the pick list.
 """
 
 from __future__ import annotations
