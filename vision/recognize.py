@@ -59,6 +59,8 @@ PLANE_MAX_COS = 0.35  # its corners on the table within ~20 degrees of square
 PLANE_TIGHT_TOLERANCE = (0.8, 1.25)  # the same for a card fitted from its features ...
 PLANE_TIGHT_ASPECT = 0.08  # ... whose proportions must be a card's within 8%
 PLANE_TIGHT_COS = 0.2  # ... and corners within ~12 degrees of square
+SHARPEN_BELOW = 0.5  # a rectified card less sharp than this is sharpened before naming
+SHARPEN_AMOUNT = 2.0
 REST_FEATURES = 2000  # feature budget of that last look
 PROBES = 3  # words looked up per photo feature
 RATIO = 0.9  # nearest reference must beat the nearest other-named reference by this factor
@@ -309,8 +311,10 @@ def _find_hypotheses(
             if not plausible_card(corners) or not _on_picture(corners, work_w, work_h):
                 break
             found.append(_Hypothesis(int(entry), h, int(inl.sum()), {}))
-            # Features on this card are spent: no other reference may claim them.
+            # Features on this card are spent: no other reference may claim them (its inliers
+            # included, so the loop always ends even if the fitted outline misses them).
             used |= _in_quad(points, corners)
+            used[pair_query[np.flatnonzero(sel)[inl]]] = True
             sel = (pair_entry == entry) & ~used[pair_query]
     # The voted references near each hypothesis are its rivals for naming.
     for hyp in found:
@@ -834,7 +838,7 @@ def _name_region(
     (``entries``, every printing of their names, and the closest signatures); refine corners."""
     if not plausible_card(corners):
         return None
-    patch = rectify(image, corners)
+    patch = _sharpened(rectify(image, corners))
     shortlist = list(dict.fromkeys(entries + _shortlist_by_signature(patch, gallery, 3)))
     naming = _name_patch(patch, gallery, shortlist, aligned)
     if naming is None:
@@ -846,6 +850,15 @@ def _name_region(
         if plausible_card(refined) and quad_iou(refined, corners) > 0.45:
             corners = refined
     return corners, naming
+
+
+def _sharpened(patch: np.ndarray) -> np.ndarray:
+    """A soft card image with its fine detail boosted (unsharp mask), so ORB finds the corners
+    a slightly defocused or small card still has; a sharp one is returned as it is."""
+    if SHARPEN_AMOUNT <= 0 or sharpness(patch) >= SHARPEN_BELOW:
+        return patch
+    soft = cv2.GaussianBlur(patch, (0, 0), 1.5)
+    return cv2.addWeighted(patch, 1.0 + SHARPEN_AMOUNT, soft, -SHARPEN_AMOUNT, 0)
 
 
 def _card_from(naming: _Naming, corners: np.ndarray) -> Card:
