@@ -61,6 +61,7 @@ PLANE_TIGHT_ASPECT = 0.08  # ... whose proportions must be a card's within 8%
 PLANE_TIGHT_COS = 0.2  # ... and corners within ~12 degrees of square
 SHARPEN_BELOW = 0.5  # a rectified card less sharp than this is sharpened before naming
 SHARPEN_AMOUNT = 2.0
+OUTLINE_AGREEMENT = 0.6  # IoU of a feature fit with its outline for the two to agree
 REST_FEATURES = 2000  # feature budget of that last look
 PROBES = 3  # words looked up per photo feature
 RATIO = 0.9  # nearest reference must beat the nearest other-named reference by this factor
@@ -726,7 +727,14 @@ def identify(
                 if (
                     confirmed is not None
                     and confirmed[1].name == loose[1].name
-                    and confirmed[1].confidence >= max(accept, LOOSE_CONFIDENCE)
+                    and confirmed[1].confidence
+                    >= (
+                        # where the fitted corners agree with the outline the two cues back
+                        # each other up: the ordinary bar is enough
+                        accept
+                        if quad_iou(confirmed[0], quad) > OUTLINE_AGREEMENT
+                        else max(accept, LOOSE_CONFIDENCE)
+                    )
                 ):
                     if best is None or confirmed[1].inliers > best[1].inliers:
                         best = confirmed
