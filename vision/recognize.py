@@ -71,6 +71,8 @@ MIN_FIND_INLIERS = 8
 MAX_HYPOTHESES = 40
 POSITION_RADIUS = 24.0  # canonical px: how far a rectified feature may sit from its reference
 MIN_NAME_INLIERS = 12
+MAX_OUTLINE_TRIES = 20  # outline namings per photo after which the rest get only two turns
+SETTLED_INLIERS = 40  # an outline named this surely is not tried in its other turns
 LOOSE_CONFIDENCE = 0.9  # the bar for a name found by descriptor-only matching of an outline
 RIVALS_CHECKED = 3  # other-name references geometrically checked when naming a card
 WEAK_CARD_INLIERS = 10  # a found-but-unnamed card with this much support is reported unknown
@@ -693,6 +695,7 @@ def identify(
     # card's outline must be a card-sized rectangle too (an art box, a gap between cards or a
     # loop in the table's pattern is not).
     to_card = _to_card_plane(cards)
+    outline_tries = 0  # namings of outlines so far (each turn of each outline is one)
     for quad in quads:
         if _explained(quad, cards):
             continue
@@ -709,17 +712,29 @@ def identify(
         squarish = (sides[0] + sides[2]) / (sides[1] + sides[3]) > 0.8
         # Which short edge is the top is unknown; seen steeply, even which edges are the
         # short ones can be (the card looks nearly square): then try all four turns.
-        for turn in [np.roll(quad, -k, axis=0) for k in ((0, 1, 2, 3) if squarish else (0, 2))]:
+        # Past the photo's budget of namings (a busy table with many card-like loops) an
+        # outline gets only the two likeliest turns and no descriptor-only matching.
+        spent = outline_tries >= MAX_OUTLINE_TRIES
+        for turn in [
+            np.roll(quad, -k, axis=0) for k in ((0, 1, 2, 3) if squarish and not spent else (0, 2))
+        ]:
+            outline_tries += 1
             result = _name_region(image, turn, gallery, shortlist)
             if result is not None and (best is None or result[1].inliers > best[1].inliers):
                 best = result
+            if _settled(best, accept):
+                break  # a wrong turn cannot line up this many features: the rest are moot
         if best is None or best[1].confidence < accept:
             # The outline may be an inner frame or a sleeve's edge: match without positions.
             loose: tuple[np.ndarray, _Naming] | None = None
-            for turn in [np.roll(quad, -k, axis=0) for k in range(4)]:
+            turns = range(0) if spent else range(4)
+            for turn in [np.roll(quad, -k, axis=0) for k in turns]:
+                outline_tries += 1
                 result = _name_region(image, turn, gallery, shortlist, aligned=False)
                 if result is not None and (loose is None or result[1].inliers > loose[1].inliers):
                     loose = result
+                if _settled(loose, accept):
+                    break
             if loose is not None:
                 # Descriptor-only matches can agree by chance: confirm at the corners they
                 # found, with the position-by-position check.
@@ -746,6 +761,10 @@ def identify(
             card = _card_from(best[1], best[0])
             if not _explained(card.corners, cards):
                 cards.append(card)
+                if to_card is None:
+                    # The first card named gives the table plane that screens the outlines
+                    # still to come (a steep photo whose features named nothing).
+                    to_card = _to_card_plane(cards)
             continue
         if typical_area > 0:
             # Cards on one table are one size (give or take perspective): an unnamed outline
@@ -858,6 +877,15 @@ def _name_region(
         if plausible_card(refined) and quad_iou(refined, corners) > 0.45:
             corners = refined
     return corners, naming
+
+
+def _settled(best: tuple[np.ndarray, _Naming] | None, accept: float) -> bool:
+    """True when an outline's naming is beyond doubt, so its other turns need not be tried."""
+    return (
+        best is not None
+        and best[1].confidence >= max(accept, LOOSE_CONFIDENCE)
+        and best[1].inliers >= SETTLED_INLIERS
+    )
 
 
 def _sharpened(patch: np.ndarray) -> np.ndarray:
