@@ -252,8 +252,15 @@ def _touches_border(quad: np.ndarray, box: tuple[int, int, int, int], margin: fl
     return bool(near.sum() >= 2)
 
 
-def plausible_card(quad: np.ndarray, size: tuple[int, int] | None = None) -> bool:
-    """Could this quadrilateral be a card photographed from up to ~45 degrees off vertical?"""
+def plausible_card(
+    quad: np.ndarray, size: tuple[int, int] | None = None, *, fitted: bool = False
+) -> bool:
+    """Could this quadrilateral be a card photographed from up to ~45 degrees off vertical?
+
+    ``fitted``: the corners come from a fit of the card's own features (not from edges), so
+    only a degenerate shape is refused: a card near the edge of a wide-angle, steeply tilted
+    picture is seen from further off vertical than the camera is tilted, and looks thinner
+    and more sheared than an outline search may accept."""
     q = order_corners(quad)
     if not cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)):
         return False
@@ -263,19 +270,22 @@ def plausible_card(quad: np.ndarray, size: tuple[int, int] | None = None) -> boo
     short = (sides[0] + sides[2]) / 2
     long = (sides[1] + sides[3]) / 2
     aspect = short / long
-    if not (CARD_ASPECT * 0.62 < aspect < min(1.0, CARD_ASPECT * 1.38)):
+    # Seen from 45 degrees a card's long side can shrink to its short side's length (a card
+    # near the camera of a steep photo looks square), so up to square is plausible.
+    if not (CARD_ASPECT * (0.45 if fitted else 0.62) < aspect <= 1.0):
         return False
     # Opposite sides of a card seen in perspective stay within a factor ~2 of each other.
-    if max(sides[0], sides[2]) > 2.0 * min(sides[0], sides[2]):
+    spread = 3.0 if fitted else 2.0
+    if max(sides[0], sides[2]) > spread * min(sides[0], sides[2]):
         return False
-    if max(sides[1], sides[3]) > 2.0 * min(sides[1], sides[3]):
+    if max(sides[1], sides[3]) > spread * min(sides[1], sides[3]):
         return False
     # Corner angles between ~32 and ~148 degrees (steep views shear a card a lot).
     for i in range(4):
         a = q[(i - 1) % 4] - q[i]
         b = q[(i + 1) % 4] - q[i]
         cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
-        if abs(cos) > 0.85:
+        if abs(cos) > (0.92 if fitted else 0.85):
             return False
     return True
 

@@ -399,9 +399,13 @@ def _find_in_table_view(
     known = [corners_from_homography(h.homography) for h in hypotheses]
     new: list[_Hypothesis] = []
     for hyp in found:
+        # In the flat view the card must look like a card; in the photo, any fitted shape will
+        # do (a card near the camera of a steep photo can look far thinner than a card).
+        if not plausible_card(corners_from_homography(hyp.homography)):
+            continue
         hyp.homography = back @ hyp.homography
         corners = corners_from_homography(hyp.homography)
-        if not plausible_card(corners) or not _on_picture(corners, width, height):
+        if not plausible_card(corners, fitted=True) or not _on_picture(corners, width, height):
             continue
         if any(quad_iou(corners, k) > 0.3 for k in known):
             continue
@@ -650,7 +654,7 @@ def identify(
         for hyp in found:
             corners = corners_from_homography(to_full @ hyp.homography)
             rivals = [e for e in hyp.votes if e != hyp.entry][:4]
-            if wide and plausible_card(corners):
+            if wide and plausible_card(corners, fitted=True):
                 # Found from few features: check against as many rivals as an outline is.
                 patch = rectify(image, corners)
                 rivals += _shortlist_by_index(patch, gallery, 6)
@@ -863,7 +867,7 @@ def _name_region(
 ) -> tuple[np.ndarray, _Naming] | None:
     """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
     (``entries``, every printing of their names, and the closest signatures); refine corners."""
-    if not plausible_card(corners):
+    if not plausible_card(corners, fitted=True):
         return None
     patch = _sharpened(rectify(image, corners))
     shortlist = list(dict.fromkeys(entries + _shortlist_by_signature(patch, gallery, 3)))
@@ -874,7 +878,7 @@ def _name_region(
         # The fit maps reference -> patch; compose with patch -> photo for exact corners.
         patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
         refined = corners_from_homography(patch_to_photo @ naming.refine)
-        if plausible_card(refined) and quad_iou(refined, corners) > 0.45:
+        if plausible_card(refined, fitted=True) and quad_iou(refined, corners) > 0.45:
             corners = refined
     return corners, naming
 
