@@ -17,10 +17,13 @@ from vision.detect import cards_in_reading_order, inside
 from vision.gallery import Gallery, GalleryError, name_from_filename
 from vision.layout import two_columns
 from vision.recognize import (
+    ACCEPT_CONFIDENCE,
     REASON_NOT_IN_GALLERY,
     REASON_TOO_BLURRED,
     Identification,
     VisionError,
+    _look_confidence,
+    confidence_from_look,
     identify,
 )
 from vision.synth import compose_scene, render_card_face
@@ -127,6 +130,7 @@ def test_gallery_is_plain_data_and_round_trips(gallery: Gallery, tmp_path: Path)
     loaded = Gallery.load(folder)
     assert loaded.names == NAMES and len(loaded) == len(NAMES)
     assert np.array_equal(loaded.descriptors, gallery.descriptors)
+    assert np.array_equal(loaded.looks, gallery.looks) and loaded.looks.dtype == np.uint8
     assert loaded.thumbnail(0) is not None
     faces = [render_card_face(n, 0) for n in NAMES[:3]]
     scene = compose_scene(faces, np.random.default_rng(2), difficulty="easy")
@@ -145,6 +149,57 @@ def test_broken_galleries_and_images_are_refused(tmp_path: Path, gallery: Galler
     blank = np.full((600, 800, 3), 128, np.uint8)
     empty = identify(blank, gallery)
     assert empty.cards == [] and empty.unknown == []
+
+
+def test_gallery_saved_before_looks_existed_gets_them_from_its_images(
+    gallery: Gallery, tmp_path: Path
+) -> None:
+    folder = gallery.save(tmp_path / "g")
+    with np.load(folder / "gallery.npz", allow_pickle=False) as arrays:
+        older = {key: arrays[key] for key in arrays.files if key != "looks"}
+    np.savez(folder / "gallery.npz", **older)
+    loaded = Gallery.load(folder)
+    assert loaded.looks.shape == gallery.looks.shape
+    # From the small JPEG copies, so close to the originals rather than equal.
+    diff = np.abs(loaded.looks.astype(int) - gallery.looks.astype(int))
+    assert diff.mean() < 6
+
+
+def test_gallery_with_damaged_looks_is_refused(gallery: Gallery, tmp_path: Path) -> None:
+    folder = gallery.save(tmp_path / "g")
+    with np.load(folder / "gallery.npz", allow_pickle=False) as arrays:
+        data = {key: arrays[key] for key in arrays.files}
+    data["looks"] = data["looks"][:, :10]
+    np.savez(folder / "gallery.npz", **data)
+    with pytest.raises(GalleryError, match="looks"):
+        Gallery.load(folder)
+
+
+def test_confidence_from_look_needs_a_close_look_and_a_clear_lead() -> None:
+    assert confidence_from_look(0.95, 0.5) >= ACCEPT_CONFIDENCE
+    assert confidence_from_look(0.95, 0.5) <= 0.9  # a look alone is never certain
+    assert confidence_from_look(0.95, 0.85) == 0.0  # another name looks nearly as close
+    assert confidence_from_look(0.6, 0.1) == 0.0  # not close enough to the named card
+    assert confidence_from_look(0.9, 0.7) < confidence_from_look(0.9, 0.5)
+
+
+def test_look_confirms_the_right_name_of_a_soft_card_only() -> None:
+    names = [f"Look {i:02d}" for i in range(48)]
+    g = Gallery()
+    for name in names:
+        g.enroll(name, render_card_face(name, 0))
+    card = render_card_face(names[5], 0)
+    soft = cv2.GaussianBlur(card, (0, 0), 3.0)
+    noise = np.random.default_rng(3).normal(0, 6, soft.shape)
+    soft = np.clip(soft + noise, 0, 255).astype(np.uint8)
+    assert _look_confidence(soft, g, names[5]) >= ACCEPT_CONFIDENCE
+    assert _look_confidence(soft, g, names[6]) == 0.0
+    stranger = render_card_face("Nobody Enrolled Me", 1)
+    assert all(_look_confidence(stranger, g, n) == 0.0 for n in names[:10])
+    small = Gallery()  # too few references for a typical card: the look is not used
+    for name in names[:16]:
+        small.enroll(name, render_card_face(name, 0))
+    assert _look_confidence(soft, small, names[5]) == 0.0
 
 
 def test_enrol_from_one_photo_in_reading_order() -> None:

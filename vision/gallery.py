@@ -6,8 +6,10 @@ On disk a gallery is a folder holding plain data only (no pickle):
   ``{"name": card name, "source": where it came from, "features": count}``;
 - ``gallery.npz`` — numpy arrays: ``points`` (N x 2 float32, feature positions on the upright
   336 x 468 reference), ``descriptors`` (N x 32 uint8 ORB), ``owner`` (N int32, entry of each
-  feature), ``signatures`` (E x D float32 whole-card signatures), and the search index
-  ``words`` / ``word_order`` / ``word_starts`` / ``coarse_words`` / ``coarse_starts``;
+  feature), ``signatures`` (E x D float32 whole-card signatures), ``looks`` (E x 54 x 38 x 3
+  uint8: each card at about 1/8 size, for the appearance check; galleries written before it
+  existed get it from ``images/`` when loaded), and the search index ``words`` /
+  ``word_order`` / ``word_starts`` / ``coarse_words`` / ``coarse_starts``;
 - ``images/NNNNN.jpg`` — a small copy of each reference (for pick-lists and re-enrolment).
 
 Several entries may share one name (printings, or several photos of one card).
@@ -16,6 +18,7 @@ Several entries may share one name (printings, or several photos of one card).
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,11 +30,14 @@ import numpy as np
 from vision.features import (
     CARD_H,
     CARD_W,
+    LOOK_SIZE,
     REFERENCE_FEATURES,
     REFERENCE_LEVELS,
     WordIndex,
     card_features,
+    card_look,
     global_descriptor,
+    look_vectors,
 )
 
 FORMAT = "tablekeeper-gallery"
@@ -75,6 +81,8 @@ class Gallery:
         self.descriptors = np.zeros((0, 32), np.uint8)
         self.owner = np.zeros(0, np.int32)
         self.signatures = np.zeros((0, 0), np.float32)
+        self.looks = np.zeros((0, 0, 0, 3), np.uint8)
+        self._look_vectors: np.ndarray | None = None
         self._thumbs: dict[int, np.ndarray] = {}
         self._index: WordIndex | None = None
         self._name_ids: np.ndarray | None = None
@@ -106,6 +114,9 @@ class Gallery:
         self.signatures = (
             signature if len(self.signatures) == 0 else np.vstack([self.signatures, signature])
         )
+        look = card_look(canonical)[None]
+        self.looks = look if len(self.looks) == 0 else np.concatenate([self.looks, look])
+        self._look_vectors = None
         self._thumbs[len(self.entries) - 1] = cv2.resize(
             canonical, THUMB_SIZE, interpolation=cv2.INTER_AREA
         )
@@ -118,7 +129,7 @@ class Gallery:
         target = Path(directory) if directory is not None else self.directory
         if target is None:
             raise ValueError("no folder given for the gallery")
-        self.directory = target
+        previous, self.directory = self.directory, target
         (target / _IMAGES).mkdir(parents=True, exist_ok=True)
         index = self.index
         meta = {
@@ -135,6 +146,7 @@ class Gallery:
             descriptors=self.descriptors,
             owner=self.owner,
             signatures=self.signatures,
+            looks=self.looks,
             words=index.words,
             word_order=index.order,
             word_starts=index.starts,
@@ -145,8 +157,14 @@ class Gallery:
         tmp_json = target / (_JSON + ".tmp")
         tmp_json.write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
         tmp_json.replace(target / _JSON)
-        for number, thumb in self._thumbs.items():
-            cv2.imwrite(str(target / _IMAGES / f"{number:05d}.jpg"), thumb)
+        for number in range(len(self.entries)):
+            image = f"{number:05d}.jpg"
+            if number in self._thumbs:
+                cv2.imwrite(str(target / _IMAGES / image), self._thumbs[number])
+            elif previous is not None and previous.resolve() != target.resolve():
+                # Saved before to another folder: its small copies come along.
+                if (previous / _IMAGES / image).is_file():
+                    shutil.copyfile(previous / _IMAGES / image, target / _IMAGES / image)
         self._thumbs.clear()
         return target
 
@@ -183,6 +201,8 @@ class Gallery:
             gallery.descriptors = data["descriptors"].astype(np.uint8)
             gallery.owner = data["owner"].astype(np.int32)
             gallery.signatures = data["signatures"].astype(np.float32)
+            if "looks" in data:
+                gallery.looks = data["looks"].astype(np.uint8)
             gallery._index = WordIndex(
                 data["words"].astype(np.uint8),
                 data["word_order"].astype(np.int32),
@@ -196,6 +216,10 @@ class Gallery:
             raise GalleryError(f"gallery {folder} is inconsistent (feature counts differ)")
         if len(gallery.signatures) != len(gallery.entries):
             raise GalleryError(f"gallery {folder} is inconsistent (signature count)")
+        if "looks" not in data:
+            gallery.looks = gallery._looks_from_images()
+        if len(gallery.looks) != len(gallery.entries):
+            raise GalleryError(f"gallery {folder} is inconsistent (look count)")
         problem = _array_problem(gallery)
         if problem:
             raise GalleryError(f"gallery {folder} is damaged ({problem})")
@@ -239,6 +263,30 @@ class Gallery:
             self.points[e.start : e.start + e.count],
             self.descriptors[e.start : e.start + e.count],
         )
+
+    def look_vectors(self) -> np.ndarray:
+        """Every reference's look as a unit vector of how it differs from the gallery's
+        typical card (:func:`vision.features.look_vectors`); E x D, computed once."""
+        if self._look_vectors is None:
+            if len(self.looks) == 0:
+                self._look_vectors = np.zeros((0, 0), np.float32)
+            else:
+                self._look_vectors = look_vectors(self.looks, self.typical_look())
+        return self._look_vectors
+
+    def typical_look(self) -> np.ndarray:
+        """The mean look of the gallery's references (float32)."""
+        return np.asarray(self.looks.astype(np.float32).mean(axis=0), np.float32)
+
+    def _looks_from_images(self) -> np.ndarray:
+        """Looks for a gallery saved before they were stored: from its small copies."""
+        looks = []
+        for entry in range(len(self.entries)):
+            thumb = self.thumbnail(entry)
+            if thumb is None:
+                raise GalleryError(f"gallery {self.directory} has no image for entry {entry}")
+            looks.append(card_look(cv2.resize(thumb, (CARD_W, CARD_H))))
+        return np.stack(looks) if looks else np.zeros((0, 0, 0, 3), np.uint8)
 
     def entries_named(self, name: str) -> list[int]:
         return [i for i, e in enumerate(self.entries) if e.name == name]
@@ -285,6 +333,9 @@ def _array_problem(gallery: Gallery) -> str | None:
             return f"{name} has shape {array.shape}, expected {shape}"
     if gallery.signatures.ndim != 2 or not np.isfinite(gallery.signatures).all():
         return "signatures are not a table of numbers"
+    look_shape = (len(gallery.entries), LOOK_SIZE[1] - 4, LOOK_SIZE[0] - 4, 3)
+    if len(gallery.entries) and gallery.looks.shape != look_shape:
+        return f"looks have shape {gallery.looks.shape}, expected {look_shape}"
     if not np.isfinite(gallery.points).all():
         return "points are not numbers"
     if n and (gallery.owner.min() < 0 or gallery.owner.max() >= len(gallery.entries)):
