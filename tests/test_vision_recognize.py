@@ -23,8 +23,10 @@ from vision.recognize import (
     Identification,
     VisionError,
     _look_confidence,
+    _look_similarities,
     confidence_from_look,
     identify,
+    look_contradicts,
 )
 from vision.synth import compose_scene, render_card_face
 
@@ -194,6 +196,11 @@ def test_look_confirms_the_right_name_of_a_soft_card_only() -> None:
     soft = np.clip(soft + noise, 0, 255).astype(np.uint8)
     assert _look_confidence(soft, g, names[5]) >= ACCEPT_CONFIDENCE
     assert _look_confidence(soft, g, names[6]) == 0.0
+    # The look speaks against a wrong name only when another enrolled card looks far closer.
+    looks = _look_similarities(soft, g, names[6])
+    assert looks is not None and look_contradicts(*looks)
+    right = _look_similarities(soft, g, names[5])
+    assert right is not None and not look_contradicts(*right)
     stranger = render_card_face("Nobody Enrolled Me", 1)
     assert all(_look_confidence(stranger, g, n) == 0.0 for n in names[:10])
     small = Gallery()  # too few references for a typical card: the look is not used

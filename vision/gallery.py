@@ -83,6 +83,7 @@ class Gallery:
         self.signatures = np.zeros((0, 0), np.float32)
         self.looks = np.zeros((0, 0, 0, 3), np.uint8)
         self._look_vectors: np.ndarray | None = None
+        self._typical_look: np.ndarray | None = None
         self._thumbs: dict[int, np.ndarray] = {}
         self._index: WordIndex | None = None
         self._name_ids: np.ndarray | None = None
@@ -117,6 +118,7 @@ class Gallery:
         look = card_look(canonical)[None]
         self.looks = look if len(self.looks) == 0 else np.concatenate([self.looks, look])
         self._look_vectors = None
+        self._typical_look = None
         self._thumbs[len(self.entries) - 1] = cv2.resize(
             canonical, THUMB_SIZE, interpolation=cv2.INTER_AREA
         )
@@ -275,8 +277,10 @@ class Gallery:
         return self._look_vectors
 
     def typical_look(self) -> np.ndarray:
-        """The mean look of the gallery's references (float32)."""
-        return np.asarray(self.looks.astype(np.float32).mean(axis=0), np.float32)
+        """The mean look of the gallery's references (float32), computed once."""
+        if self._typical_look is None:
+            self._typical_look = np.asarray(self.looks.astype(np.float32).mean(axis=0), np.float32)
+        return self._typical_look
 
     def _looks_from_images(self) -> np.ndarray:
         """Looks for a gallery saved before they were stored: from its small copies."""

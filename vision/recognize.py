@@ -87,6 +87,8 @@ LOOK_MIN_MARGIN = 8  # ... and beat every other name by this many inliers
 LOOK_MIN_SIMILARITY = 0.7  # the card must look like the named reference ...
 LOOK_MIN_LEAD = 0.15  # ... clearly more than like any reference of another name
 LOOK_MIN_GALLERY = 40  # a gallery's typical card needs this many references to mean much
+LOOK_VETO_SIMILARITY = 0.25  # a name not fully sure by features is doubted when the card
+LOOK_VETO_GAP = 0.25  # looks this little like it and this much more like another name's
 MIN_EDGE_SUPPORT = 0.5  # an unnamed outline must have a real edge along all four sides
 BLUR_LIMIT = 0.35  # sharpness() below this: "too blurred"
 
@@ -227,17 +229,34 @@ def confidence_from_look(similarity: float, other: float) -> float:
     return float(min(0.9, ACCEPT_CONFIDENCE + (lead - LOOK_MIN_LEAD)))
 
 
-def _look_confidence(patch: np.ndarray, gallery: Gallery, name: str) -> float:
-    """confidence_from_look for the upright card image ``patch`` named ``name``."""
+def look_contradicts(similarity: float, other: float) -> bool:
+    """Does the card's look speak against its name: hardly like the named reference and far
+    more like another name's? (A card that is not enrolled but shares its rules text and
+    frame with an enrolled one - a cycle of lands, say - lines up many features with it.)"""
+    return similarity < LOOK_VETO_SIMILARITY and other - similarity > LOOK_VETO_GAP
+
+
+def _look_similarities(
+    patch: np.ndarray, gallery: Gallery, name: str
+) -> tuple[float, float] | None:
+    """The look correlation of the upright card image ``patch`` with the closest reference
+    named ``name`` and with the closest reference of any other name; None when the gallery
+    is too small for a typical card or holds only that name."""
     table = gallery.look_vectors()
     if len(table) < LOOK_MIN_GALLERY:
-        return 0.0
+        return None
     mine = look_vectors(card_look(patch)[None], gallery.typical_look())[0]
     sims = table @ mine
     same = gallery.name_ids == gallery.name_ids[gallery.entries_named(name)[0]]
     if same.all():
-        return 0.0
-    return confidence_from_look(float(sims[same].max()), float(sims[~same].max()))
+        return None
+    return float(sims[same].max()), float(sims[~same].max())
+
+
+def _look_confidence(patch: np.ndarray, gallery: Gallery, name: str) -> float:
+    """confidence_from_look for the upright card image ``patch`` named ``name``."""
+    looks = _look_similarities(patch, gallery, name)
+    return 0.0 if looks is None else confidence_from_look(*looks)
 
 
 # -- step 1: find -------------------------------------------------------------------------
@@ -916,16 +935,20 @@ def _name_region(
         refined = corners_from_homography(patch_to_photo @ naming.refine)
         if plausible_card(refined, fitted=True) and quad_iou(refined, corners) > 0.45:
             corners = refined
-    if (
-        naming.confidence < LOOSE_CONFIDENCE
-        and naming.inliers >= LOOK_MIN_INLIERS
+    likely = (
+        naming.inliers >= LOOK_MIN_INLIERS
         and naming.inliers - naming.rival_inliers >= LOOK_MIN_MARGIN
-    ):
-        # Likely but not sure by features (a small, blurred or glared card): the card's look
-        # at the fitted corners may settle it.
-        look = _look_confidence(rectify(image, corners), gallery, naming.name)
-        if look > naming.confidence:
-            naming.confidence = look
+    )
+    if naming.confidence < LOOSE_CONFIDENCE and (naming.confidence > 0 or likely):
+        # Not sure by features: the card's look at the fitted corners is a second opinion
+        # (at a quarter of the canonical size: the look needs no more).
+        small = rectify(image, corners, (CARD_W // 4, CARD_H // 4))
+        looks = _look_similarities(small, gallery, naming.name)
+        if looks is not None and look_contradicts(*looks):
+            naming.confidence = 0.0
+        elif looks is not None and likely:
+            # Likely by features (a small, blurred or glared card): a close look settles it.
+            naming.confidence = max(naming.confidence, confidence_from_look(*looks))
     return corners, naming
 
 
