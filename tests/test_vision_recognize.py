@@ -254,3 +254,22 @@ def test_real_photos_at_1640_px(real_gallery: Gallery, photo: str) -> None:
     result = identify(image, real_gallery)
     assert Counter(c.name for c in result.cards) == truth
     assert result.unknown == []
+
+
+def test_partly_hidden_card_is_completed_from_its_visible_side() -> None:
+    from vision.detect import quad_iou
+    from vision.features import CARD_H, CARD_W
+    from vision.recognize import _completed_cards
+
+    to_card = np.eye(3)  # a straight-down photo at the canonical card's scale
+    x, y = 100.0, 80.0
+    whole = np.array([[x, y], [x + CARD_W, y], [x + CARD_W, y + CARD_H], [x, y + CARD_H]])
+    # Its bottom right corner lies under another card: the outline found is cut short.
+    cut = np.array(
+        [[x, y], [x + CARD_W, y], [x + CARD_W, y + 0.55 * CARD_H], [x, y + 0.8 * CARD_H]]
+    )
+    guesses = _completed_cards(cut.astype(np.float32), to_card)
+    assert guesses and max(quad_iou(g, whole) for g in guesses) > 0.95
+    # A shape with no square, card-long side gives no guess.
+    skew = np.array([[x, y], [x + 0.5 * CARD_W, y + 20], [x + 0.6 * CARD_W, y + 300], [x, y + 200]])
+    assert _completed_cards(skew.astype(np.float32), to_card) == []

@@ -61,6 +61,8 @@ PLANE_MAX_COS = 0.35  # its corners on the table within ~20 degrees of square
 PLANE_TIGHT_TOLERANCE = (0.8, 1.25)  # the same for a card fitted from its features ...
 PLANE_TIGHT_ASPECT = 0.08  # ... whose proportions must be a card's within 8%
 PLANE_TIGHT_COS = 0.2  # ... and corners within ~12 degrees of square
+COMPLETION_MAX_COS = 0.2  # a partly hidden card's visible edge: square at both ends ...
+COMPLETION_LENGTH_TOLERANCE = 0.12  # ... and a card's side long, within 12%
 SHARPEN_BELOW = 0.5  # a rectified card less sharp than this is sharpened before naming
 SHARPEN_AMOUNT = 2.0
 OUTLINE_AGREEMENT = 0.6  # IoU of a feature fit with its outline for the two to agree
@@ -755,10 +757,17 @@ def identify(
     # loop in the table's pattern is not).
     to_card = _to_card_plane(cards)
     outline_tries = 0  # namings of outlines so far (each turn of each outline is one)
-    for quad in quads:
+    outlines = list(quads)  # grows: whole cards completed from partly hidden ones join it
+    completed: set[int] = set()  # which outlines were completed (their positions in the list)
+    for number, quad in enumerate(outlines):
         if _explained(quad, cards):
             continue
         if to_card is not None and not _card_sized(quad, to_card):
+            if number not in completed:
+                for whole in _completed_cards(quad, to_card):
+                    if all(quad_iou(whole, q) < 0.7 for q in outlines):
+                        completed.add(len(outlines))
+                        outlines.append(whole)
             continue
         outline_patch = rectify(image, quad)
         shortlist = (
@@ -831,6 +840,8 @@ def identify(
             ratio = cv2.contourArea(quad.reshape(-1, 1, 2)) / typical_area
             if not 0.3 <= ratio <= 3.0:
                 continue
+        if number in completed:
+            continue  # a guess at a hidden card's extent: only a name can confirm it
         if edge_support(image, quad) < MIN_EDGE_SUPPORT:
             continue  # a loop in the table's pattern, not a card's edge
         patch = rectify(image, quad)
@@ -1012,6 +1023,52 @@ def _card_sized(quad: np.ndarray, to_card: np.ndarray, tight: bool = False) -> b
         if abs(cos) > (PLANE_TIGHT_COS if tight else PLANE_MAX_COS):
             return False
     return True
+
+
+def _completed_cards(quad: np.ndarray, to_card: np.ndarray) -> list[np.ndarray]:
+    """Whole cards that an outline of a partly hidden card (one corner under another card)
+    may belong to: on the table plane, an edge of the outline that is as long as a card's
+    side and square to its neighbours at both ends is taken as that side of the card, and the
+    card is completed on the outline's side of it. Photo pixels."""
+    q = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(1, 4, 2), to_card)[0]
+    if not np.isfinite(q).all():
+        return []
+    try:
+        from_card = np.linalg.inv(to_card)
+    except np.linalg.LinAlgError:
+        return []
+    centre = q.mean(axis=0)
+    out = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        edge = b - a
+        length = float(np.linalg.norm(edge))
+        if length < 1e-6:
+            continue
+        unit = edge / length
+        ends_square = True
+        for corner, neighbour in ((a, q[(i - 1) % 4]), (b, q[(i + 2) % 4])):
+            side = neighbour - corner
+            cos = float(np.dot(unit, side) / (np.linalg.norm(side) + 1e-9))
+            ends_square &= abs(cos) < COMPLETION_MAX_COS
+        if not ends_square:
+            continue
+        normal = np.array([-unit[1], unit[0]])
+        if np.dot(centre - a, normal) < 0:
+            normal = -normal
+        for along, across in ((CARD_W, CARD_H), (CARD_H, CARD_W)):
+            if abs(length / along - 1.0) > COMPLETION_LENGTH_TOLERANCE:
+                continue
+            # The visible edge keeps its place; the card's far side is one card across.
+            mid = (a + b) / 2
+            half = unit * along / 2
+            card = np.array(
+                [mid - half, mid + half, mid + half + normal * across, mid - half + normal * across]
+            )
+            back = cv2.perspectiveTransform(card.reshape(1, 4, 2), from_card)[0]
+            if np.isfinite(back).all():
+                out.append(order_corners(back.astype(np.float32)))
+    return out
 
 
 def _explained(quad: np.ndarray, cards: list[Card]) -> bool:
