@@ -13,6 +13,11 @@ Two parts:
   gallery, which must come back unknown. Per difficulty: right, wrong (named wrong with a
   confidence above the accept threshold), unknown, missed, false cards, median seconds.
   The calibration table shows the same counts for other accept thresholds.
+- **Held-out real cards** (``--held-out FRACTION`` with ``--real``): a harder open-set test than
+  the generated strangers. That fraction of the card *names* (chosen with the seed) is left out
+  of a second gallery; hard scenes are drawn from every scan, so they hold cards of the same
+  game, frame and often rules text that are not enrolled. Those must come back unknown (or be
+  missed), never named; the enrolled cards in the same scenes are scored as usual.
 """
 
 from __future__ import annotations
@@ -328,6 +333,58 @@ def _filtered(result: Identification, threshold: float) -> Identification:
     )
 
 
+def run_held_out(
+    faces: list[tuple[str, np.ndarray]],
+    fraction: float,
+    scenes: int,
+    cards_per_scene: int,
+    seed: int,
+) -> dict[str, Any]:
+    """Enrol all but ``fraction`` of the names, then score hard scenes drawn from every face:
+    a held-out card named (at or above the accept threshold) is an open-set failure."""
+    rng = np.random.default_rng(seed)
+    names = sorted({name for name, _ in faces})
+    held = set(rng.choice(names, size=max(1, int(len(names) * fraction)), replace=False))
+    gallery = Gallery()
+    for name, face in faces:
+        if name not in held:
+            gallery.enroll(name, face)
+    enrolled = Tally()
+    for _ in range(scenes):
+        chosen = rng.choice(len(faces), size=min(cards_per_scene, len(faces)), replace=False)
+        scene = compose_scene([faces[i][1] for i in chosen], rng, difficulty="hard")
+        result, cpu = _timed_identify(scene.image, gallery)
+        truth_known = [
+            (c.corners, faces[chosen[c.index]][0])
+            for c in scene.cards
+            if faces[chosen[c.index]][0] not in held
+        ]
+        truth_held: list[tuple[np.ndarray, str | None]] = [
+            (c.corners, None) for c in scene.cards if faces[chosen[c.index]][0] in held
+        ]
+        # Enrolled cards first (they claim their answers), then the held-out ones.
+        _match_scene(result, truth_known + truth_held, ACCEPT_CONFIDENCE, enrolled)
+        enrolled.cpu.append(cpu)
+        enrolled.seconds.append(result.seconds)
+    named = enrolled.open_named
+    _log(
+        f"Held-out real cards (seed {seed}: {len(held)} of {len(names)} names left out of the "
+        f"gallery; {scenes} hard scenes of {cards_per_scene} cards drawn from every scan):"
+    )
+    _log(HEADER)
+    _log("  enrolled      " + enrolled.row())
+    _log(
+        f"  held-out cards: {enrolled.open_cards}, reported unknown {enrolled.open_unknown}, "
+        f"named (wrongly) {named} ({100 * named / max(1, enrolled.open_cards):.1f}%), missed "
+        f"{enrolled.open_cards - enrolled.open_unknown - named}"
+    )
+    return {
+        "held_out_names": len(held),
+        "names": len(names),
+        "enrolled": _tally_json(enrolled),
+    }
+
+
 def run_benchmark(
     *,
     real: Path | None,
@@ -337,6 +394,8 @@ def run_benchmark(
     threads: int,
     gallery_dir: Path | None,
     json_out: Path | None,
+    held_out: float = 0.0,
+    held_out_scenes: int = 60,
 ) -> int:
     cv2.setNumThreads(max(1, threads))
     _log(f"OpenCV {cv2.__version__}, numpy {np.__version__}, OpenCV threads: {threads}")
@@ -391,6 +450,12 @@ def run_benchmark(
                 gallery.enroll(n, face)
     if scenes > 0:
         figures["synthetic"] = run_synthetic(gallery, faces, scenes, cards_per_scene, seed)
+    if held_out > 0:
+        if real is None:
+            raise BenchError("--held-out needs --real (real cards to leave out)")
+        if not 0 < held_out < 1:
+            raise BenchError("--held-out is a fraction of the names, between 0 and 1")
+        figures["held_out"] = run_held_out(faces, held_out, held_out_scenes, cards_per_scene, seed)
     if json_out is not None:
         json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return 0

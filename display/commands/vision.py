@@ -88,6 +88,17 @@ def register(commands: Any, benches: Any) -> None:
         metavar="DIR",
         help="use this enrolled gallery instead of enrolling --real's gallery/",
     )
+    bench.add_argument(
+        "--held-out",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="with --real: also leave this fraction of the names out of a gallery and check "
+        "that those real cards come back unknown in hard scenes (e.g. 0.25)",
+    )
+    bench.add_argument(
+        "--held-out-scenes", type=int, default=60, help="hard scenes for --held-out (60)"
+    )
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
     bench.set_defaults(func=run_bench)
 
@@ -210,6 +221,8 @@ def run_bench(args: argparse.Namespace) -> int:
             threads=args.threads,
             gallery_dir=args.gallery,
             json_out=args.json,
+            held_out=args.held_out,
+            held_out_scenes=args.held_out_scenes,
         )
     except BenchError as error:
         raise CliError(str(error)) from error
