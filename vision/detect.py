@@ -162,24 +162,15 @@ def find_card_quads(
                 continue
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
-    # An outline wholly inside another (a card's art box or text box) is not a card - unless
-    # the other one also holds a known card: then it is the outline round two cards that
-    # touch, not a card.
-    known_centres = [np.asarray(k, np.float32).reshape(4, 2).mean(axis=0) for k in known or []]
-    merged = [
-        any(inside(c, o) for c in known_centres)
-        and not any(quad_iou(o, k) > 0.8 for k in known or [])
-        for o in quads
-    ]
+    # An outline wholly inside another (a card's art box or text box) is not a card.
     return [
         q
         for q in quads
         if not any(
             o is not q
-            and not is_merged
             and cv2.contourArea(o.reshape(-1, 1, 2)) > cv2.contourArea(q.reshape(-1, 1, 2))
             and all(inside(p, o) for p in q)
-            for o, is_merged in zip(quads, merged, strict=True)
+            for o in quads
         )
     ]
 
