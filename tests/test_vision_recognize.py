@@ -273,18 +273,3 @@ def test_partly_hidden_card_is_completed_from_its_visible_side() -> None:
     # A shape with no square, card-long side gives no guess.
     skew = np.array([[x, y], [x + 0.5 * CARD_W, y + 20], [x + 0.6 * CARD_W, y + 300], [x, y + 200]])
     assert _completed_cards(skew.astype(np.float32), to_card) == []
-
-
-def test_known_card_outline_parts_a_touching_card_from_it() -> None:
-    from vision.detect import find_card_quads, quad_iou
-
-    # Two cards of one colour side by side on a plain table, with no visible seam between them.
-    image = np.full((600, 800, 3), (60, 90, 60), np.uint8)
-    cv2.rectangle(image, (150, 150), (349, 428), (220, 220, 220), -1)
-    cv2.rectangle(image, (350, 150), (549, 428), (220, 220, 220), -1)
-    left = np.array([[150, 150], [350, 150], [350, 429], [150, 429]], np.float32)
-    right = np.array([[350, 150], [550, 150], [550, 429], [350, 429]], np.float32)
-    alone = find_card_quads(image)
-    assert not any(quad_iou(q, right) > 0.8 for q in alone)  # one outline round both
-    parted = find_card_quads(image, known=[left])
-    assert any(quad_iou(q, right) > 0.8 for q in parted)

@@ -93,20 +93,13 @@ def _area(quad: np.ndarray) -> float:
     return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
 
 
-def find_card_quads(
-    image: np.ndarray,
-    *,
-    min_fraction: float = 0.04,
-    known: list[np.ndarray] | None = None,
-) -> list[np.ndarray]:
+def find_card_quads(image: np.ndarray, *, min_fraction: float = 0.04) -> list[np.ndarray]:
     """Card-shaped outlines in ``image``: corner arrays (TL, TR, BR, BL; image pixels).
 
     Looks for closed, convex, card-proportioned outlines in edge maps at two sensitivities
     (so both crisp and faint card edges are found). Pieces of the picture's own border (a
     padded canvas, the photo edge) are not cards and are dropped. ``min_fraction``: the smallest
-    card side accepted, as a fraction of the picture's short side. ``known``: outlines of
-    cards already found (image pixels), drawn into the edge maps so that a card touching or
-    partly under one of them has a closed outline of its own.
+    card side accepted, as a fraction of the picture's short side.
     """
     full_h, full_w = image.shape[:2]
     scale = min(1.0, FIND_LONG_SIDE / max(full_h, full_w))
@@ -129,11 +122,8 @@ def find_card_quads(
     max_area = 0.6 * h * w
     found: list[np.ndarray] = []
     kernel = np.ones((3, 3), np.uint8)
-    barriers = [np.round(np.asarray(q, np.float64) * scale).astype(np.int32) for q in known or []]
     for low, high in ((20, 60), (40, 120), (80, 200)):
         edges = cv2.dilate(cv2.Canny(dx, dy, low, high, L2gradient=True), kernel)
-        if barriers:
-            cv2.polylines(edges, [q.reshape(-1, 1, 2) for q in barriers], True, 255, 3)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if len(contour) < 8:

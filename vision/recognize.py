@@ -747,12 +747,7 @@ def identify(
     tick = time.perf_counter()
     unknown: list[UnknownCard] = []
     # Outlines are searched on the work copy (they need no more detail) and scaled back.
-    # The named cards' outlines are drawn in, to part the outline of a card touching or
-    # partly under one of them from theirs.
-    quads = [
-        (q / scale).astype(np.float32)
-        for q in find_card_quads(work, known=[c.corners * scale for c in cards])
-    ]
+    quads = [(q / scale).astype(np.float32) for q in find_card_quads(work)]
     timings["outlines"] = time.perf_counter() - tick
     tick = time.perf_counter()
     named_areas = [cv2.contourArea(c.corners.reshape(-1, 1, 2)) for c in cards]
