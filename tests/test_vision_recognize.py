@@ -273,3 +273,20 @@ def test_partly_hidden_card_is_completed_from_its_visible_side() -> None:
     # A shape with no square, card-long side gives no guess.
     skew = np.array([[x, y], [x + 0.5 * CARD_W, y + 20], [x + 0.6 * CARD_W, y + 300], [x, y + 200]])
     assert _completed_cards(skew.astype(np.float32), to_card) == []
+
+
+def test_confidence_from_inliers_asks_more_when_other_names_line_up_too() -> None:
+    from vision.recognize import confidence_from_inliers
+
+    # A small card whose other names get almost nothing: ~28 inliers are enough ...
+    assert confidence_from_inliers(28, 3) >= ACCEPT_CONFIDENCE
+    # ... but not when another name lines up nearly as much (a layout, not a card) ...
+    assert confidence_from_inliers(28, 18) < ACCEPT_CONFIDENCE
+    # ... nor a handful of inliers however weak the rival (a not-enrolled card's frame).
+    assert confidence_from_inliers(21, 8) < 0.2
+    assert confidence_from_inliers(15, 0) < ACCEPT_CONFIDENCE
+    assert confidence_from_inliers(120, 10) > 0.99
+    assert confidence_from_inliers(40, 40) == 0.0
+    for best in range(12, 80, 4):
+        assert confidence_from_inliers(best + 4, 10) >= confidence_from_inliers(best, 10)
+        assert confidence_from_inliers(best, 12) <= confidence_from_inliers(best, 6)
