@@ -290,3 +290,24 @@ def test_confidence_from_inliers_asks_more_when_other_names_line_up_too() -> Non
     for best in range(12, 80, 4):
         assert confidence_from_inliers(best + 4, 10) >= confidence_from_inliers(best, 10)
         assert confidence_from_inliers(best, 12) <= confidence_from_inliers(best, 6)
+
+
+def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
+    from vision.recognize import _look_disowns
+
+    names = [f"Look {i:02d}" for i in range(48)]
+    g = Gallery()
+    for name in names:
+        g.enroll(name, render_card_face(name, 0))
+    card = cv2.GaussianBlur(render_card_face(names[5], 0), (0, 0), 2.0)
+    # Half the card under a glare spot: compared cell by cell it is still itself.
+    glared = card.copy()
+    glared[: card.shape[0] // 3] = 255
+    assert not _look_disowns(card, g, names[5])
+    assert not _look_disowns(glared, g, names[5])
+    assert _look_disowns(card, g, names[6])
+    assert _look_disowns(render_card_face("Nobody Enrolled Me", 1), g, names[5])
+    small = Gallery()  # too few references for a typical card: the look has no say
+    for name in names[:16]:
+        small.enroll(name, render_card_face(name, 0))
+    assert not _look_disowns(card, small, names[6])

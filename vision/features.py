@@ -271,3 +271,21 @@ def look_vectors(looks: np.ndarray, typical: np.ndarray) -> np.ndarray:
     diff -= diff.mean(axis=1, keepdims=True)
     diff /= np.linalg.norm(diff, axis=1, keepdims=True) + 1e-6
     return diff
+
+
+LOOK_CELLS = (4, 3)  # rows, columns of the grid a look is cut into for the robust comparison
+_CELL = (13, 12)  # rows, columns of look pixels per cell (the look is 54 x 38)
+
+
+def look_cells(residuals: np.ndarray) -> np.ndarray:
+    """Looks with the typical card taken away (K x 54 x 38 x 3 float32) cut into a 4 x 3 grid
+    of cells, each a zero-mean unit vector: K x 12 x D. Comparing cell by cell and taking the
+    median lets a card half under another card or a glare spot still be compared fairly."""
+    rows, cols = LOOK_CELLS
+    h, w = _CELL
+    k = len(residuals)
+    grid = residuals[:, : rows * h, : cols * w].reshape(k, rows, h, cols, w, -1)
+    cells = grid.transpose(0, 1, 3, 2, 4, 5).reshape(k, rows * cols, -1).astype(np.float32)
+    cells -= cells.mean(axis=2, keepdims=True)
+    cells /= np.linalg.norm(cells, axis=2, keepdims=True) + 1e-6
+    return cells

@@ -37,6 +37,7 @@ from vision.features import (
     card_features,
     card_look,
     global_descriptor,
+    look_cells,
     look_vectors,
 )
 
@@ -84,6 +85,7 @@ class Gallery:
         self.looks = np.zeros((0, 0, 0, 3), np.uint8)
         self._look_vectors: np.ndarray | None = None
         self._typical_look: np.ndarray | None = None
+        self._look_cells: np.ndarray | None = None
         self._thumbs: dict[int, np.ndarray] = {}
         self._index: WordIndex | None = None
         self._name_ids: np.ndarray | None = None
@@ -119,6 +121,7 @@ class Gallery:
         self.looks = look if len(self.looks) == 0 else np.concatenate([self.looks, look])
         self._look_vectors = None
         self._typical_look = None
+        self._look_cells = None
         self._thumbs[len(self.entries) - 1] = cv2.resize(
             canonical, THUMB_SIZE, interpolation=cv2.INTER_AREA
         )
@@ -275,6 +278,14 @@ class Gallery:
             else:
                 self._look_vectors = look_vectors(self.looks, self.typical_look())
         return self._look_vectors
+
+    def look_cells(self) -> np.ndarray:
+        """Every reference's look, typical card taken away, as a grid of unit-vector cells
+        (:func:`vision.features.look_cells`); E x 12 x D, computed once."""
+        if self._look_cells is None:
+            residuals = self.looks.astype(np.float32) - self.typical_look()[None]
+            self._look_cells = look_cells(residuals)
+        return self._look_cells
 
     def typical_look(self) -> np.ndarray:
         """The mean look of the gallery's references (float32), computed once."""
