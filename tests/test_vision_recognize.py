@@ -22,7 +22,6 @@ from vision.recognize import (
     REASON_TOO_BLURRED,
     Identification,
     VisionError,
-    _look_confidence,
     _look_similarities,
     confidence_from_look,
     identify,
@@ -185,6 +184,12 @@ def test_confidence_from_look_needs_a_close_look_and_a_clear_lead() -> None:
     assert confidence_from_look(0.9, 0.7) < confidence_from_look(0.9, 0.5)
 
 
+def _looks(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float, float]:
+    looks = _look_similarities(patch, gallery, name)
+    assert looks is not None
+    return looks
+
+
 def test_look_confirms_the_right_name_of_a_soft_card_only() -> None:
     names = [f"Look {i:02d}" for i in range(48)]
     g = Gallery()
@@ -194,19 +199,19 @@ def test_look_confirms_the_right_name_of_a_soft_card_only() -> None:
     soft = cv2.GaussianBlur(card, (0, 0), 3.0)
     noise = np.random.default_rng(3).normal(0, 6, soft.shape)
     soft = np.clip(soft + noise, 0, 255).astype(np.uint8)
-    assert _look_confidence(soft, g, names[5]) >= ACCEPT_CONFIDENCE
-    assert _look_confidence(soft, g, names[6]) == 0.0
+    assert confidence_from_look(*_looks(soft, g, names[5])) >= ACCEPT_CONFIDENCE
+    assert confidence_from_look(*_looks(soft, g, names[6])) == 0.0
     # The look speaks against a wrong name only when another enrolled card looks far closer.
     looks = _look_similarities(soft, g, names[6])
     assert looks is not None and look_contradicts(*looks)
     right = _look_similarities(soft, g, names[5])
     assert right is not None and not look_contradicts(*right)
     stranger = render_card_face("Nobody Enrolled Me", 1)
-    assert all(_look_confidence(stranger, g, n) == 0.0 for n in names[:10])
+    assert all(confidence_from_look(*_looks(stranger, g, n)) == 0.0 for n in names[:10])
     small = Gallery()  # too few references for a typical card: the look is not used
     for name in names[:16]:
         small.enroll(name, render_card_face(name, 0))
-    assert _look_confidence(soft, small, names[5]) == 0.0
+    assert _look_similarities(soft, small, names[5]) is None
 
 
 def test_enrol_from_one_photo_in_reading_order() -> None:

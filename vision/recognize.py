@@ -248,6 +248,11 @@ def look_contradicts(similarity: float, other: float) -> bool:
     return similarity < LOOK_VETO_SIMILARITY and other - similarity > LOOK_VETO_GAP
 
 
+def _named(gallery: Gallery, name: str) -> np.ndarray:
+    """Which gallery entries carry ``name`` (a mask over the entries)."""
+    return np.asarray(gallery.name_ids == gallery.name_ids[gallery.entries_named(name)[0]])
+
+
 def _look_similarities(
     patch: np.ndarray, gallery: Gallery, name: str
 ) -> tuple[float, float] | None:
@@ -259,7 +264,7 @@ def _look_similarities(
         return None
     mine = look_vectors(card_look(patch)[None], gallery.typical_look())[0]
     sims = table @ mine
-    same = gallery.name_ids == gallery.name_ids[gallery.entries_named(name)[0]]
+    same = _named(gallery, name)
     if same.all():
         return None
     return float(sims[same].max()), float(sims[~same].max())
@@ -277,17 +282,11 @@ def _look_disowns(patch: np.ndarray, gallery: Gallery, name: str) -> bool:
     residual = card_look(patch).astype(np.float32) - gallery.typical_look()
     mine = look_cells(residual[None])[0]
     scores = np.median(np.einsum("ecd,cd->ec", cells, mine), axis=1)
-    same = gallery.name_ids == gallery.name_ids[gallery.entries_named(name)[0]]
+    same = _named(gallery, name)
     if same.all():
         return False
     similarity, other = float(scores[same].max()), float(scores[~same].max())
     return similarity < LOOK_MIN_CELLS_SIMILARITY or other > similarity
-
-
-def _look_confidence(patch: np.ndarray, gallery: Gallery, name: str) -> float:
-    """confidence_from_look for the upright card image ``patch`` named ``name``."""
-    looks = _look_similarities(patch, gallery, name)
-    return 0.0 if looks is None else confidence_from_look(*looks)
 
 
 # -- step 1: find -------------------------------------------------------------------------
