@@ -108,3 +108,21 @@ def test_bench_runs_and_prints_figures(capsys: pytest.CaptureFixture[str]) -> No
     assert "hands per second (CPU time, one core): median" in out
     assert "slowest random hand" in out and "worst constructed case" in out
     assert "0 pruned vs brute-force mismatches" in out
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error(tmp_path: Path) -> None:
+    """`tablekeeper remix score --batch FILE | head`: the reader leaving is no crash."""
+    import subprocess
+    import sys
+
+    hand = "Captain America, Falcon, Beast, Hawkeye, Jean Grey, Black Widow, Selene"
+    batch = tmp_path / "hands.txt"
+    batch.write_text("\n".join([hand] * 20000) + "\n", encoding="utf-8")
+    command = [sys.executable, "-m", "display.cli", "remix", "score", "--batch", str(batch)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(10)  # the first few bytes, then the reader goes away
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 0
+    assert "Traceback" not in errors
