@@ -316,3 +316,18 @@ def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
     for name in names[:16]:
         small.enroll(name, render_card_face(name, 0))
     assert not _look_disowns(card, small, names[6])
+
+
+@pytest.mark.parametrize("key", ["descriptors", "owner", "looks", "word_order"])
+def test_gallery_with_fractional_numbers_where_whole_ones_belong_is_refused(
+    gallery: Gallery, tmp_path: Path, key: str
+) -> None:
+    folder = gallery.save(tmp_path / "g")
+    with np.load(folder / "gallery.npz", allow_pickle=False) as arrays:
+        data = {name: arrays[name] for name in arrays.files}
+    damaged = data[key].astype(np.float64)
+    damaged.flat[0] = np.nan
+    data[key] = damaged
+    np.savez(folder / "gallery.npz", **data)
+    with pytest.raises(GalleryError, match=f"{key} are float64"):
+        Gallery.load(folder)

@@ -194,6 +194,13 @@ class Gallery:
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as error:
             raise GalleryError(f"cannot read gallery {folder}: {error}") from error
         gallery = cls(folder)
+        # Whole-number arrays must hold whole numbers: casting a float array (NaN and all)
+        # would turn a damaged file into plausible-looking garbage.
+        for key in _WHOLE_NUMBER_ARRAYS:
+            if key in data and data[key].dtype.kind not in "iub":
+                raise GalleryError(
+                    f"gallery {folder} is damaged ({key} are {data[key].dtype}, not whole numbers)"
+                )
         try:
             start = 0
             for item in meta["entries"]:
@@ -326,6 +333,18 @@ class Gallery:
                 raise GalleryError(f"cannot read image {path}")
             added.append(self.enroll(name_from_filename(path), card_from_image(image), str(path)))
         return added
+
+
+_WHOLE_NUMBER_ARRAYS = (
+    "descriptors",
+    "owner",
+    "looks",
+    "words",
+    "word_order",
+    "word_starts",
+    "coarse_words",
+    "coarse_starts",
+)
 
 
 def _array_problem(gallery: Gallery) -> str | None:
