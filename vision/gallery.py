@@ -290,6 +290,8 @@ class Gallery:
         """Every reference's look, typical card taken away, as a grid of unit-vector cells
         (:func:`vision.features.look_cells`); E x 12 x D, computed once."""
         if self._look_cells is None:
+            if len(self.looks) == 0:
+                return np.zeros((0, 0, 0), np.float32)
             residuals = self.looks.astype(np.float32) - self.typical_look()[None]
             self._look_cells = look_cells(residuals)
         return self._look_cells

@@ -259,9 +259,9 @@ def _look_similarities(
     """The look correlation of the upright card image ``patch`` with the closest reference
     named ``name`` and with the closest reference of any other name; None when the gallery
     is too small for a typical card or holds only that name."""
-    table = gallery.look_vectors()
-    if len(table) < LOOK_MIN_GALLERY:
+    if len(gallery) < LOOK_MIN_GALLERY:
         return None
+    table = gallery.look_vectors()
     mine = look_vectors(card_look(patch)[None], gallery.typical_look())[0]
     sims = table @ mine
     same = _named(gallery, name)
@@ -276,9 +276,9 @@ def _look_disowns(patch: np.ndarray, gallery: Gallery, name: str) -> bool:
     or closer to a reference of another name. A card that is not enrolled but shares the rules
     text and frame of its cycle with an enrolled card lines up enough features to be named
     with confidence; its art still differs."""
-    cells = gallery.look_cells()
-    if len(cells) < LOOK_MIN_GALLERY:
+    if len(gallery) < LOOK_MIN_GALLERY:
         return False
+    cells = gallery.look_cells()
     residual = card_look(patch).astype(np.float32) - gallery.typical_look()
     mine = look_cells(residual[None])[0]
     scores = np.median(np.einsum("ecd,cd->ec", cells, mine), axis=1)
