@@ -13,26 +13,29 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import cards_in_reading_order, inside
-from vision.gallery import Gallery, GalleryError, name_from_filename
-from vision.layout import two_columns
-from vision.recognize import (
+from vision import (
     ACCEPT_CONFIDENCE,
     REASON_NOT_IN_GALLERY,
     REASON_TOO_BLURRED,
     Identification,
     VisionError,
-    _look_similarities,
-    confidence_from_look,
     identify,
-    look_contradicts,
 )
+from vision.appearance import (
+    confidence_from_look,
+    look_contradicts,
+    look_disowns,
+    look_similarities,
+)
+from vision.detect import cards_in_reading_order
+from vision.gallery import Gallery, GalleryError, name_from_filename
+from vision.geometry import CARD_H, CARD_W, inside, quad_iou
+from vision.layout import two_columns
+from vision.name import confidence_from_inliers
+from vision.plane import completed_cards
 from vision.synth import compose_scene, render_card_face
 
 NAMES = [f"Card {i:02d}" for i in range(16)]
-# The shared fixtures sit beside the repository (see tests/conftest.py: SHARED).
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-REAL = SHARED / "datasets" / "real-cards"
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +188,7 @@ def test_confidence_from_look_needs_a_close_look_and_a_clear_lead() -> None:
 
 
 def _looks(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float, float]:
-    looks = _look_similarities(patch, gallery, name)
+    looks = look_similarities(patch, gallery, name)
     assert looks is not None
     return looks
 
@@ -202,16 +205,16 @@ def test_look_confirms_the_right_name_of_a_soft_card_only() -> None:
     assert confidence_from_look(*_looks(soft, g, names[5])) >= ACCEPT_CONFIDENCE
     assert confidence_from_look(*_looks(soft, g, names[6])) == 0.0
     # The look speaks against a wrong name only when another enrolled card looks far closer.
-    looks = _look_similarities(soft, g, names[6])
+    looks = look_similarities(soft, g, names[6])
     assert looks is not None and look_contradicts(*looks)
-    right = _look_similarities(soft, g, names[5])
+    right = look_similarities(soft, g, names[5])
     assert right is not None and not look_contradicts(*right)
     stranger = render_card_face("Nobody Enrolled Me", 1)
     assert all(confidence_from_look(*_looks(stranger, g, n)) == 0.0 for n in names[:10])
     small = Gallery()  # too few references for a typical card: the look is not used
     for name in names[:16]:
         small.enroll(name, render_card_face(name, 0))
-    assert _look_similarities(soft, small, names[5]) is None
+    assert look_similarities(soft, small, names[5]) is None
 
 
 def test_enrol_from_one_photo_in_reading_order() -> None:
@@ -238,9 +241,9 @@ def test_name_from_filename() -> None:
 
 
 @pytest.fixture(scope="module")
-def real_gallery() -> Gallery:
+def real_gallery(real_cards: Path) -> Gallery:
     """The photographed cards' references among a few dozen others from the same set."""
-    files = sorted((REAL / "gallery").glob("*.jpg"))
+    files = sorted((real_cards / "gallery").glob("*.jpg"))
     wanted = [f for f in files if name_from_filename(f).endswith("Hauntwoods")]
     wanted += [f for f in files if name_from_filename(f).startswith("Hauntwoods")]
     wanted += [f for f in files if f not in wanted][::10]
@@ -250,10 +253,10 @@ def real_gallery() -> Gallery:
 
 
 @pytest.mark.parametrize("photo", ["IMG_5981.jpg", "IMG_5982.jpg", "IMG_5985.jpg"])
-def test_real_photos_at_1640_px(real_gallery: Gallery, photo: str) -> None:
-    with (REAL / "labels.csv").open(encoding="utf-8") as handle:
+def test_real_photos_at_1640_px(real_cards: Path, real_gallery: Gallery, photo: str) -> None:
+    with (real_cards / "labels.csv").open(encoding="utf-8") as handle:
         truth = Counter(r["card"] for r in csv.DictReader(handle) if r["photo"] == photo)
-    image = cv2.imread(str(REAL / "photos" / photo))
+    image = cv2.imread(str(real_cards / "photos" / photo))
     scale = 1640 / max(image.shape[:2])
     image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     result = identify(image, real_gallery)
@@ -262,10 +265,6 @@ def test_real_photos_at_1640_px(real_gallery: Gallery, photo: str) -> None:
 
 
 def test_partly_hidden_card_is_completed_from_its_visible_side() -> None:
-    from vision.detect import quad_iou
-    from vision.features import CARD_H, CARD_W
-    from vision.recognize import _completed_cards
-
     to_card = np.eye(3)  # a straight-down photo at the canonical card's scale
     x, y = 100.0, 80.0
     whole = np.array([[x, y], [x + CARD_W, y], [x + CARD_W, y + CARD_H], [x, y + CARD_H]])
@@ -273,16 +272,14 @@ def test_partly_hidden_card_is_completed_from_its_visible_side() -> None:
     cut = np.array(
         [[x, y], [x + CARD_W, y], [x + CARD_W, y + 0.55 * CARD_H], [x, y + 0.8 * CARD_H]]
     )
-    guesses = _completed_cards(cut.astype(np.float32), to_card)
+    guesses = completed_cards(cut.astype(np.float32), to_card)
     assert guesses and max(quad_iou(g, whole) for g in guesses) > 0.95
     # A shape with no square, card-long side gives no guess.
     skew = np.array([[x, y], [x + 0.5 * CARD_W, y + 20], [x + 0.6 * CARD_W, y + 300], [x, y + 200]])
-    assert _completed_cards(skew.astype(np.float32), to_card) == []
+    assert completed_cards(skew.astype(np.float32), to_card) == []
 
 
 def test_confidence_from_inliers_asks_more_when_other_names_line_up_too() -> None:
-    from vision.recognize import confidence_from_inliers
-
     # A small card whose other names get almost nothing: ~28 inliers are enough ...
     assert confidence_from_inliers(28, 3) >= ACCEPT_CONFIDENCE
     # ... but not when another name lines up nearly as much (a layout, not a card) ...
@@ -298,8 +295,6 @@ def test_confidence_from_inliers_asks_more_when_other_names_line_up_too() -> Non
 
 
 def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
-    from vision.recognize import _look_disowns
-
     names = [f"Look {i:02d}" for i in range(48)]
     g = Gallery()
     for name in names:
@@ -308,14 +303,14 @@ def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
     # Half the card under a glare spot: compared cell by cell it is still itself.
     glared = card.copy()
     glared[: card.shape[0] // 3] = 255
-    assert not _look_disowns(card, g, names[5])
-    assert not _look_disowns(glared, g, names[5])
-    assert _look_disowns(card, g, names[6])
-    assert _look_disowns(render_card_face("Nobody Enrolled Me", 1), g, names[5])
+    assert not look_disowns(card, g, names[5])
+    assert not look_disowns(glared, g, names[5])
+    assert look_disowns(card, g, names[6])
+    assert look_disowns(render_card_face("Nobody Enrolled Me", 1), g, names[5])
     small = Gallery()  # too few references for a typical card: the look has no say
     for name in names[:16]:
         small.enroll(name, render_card_face(name, 0))
-    assert not _look_disowns(card, small, names[6])
+    assert not look_disowns(card, small, names[6])
 
 
 @pytest.mark.parametrize("key", ["descriptors", "owner", "looks", "word_order"])

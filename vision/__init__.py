@@ -19,12 +19,18 @@ The public API, for the appliance and the games' screens::
 Layout helpers (:mod:`vision.layout`): ``reading_order`` / ``reading_sequence`` (rows) and
 ``two_columns`` (a Mixtape's Trk A / Trk B). Synthetic cards, tables and photos with exact
 ground truth for tests and the simulated camera: :mod:`vision.synth`.
+
+Inside, :func:`identify` (:mod:`vision.recognize`) is a pipeline of timed steps over modules
+with one job each: ``find``, ``name``, ``relook``, ``outlines``, ``unknown``, ``appearance``
+(the look's verdicts), on ``geometry``, ``plane``, ``features``, ``look``, ``detect`` (edges)
+and ``gallery``; every threshold lives in :mod:`vision.tuning` with its calibration note.
 """
 
+from vision.annotate import annotate
 from vision.gallery import Gallery, GalleryError
 from vision.layout import reading_order, reading_sequence, two_columns
-from vision.recognize import (
-    ACCEPT_CONFIDENCE,
+from vision.recognize import identify
+from vision.result import (
     REASON_NOT_IN_GALLERY,
     REASON_TOO_BLURRED,
     Candidate,
@@ -32,9 +38,8 @@ from vision.recognize import (
     Identification,
     UnknownCard,
     VisionError,
-    annotate,
-    identify,
 )
+from vision.tuning import ACCEPT_CONFIDENCE
 
 __all__ = [
     "ACCEPT_CONFIDENCE",

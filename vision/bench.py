@@ -35,10 +35,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detect import inside, quad_iou
 from vision.gallery import Gallery, name_from_filename
-from vision.recognize import ACCEPT_CONFIDENCE, Identification, identify
+from vision.geometry import inside, quad_iou
+from vision.recognize import identify
+from vision.result import REASON_NOT_IN_GALLERY, Identification, UnknownCard
 from vision.synth import DIFFICULTIES, compose_scene, render_card_face
+from vision.tuning import ACCEPT_CONFIDENCE
 
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
@@ -320,8 +322,6 @@ def run_synthetic(
 
 def _filtered(result: Identification, threshold: float) -> Identification:
     """The result as ``identify`` reports it at ``threshold`` (names below it are unknowns)."""
-    from vision.recognize import REASON_NOT_IN_GALLERY, UnknownCard
-
     cards = [c for c in result.cards if c.confidence >= threshold]
     demoted = [
         UnknownCard(c.corners, REASON_NOT_IN_GALLERY, c.candidates)

@@ -15,48 +15,39 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-CARD_W, CARD_H = 336, 468  # the canonical upright card: every reference is stored at this size
-CARD_ASPECT = CARD_W / CARD_H  # 63 x 88 mm
-CARD_CORNERS = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-
-# Feature budget per reference card, and the detector used on references and rectified cards.
-REFERENCE_FEATURES = 500
-# Pyramid levels of reference features (1.3x apart: down to 0.35x, for cards that are small in
-# the photo).
-REFERENCE_LEVELS = 5
-PATCH_FEATURES = 500
-COARSE_PROBES = 3  # coarse words searched per photo descriptor
-DESCRIPTORS_PER_WORD = 30  # average bucket size of the fine vocabulary
-_SCALE_FACTOR = 1.3
-_LEVELS = 3
+import vision.tuning as tuning
+from vision.geometry import CARD_H, CARD_W
 
 
-def card_orb(n_features: int, levels: int = _LEVELS) -> cv2.ORB:
+def card_orb(n_features: int, levels: int = tuning.CARD_LEVELS) -> cv2.ORB:
     """The ORB detector for upright canonical card images (references and rectified cards)."""
     return cv2.ORB.create(
         nfeatures=n_features,
-        scaleFactor=_SCALE_FACTOR,
+        scaleFactor=tuning.CARD_SCALE_FACTOR,
         nlevels=levels,
-        edgeThreshold=19,
-        patchSize=31,
-        fastThreshold=12,
+        edgeThreshold=tuning.ORB_EDGE_THRESHOLD,
+        patchSize=tuning.ORB_PATCH_SIZE,
+        fastThreshold=tuning.CARD_FAST_THRESHOLD,
     )
 
 
-def photo_orb(n_features: int, fast_threshold: int = 10) -> cv2.ORB:
+def photo_orb(n_features: int, fast_threshold: int = tuning.PHOTO_FAST_THRESHOLD) -> cv2.ORB:
     """The ORB detector for whole photos: more pyramid levels, cards may be any size."""
     return cv2.ORB.create(
         nfeatures=n_features,
-        scaleFactor=1.25,
-        nlevels=6,
-        edgeThreshold=19,
-        patchSize=31,
+        scaleFactor=tuning.PHOTO_SCALE_FACTOR,
+        nlevels=tuning.PHOTO_LEVELS,
+        edgeThreshold=tuning.ORB_EDGE_THRESHOLD,
+        patchSize=tuning.ORB_PATCH_SIZE,
         fastThreshold=fast_threshold,
     )
 
 
 def photo_features(
-    gray: np.ndarray, n_features: int, mask: np.ndarray | None = None, fast_threshold: int = 10
+    gray: np.ndarray,
+    n_features: int,
+    mask: np.ndarray | None = None,
+    fast_threshold: int = tuning.PHOTO_FAST_THRESHOLD,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points, descriptors) of a whole photo: the ``n_features`` strongest ORB corners.
 
@@ -75,7 +66,7 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 def card_features(
-    card: np.ndarray, n_features: int, levels: int = _LEVELS
+    card: np.ndarray, n_features: int, levels: int = tuning.CARD_LEVELS
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points float32 N x 2, descriptors uint8 N x 32) of an upright canonical card image."""
     gray = to_gray(card)
@@ -154,8 +145,12 @@ class WordIndex:
             return cls.empty()
         # About 60 descriptors per fine word: enough to keep the word look-up cheap, few
         # enough that each probe compares a photo descriptor with only a handful of references.
-        n_coarse = int(np.clip(round(np.sqrt(len(descriptors) / 60)), 1, 64))
-        coarse, coarse_labels = build_vocabulary(descriptors, n_coarse)
+        per_coarse = tuning.INDEX_DESCRIPTORS_PER_COARSE
+        n_coarse = int(
+            np.clip(round(np.sqrt(len(descriptors) / per_coarse)), 1, tuning.INDEX_MAX_COARSE)
+        )
+        coarse_rounds, fine_rounds = tuning.INDEX_ITERATIONS
+        coarse, coarse_labels = build_vocabulary(descriptors, n_coarse, coarse_rounds)
         n_coarse = len(coarse)
         fine_words: list[np.ndarray] = []
         labels = np.zeros(len(descriptors), np.int64)
@@ -165,8 +160,12 @@ class WordIndex:
             if len(members) == 0:
                 coarse_starts.append(coarse_starts[-1])
                 continue
-            n_fine = int(np.clip(len(members) // DESCRIPTORS_PER_WORD, 1, 512))
-            words, sub = build_vocabulary(descriptors[members], n_fine, iterations=2, seed=c)
+            n_fine = int(
+                np.clip(len(members) // tuning.DESCRIPTORS_PER_WORD, 1, tuning.INDEX_MAX_FINE)
+            )
+            words, sub = build_vocabulary(
+                descriptors[members], n_fine, iterations=fine_rounds, seed=c
+            )
             labels[members] = coarse_starts[-1] + sub
             fine_words.append(words)
             coarse_starts.append(coarse_starts[-1] + len(words))
@@ -178,7 +177,7 @@ class WordIndex:
     def nearest_words(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """(query ids, word ids): each query's ``probes`` nearest fine words among the fine
         words of its two nearest coarse words; grouped by query id, ascending."""
-        k_coarse = min(COARSE_PROBES, len(self.coarse))
+        k_coarse = min(tuning.COARSE_PROBES, len(self.coarse))
         _, top = cv2.batchDistance(
             query, self.coarse, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k_coarse
         )
@@ -233,59 +232,18 @@ def global_descriptor(card: np.ndarray) -> np.ndarray:
     against every reference (one matrix product), robust to small rectification errors, used
     only to shortlist references for the feature check.
     """
-    small = cv2.resize(card, (24, 33), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(card, tuning.SIGNATURE_SIZE, interpolation=cv2.INTER_AREA)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     lum = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)[1:-1, 1:-1]
     lum = lum - lum.mean()
     lum /= float(np.linalg.norm(lum)) + 1e-6
-    chroma = cv2.resize(lab[..., 1:], (6, 8), interpolation=cv2.INTER_AREA) - 128.0
-    chroma /= float(np.linalg.norm(chroma)) + 20.0
-    out = np.concatenate([lum.ravel(), 0.5 * chroma.ravel()]).astype(np.float32)
+    chroma = (
+        cv2.resize(lab[..., 1:], tuning.SIGNATURE_CHROMA_SIZE, interpolation=cv2.INTER_AREA) - 128.0
+    )
+    chroma /= float(np.linalg.norm(chroma)) + tuning.SIGNATURE_CHROMA_DAMPING
+    out = np.concatenate([lum.ravel(), tuning.SIGNATURE_CHROMA_WEIGHT * chroma.ravel()])
+    out = out.astype(np.float32)
     out /= float(np.linalg.norm(out)) + 1e-6
     return out
-
-
-LOOK_SIZE = (42, 58)  # width, height of a card's look: about 1/8 of the canonical card
-
-
-def card_look(card: np.ndarray) -> np.ndarray:
-    """A card's look: the upright card image at about 1/8 size (colour, uint8, 38 x 54 after
-    a two-pixel margin is dropped), slightly blurred. At this size blur, noise and a few
-    pixels of misalignment hardly matter, while the art and colours of two cards still differ
-    (see :func:`look_vectors`)."""
-    small = cv2.resize(card, LOOK_SIZE, interpolation=cv2.INTER_AREA)
-    if small.ndim == 2:
-        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    small = cv2.GaussianBlur(small, (3, 3), 0)
-    return np.ascontiguousarray(small[2:-2, 2:-2])
-
-
-def look_vectors(looks: np.ndarray, typical: np.ndarray) -> np.ndarray:
-    """Looks (K x 54 x 38 x 3) as unit vectors of how each card differs from the typical card
-    (``typical``: the gallery's mean look). Taking the typical card away first removes what
-    every card of one game shares (frame, title bar, text box), so the correlation of two
-    vectors says whether two images show the same *card*, not just the same layout."""
-    diff = looks.astype(np.float32).reshape(len(looks), -1) - typical.reshape(1, -1)
-    diff -= diff.mean(axis=1, keepdims=True)
-    diff /= np.linalg.norm(diff, axis=1, keepdims=True) + 1e-6
-    return diff
-
-
-LOOK_CELLS = (4, 3)  # rows, columns of the grid a look is cut into for the robust comparison
-_CELL = (13, 12)  # rows, columns of look pixels per cell (the look is 54 x 38)
-
-
-def look_cells(residuals: np.ndarray) -> np.ndarray:
-    """Looks with the typical card taken away (K x 54 x 38 x 3 float32) cut into a 4 x 3 grid
-    of cells, each a zero-mean unit vector: K x 12 x D. Comparing cell by cell and taking the
-    median lets a card half under another card or a glare spot still be compared fairly."""
-    rows, cols = LOOK_CELLS
-    h, w = _CELL
-    k = len(residuals)
-    grid = residuals[:, : rows * h, : cols * w].reshape(k, rows, h, cols, w, -1)
-    cells = grid.transpose(0, 1, 3, 2, 4, 5).reshape(k, rows * cols, -1).astype(np.float32)
-    cells -= cells.mean(axis=2, keepdims=True)
-    cells /= np.linalg.norm(cells, axis=2, keepdims=True) + 1e-6
-    return cells

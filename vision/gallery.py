@@ -27,19 +27,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.features import (
-    CARD_H,
-    CARD_W,
-    LOOK_SIZE,
-    REFERENCE_FEATURES,
-    REFERENCE_LEVELS,
-    WordIndex,
-    card_features,
-    card_look,
-    global_descriptor,
-    look_cells,
-    look_vectors,
-)
+import vision.tuning as tuning
+from vision.detect import card_from_image
+from vision.features import WordIndex, card_features, global_descriptor
+from vision.geometry import CARD_H, CARD_W
+from vision.look import card_look, look_cells, look_shape, look_vectors
 
 FORMAT = "tablekeeper-gallery"
 VERSION = 1
@@ -105,7 +97,9 @@ class Gallery:
         if card.shape[:2] != (CARD_H, CARD_W):
             interp = cv2.INTER_AREA if card.shape[1] > CARD_W else cv2.INTER_CUBIC
             canonical = cv2.resize(card, (CARD_W, CARD_H), interpolation=interp)
-        points, descriptors = card_features(canonical, REFERENCE_FEATURES, REFERENCE_LEVELS)
+        points, descriptors = card_features(
+            canonical, tuning.REFERENCE_FEATURES, tuning.REFERENCE_LEVELS
+        )
         entry = GalleryEntry(name, source, len(self.descriptors), len(descriptors))
         self.entries.append(entry)
         self.points = np.vstack([self.points, points]).astype(np.float32)
@@ -278,7 +272,7 @@ class Gallery:
 
     def look_vectors(self) -> np.ndarray:
         """Every reference's look as a unit vector of how it differs from the gallery's
-        typical card (:func:`vision.features.look_vectors`); E x D, computed once."""
+        typical card (:func:`vision.look.look_vectors`); E x D, computed once."""
         if self._look_vectors is None:
             if len(self.looks) == 0:
                 self._look_vectors = np.zeros((0, 0), np.float32)
@@ -288,7 +282,7 @@ class Gallery:
 
     def look_cells(self) -> np.ndarray:
         """Every reference's look, typical card taken away, as a grid of unit-vector cells
-        (:func:`vision.features.look_cells`); E x 12 x D, computed once."""
+        (:func:`vision.look.look_cells`); E x 12 x D, computed once."""
         if self._look_cells is None:
             if len(self.looks) == 0:
                 return np.zeros((0, 0, 0), np.float32)
@@ -326,8 +320,6 @@ class Gallery:
 
     def enroll_files(self, paths: Iterable[str | Path]) -> list[int]:
         """Enrol one card per image file, named by :func:`name_from_filename`."""
-        from vision.detect import card_from_image  # local: detect imports features only
-
         added = []
         for path in paths:
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -369,9 +361,9 @@ def _array_problem(gallery: Gallery) -> str | None:
             return f"{name} has shape {array.shape}, expected {shape}"
     if gallery.signatures.ndim != 2 or not np.isfinite(gallery.signatures).all():
         return "signatures are not a table of numbers"
-    look_shape = (len(gallery.entries), LOOK_SIZE[1] - 4, LOOK_SIZE[0] - 4, 3)
-    if len(gallery.entries) and gallery.looks.shape != look_shape:
-        return f"looks have shape {gallery.looks.shape}, expected {look_shape}"
+    looks_shape = (len(gallery.entries), *look_shape())
+    if len(gallery.entries) and gallery.looks.shape != looks_shape:
+        return f"looks have shape {gallery.looks.shape}, expected {looks_shape}"
     if not np.isfinite(gallery.points).all():
         return "points are not numbers"
     if n and (gallery.owner.min() < 0 or gallery.owner.max() >= len(gallery.entries)):

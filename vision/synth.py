@@ -66,8 +66,25 @@ def render_card_face(name: str, seed: int = 0, size: tuple[int, int] = CARD_SIZE
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     shade = 0.85 + 0.3 * (xx + yy) / (w + h)
     card = np.clip(card.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
-    margin = 14
-    # Title bar.
+    # The random draws happen in this order (title, art, text, footer): keep it, so every
+    # (name, seed) keeps its picture.
+    title_color = _draw_title(card, name, rng)
+    art_bottom = _draw_art(card, rng)
+    _draw_text(card, rng, art_bottom, title_color)
+    _draw_footer(card, name, seed, rng, title_color)
+    if (width, height) != (w, h):
+        interp = cv2.INTER_AREA if width < w else cv2.INTER_LINEAR
+        card = cv2.resize(card, (width, height), interpolation=interp)
+    return card
+
+
+_MARGIN = 14  # card face px between the edge and the title bar, art and text boxes
+
+
+def _draw_title(card: np.ndarray, name: str, rng: np.random.Generator) -> tuple[int, int, int]:
+    """The title bar with the name and a cost badge; returns the bar's colour."""
+    w = card.shape[1]
+    margin = _MARGIN
     title_color = _random_color(rng, 150, 250)
     cv2.rectangle(card, (margin, margin), (w - margin, margin + 36), title_color, -1)
     cv2.rectangle(card, (margin, margin), (w - margin, margin + 36), (20, 20, 20), 2)
@@ -95,7 +112,13 @@ def render_card_face(name: str, seed: int = 0, size: tuple[int, int] = CARD_SIZE
         2,
         cv2.LINE_AA,
     )
-    # Art box: random background gradient plus many random shapes.
+    return title_color
+
+
+def _draw_art(card: np.ndarray, rng: np.random.Generator) -> int:
+    """The art box: a random gradient plus many random shapes; returns its bottom edge."""
+    w = card.shape[1]
+    margin = _MARGIN
     ax0, ay0, ax1, ay1 = margin, margin + 44, w - margin, margin + 44 + 220
     art = np.zeros((ay1 - ay0, ax1 - ax0, 3), np.float32)
     c0 = np.array(_random_color(rng), np.float32)
@@ -105,31 +128,45 @@ def render_card_face(name: str, seed: int = 0, size: tuple[int, int] = CARD_SIZE
     art_u8 = art.astype(np.uint8)
     ah, aw = art_u8.shape[:2]
     for _ in range(int(rng.integers(18, 30))):
-        color = _random_color(rng, 0, 255)
-        kind = int(rng.integers(0, 4))
-        if kind == 0:
-            center = (int(rng.integers(0, aw)), int(rng.integers(0, ah)))
-            cv2.circle(art_u8, center, int(rng.integers(6, 45)), color, -1, cv2.LINE_AA)
-        elif kind == 1:
-            pts = rng.integers(0, [aw, ah], size=(int(rng.integers(3, 6)), 2)).astype(np.int32)
-            cv2.fillPoly(art_u8, [pts], color, cv2.LINE_AA)
-        elif kind == 2:
-            p0 = (int(rng.integers(0, aw)), int(rng.integers(0, ah)))
-            p1 = (int(rng.integers(0, aw)), int(rng.integers(0, ah)))
-            cv2.line(art_u8, p0, p1, color, int(rng.integers(2, 7)), cv2.LINE_AA)
-        else:
-            x, y = int(rng.integers(0, aw - 20)), int(rng.integers(0, ah - 20))
-            cv2.rectangle(
-                art_u8,
-                (x, y),
-                (x + int(rng.integers(8, 60)), y + int(rng.integers(8, 60))),
-                color,
-                -1,
-            )
+        _draw_shape(art_u8, rng, aw, ah)
     card[ay0:ay1, ax0:ax1] = art_u8
     cv2.rectangle(card, (ax0, ay0), (ax1, ay1), (15, 15, 15), 2)
-    # Type line.
-    ty = ay1 + 6
+    return ay1
+
+
+def _draw_shape(art: np.ndarray, rng: np.random.Generator, aw: int, ah: int) -> None:
+    """One random circle, polygon, line or rectangle in the art."""
+    color = _random_color(rng, 0, 255)
+    kind = int(rng.integers(0, 4))
+    if kind == 0:
+        center = (int(rng.integers(0, aw)), int(rng.integers(0, ah)))
+        cv2.circle(art, center, int(rng.integers(6, 45)), color, -1, cv2.LINE_AA)
+    elif kind == 1:
+        pts = rng.integers(0, [aw, ah], size=(int(rng.integers(3, 6)), 2)).astype(np.int32)
+        cv2.fillPoly(art, [pts], color, cv2.LINE_AA)
+    elif kind == 2:
+        p0 = (int(rng.integers(0, aw)), int(rng.integers(0, ah)))
+        p1 = (int(rng.integers(0, aw)), int(rng.integers(0, ah)))
+        cv2.line(art, p0, p1, color, int(rng.integers(2, 7)), cv2.LINE_AA)
+    else:
+        x, y = int(rng.integers(0, aw - 20)), int(rng.integers(0, ah - 20))
+        cv2.rectangle(
+            art,
+            (x, y),
+            (x + int(rng.integers(8, 60)), y + int(rng.integers(8, 60))),
+            color,
+            -1,
+        )
+
+
+def _draw_text(
+    card: np.ndarray, rng: np.random.Generator, art_bottom: int, title_color: tuple[int, int, int]
+) -> None:
+    """The type line, and the rules text box: pale, a few lines of pseudo-words, a symbol or
+    two."""
+    h, w = card.shape[:2]
+    margin = _MARGIN
+    ty = art_bottom + 6
     cv2.rectangle(card, (margin, ty), (w - margin, ty + 24), title_color, -1)
     cv2.putText(
         card,
@@ -141,7 +178,6 @@ def render_card_face(name: str, seed: int = 0, size: tuple[int, int] = CARD_SIZE
         1,
         cv2.LINE_AA,
     )
-    # Rules text box: pale, with a few lines of pseudo-words and a symbol or two.
     bx0, by0, bx1, by1 = margin, ty + 30, w - margin, h - margin - 22
     box_color = tuple(int(v) for v in 200 + rng.integers(0, 50, size=3))
     cv2.rectangle(card, (bx0, by0), (bx1, by1), box_color, -1)
@@ -164,7 +200,18 @@ def render_card_face(name: str, seed: int = 0, size: tuple[int, int] = CARD_SIZE
         sx = int(rng.integers(bx0 + 20, bx1 - 20))
         sy = int(rng.integers(by0 + 15, by1 - 15))
         cv2.drawMarker(card, (sx, sy), _random_color(rng, 0, 150), int(rng.integers(0, 7)), 18, 2)
-    # Footer: a set code and a number, plus a corner stat box.
+
+
+def _draw_footer(
+    card: np.ndarray,
+    name: str,
+    seed: int,
+    rng: np.random.Generator,
+    title_color: tuple[int, int, int],
+) -> None:
+    """A set code and a number, plus a corner stat box."""
+    h, w = card.shape[:2]
+    margin = _MARGIN
     cv2.putText(
         card,
         f"{zlib.crc32(name.encode()) % 1000:03d}/{seed % 1000:03d}",
@@ -186,10 +233,6 @@ def render_card_face(name: str, seed: int = 0, size: tuple[int, int] = CARD_SIZE
         1,
         cv2.LINE_AA,
     )
-    if (width, height) != (w, h):
-        interp = cv2.INTER_AREA if width < w else cv2.INTER_LINEAR
-        card = cv2.resize(card, (width, height), interpolation=interp)
-    return card
 
 
 def _smooth_noise(
@@ -511,53 +554,76 @@ def compose_scene(
     sleeved = difficulty != "easy" and rng.random() < 0.5
     scene_cards: list[SceneCard] = []
     for index, (face, (cx, cy, rot)) in enumerate(zip(cards, placements, strict=True)):
-        fh, fw = face.shape[:2]
-        src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
         plane = _card_plane_corners(cx, cy, rot, card_w, card_h)
         img_corners = cv2.perspectiveTransform(plane[None].astype(np.float64), cam)[0]
-        h_card = cv2.getPerspectiveTransform(src, img_corners.astype(np.float32))
-        face_img = face
-        if sleeved:
-            # A sleeve: a slightly larger, slightly glossy translucent rim around the card.
-            pad = max(2, int(round(fw * 0.03)))
-            sleeve = cv2.copyMakeBorder(
-                face, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(200, 200, 200)
-            )
-            rim = np.zeros(sleeve.shape[:2], np.uint8)
-            rim[:] = 1
-            rim[pad:-pad, pad:-pad] = 0
-            face_img = sleeve
-            s_src = np.array(
-                [[pad, pad], [fw + pad, pad], [fw + pad, fh + pad], [pad, fh + pad]], np.float32
-            )
-            h_card = cv2.getPerspectiveTransform(s_src, img_corners.astype(np.float32))
-        warped = cv2.warpPerspective(face_img, h_card, (width, height), flags=cv2.INTER_AREA)
-        mask_src = np.full(face_img.shape[:2], 255, np.uint8)
-        mask = cv2.warpPerspective(mask_src, h_card, (width, height), flags=cv2.INTER_LINEAR)
-        alpha = (mask.astype(np.float32) / 255.0)[..., None]
-        if sleeved:
-            rim_w = cv2.warpPerspective(rim * 255, h_card, (width, height)).astype(np.float32)
-            rim_alpha = (rim_w / 255.0)[..., None] * 0.55
-            alpha = alpha * (1 - rim_alpha)
-            warped = warped.astype(np.float32)
-            image = (image * (1 - alpha) + warped * alpha).astype(np.uint8)
-            # The rim itself: a faint light veil over the table.
-            image = np.clip(image + rim_alpha * 30, 0, 255).astype(np.uint8)
-        else:
-            image = (image * (1 - alpha) + warped.astype(np.float32) * alpha).astype(np.uint8)
+        image = _lay_card(image, face, img_corners.astype(np.float32), sleeved)
         scene_cards.append(
             SceneCard(index=index, corners=img_corners.astype(np.float32), rotation=rot)
         )
+    lit = _light(image, scene_cards, rng, cfg, card_w, card_h)
+    photo, blur_sigma = _camera(lit, rng, cfg)
+    return Scene(
+        image=photo,
+        cards=scene_cards,
+        difficulty=difficulty,
+        table_kind=table_kind,
+        blur_sigma=blur_sigma,
+    )
 
+
+def _lay_card(image: np.ndarray, face: np.ndarray, corners: np.ndarray, sleeved: bool):
+    """``image`` with the card ``face`` laid at picture ``corners`` (TL, TR, BR, BL), in a
+    sleeve (a slightly larger, slightly glossy translucent rim) when ``sleeved``."""
+    height, width = image.shape[:2]
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    h_card = cv2.getPerspectiveTransform(src, corners)
+    face_img = face
+    if sleeved:
+        pad = max(2, int(round(fw * 0.03)))
+        sleeve = cv2.copyMakeBorder(
+            face, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(200, 200, 200)
+        )
+        rim = np.zeros(sleeve.shape[:2], np.uint8)
+        rim[:] = 1
+        rim[pad:-pad, pad:-pad] = 0
+        face_img = sleeve
+        s_src = np.array(
+            [[pad, pad], [fw + pad, pad], [fw + pad, fh + pad], [pad, fh + pad]], np.float32
+        )
+        h_card = cv2.getPerspectiveTransform(s_src, corners)
+    warped = cv2.warpPerspective(face_img, h_card, (width, height), flags=cv2.INTER_AREA)
+    mask_src = np.full(face_img.shape[:2], 255, np.uint8)
+    mask = cv2.warpPerspective(mask_src, h_card, (width, height), flags=cv2.INTER_LINEAR)
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    if not sleeved:
+        return (image * (1 - alpha) + warped.astype(np.float32) * alpha).astype(np.uint8)
+    rim_w = cv2.warpPerspective(rim * 255, h_card, (width, height)).astype(np.float32)
+    rim_alpha = (rim_w / 255.0)[..., None] * 0.55
+    alpha = alpha * (1 - rim_alpha)
+    image = (image * (1 - alpha) + warped.astype(np.float32) * alpha).astype(np.uint8)
+    # The rim itself: a faint light veil over the table.
+    return np.clip(image + rim_alpha * 30, 0, 255).astype(np.uint8)
+
+
+def _light(
+    image: np.ndarray,
+    scene_cards: list[SceneCard],
+    rng: np.random.Generator,
+    cfg: dict[str, float],
+    card_w: float,
+    card_h: float,
+) -> np.ndarray:
+    """The scene lit: a lighting gradient (a lamp off to one side), overall exposure, and
+    glare (bright soft spots: a lamp reflected in sleeves or gloss). Float32."""
+    height, width = image.shape[:2]
     img = image.astype(np.float32)
-    # Lighting gradient (a lamp off to one side) plus overall exposure.
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     ang = float(rng.uniform(0, 2 * math.pi))
     ramp = (xx - width / 2) * math.cos(ang) + (yy - height / 2) * math.sin(ang)
     ramp /= max(width, height) / 2
     gain = float(rng.uniform(0.85, 1.1)) * (1 + cfg["light"] * 0.5 * ramp)
     img *= gain[..., None]
-    # Glare: bright soft spots (a lamp reflected in sleeves/gloss).
     for _ in range(int(rng.integers(0, int(cfg["glare"]) + 1))):
         gx, gy = float(rng.uniform(0, width)), float(rng.uniform(0, height))
         if scene_cards and rng.random() < 0.7:
@@ -569,6 +635,13 @@ def compose_scene(
         sx, sy = sigma * float(rng.uniform(1.0, 2.5)), sigma
         spot = np.exp(-(((xx - gx) / sx) ** 2 + ((yy - gy) / sy) ** 2) / 2)
         img += spot[..., None] * float(rng.uniform(70, 170))
+    return img
+
+
+def _camera(
+    img: np.ndarray, rng: np.random.Generator, cfg: dict[str, float]
+) -> tuple[np.ndarray, float]:
+    """The lit scene as the camera writes it: blur, sensor noise, JPEG; and the blur sigma."""
     photo: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
     blur_sigma = float(rng.uniform(0, cfg["blur"]))
     if blur_sigma > 0.3:
@@ -578,15 +651,7 @@ def compose_scene(
     quality = int(rng.integers(int(cfg["jpeg"]), 96))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
-    if decoded is not None:
-        photo = decoded
-    return Scene(
-        image=photo,
-        cards=scene_cards,
-        difficulty=difficulty,
-        table_kind=table_kind,
-        blur_sigma=blur_sigma,
-    )
+    return (decoded if decoded is not None else photo), blur_sigma
 
 
 def blur_image(image: np.ndarray, sigma: float) -> np.ndarray:

@@ -171,8 +171,8 @@ def run_enroll(args: argparse.Namespace) -> int:
 def run_identify(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision import VisionError, annotate, identify
     from vision.gallery import Gallery, GalleryError
-    from vision.recognize import VisionError, annotate, identify
 
     image = _read_image(args.photo)
     try:

@@ -1,0 +1,305 @@
+"""Find: where the cards are, from the photo's features looked up in the gallery's word index.
+
+ORB features of the (reduced) photo are looked up in the gallery's visual-word index
+(:mod:`vision.features`), kept when the nearest reference feature is clearly closer than any
+feature of a *differently named* card, and vote for references. The most-voted references
+are fitted (RANSAC affine, perspective when needed); each consistent set is a card
+*hypothesis*: a reference and a homography from the canonical card into the photo.
+
+A second look searches a straight-down view of a steep photo (:func:`find_in_table_view`),
+where ORB sees the far cards better.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+from vision.features import card_features, hamming, photo_features
+from vision.gallery import Gallery
+from vision.geometry import corners_from_homography, in_quad, plausible_card, quad_iou
+
+
+@dataclass
+class Hypothesis:
+    """A card found by its features: the reference it matched (``entry``), the homography
+    from the canonical card into the picture searched, its inliers, and the references voted
+    near it (its rivals for naming)."""
+
+    entry: int
+    homography: np.ndarray  # canonical card -> work image
+    inliers: int
+    votes: dict[int, int]
+
+
+@dataclass
+class Votes:
+    """Where the photo's well-matched features are (work image) and which reference each one
+    votes for: a shortlist for any region of the photo."""
+
+    points: np.ndarray
+    entries: np.ndarray
+
+    def shortlist(self, quad: np.ndarray, k: int) -> list[int]:
+        if len(self.points) == 0:
+            return []
+        local = self.entries[in_quad(self.points, quad)]
+        if len(local) == 0:
+            return []
+        counts = np.bincount(local)
+        top = np.argsort(-counts)[:k]
+        return [int(e) for e in top if counts[e] >= tuning.VOTES_FOR_SHORTLIST]
+
+
+NO_VOTES = Votes(np.zeros((0, 2), np.float32), np.zeros(0, np.int64))
+
+
+@dataclass
+class _Pairs:
+    """Matches that vote: photo feature (query), gallery feature and its reference."""
+
+    query: np.ndarray
+    entry: np.ndarray
+    feature: np.ndarray
+
+
+def _best_per_query(
+    query_ids: np.ndarray, dist: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs are grouped by query id: each group's start, the group of every pair, and each
+    group's nearest pair."""
+    group_start = np.flatnonzero(np.r_[True, query_ids[1:] != query_ids[:-1]])
+    group_of_pair = np.repeat(
+        np.arange(len(group_start)), np.diff(np.r_[group_start, len(query_ids)])
+    )
+    packed = (dist << 32) | np.arange(len(dist), dtype=np.int64)
+    best_pair = (np.minimum.reduceat(packed, group_start) & 0xFFFFFFFF).astype(np.int64)
+    return group_start, group_of_pair, best_pair
+
+
+def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
+    """The matches that vote: per photo feature, the nearest reference feature must be close
+    and clearly closer than the nearest feature of any *other* name (many printings share
+    art: those must not count as rivals); every pair of such a feature that points at its
+    best name and is nearly as close votes for its reference (so each printing gets its
+    share)."""
+    query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
+    if len(query_ids) == 0:
+        return None
+    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    entry_of = gallery.owner[gallery_ids]
+    name_of = gallery.name_ids[entry_of]
+    group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
+    best_dist = dist[best_pair]
+    best_name = name_of[best_pair]
+    other = np.where(name_of != best_name[group_of_pair], dist, 512)  # 512: no other name
+    second = np.minimum.reduceat(other, group_start)
+    good_group = (best_dist <= tuning.MAX_DESCRIPTOR_DISTANCE) & (best_dist < tuning.RATIO * second)
+    keep = good_group[group_of_pair] & (name_of == best_name[group_of_pair])
+    keep &= dist <= best_dist[group_of_pair] + tuning.VOTE_SPREAD_BITS
+    if not keep.any():
+        return None
+    return _Pairs(query_ids[keep], entry_of[keep], gallery_ids[keep])
+
+
+def _fit(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Canonical card -> picture homography of one reference's matches, and its inlier mask.
+
+    An affine fit: robust when the matches bunch up on one part of the card (a full
+    homography from a cluster extrapolates wildly to the corners). A card near a steeply
+    tilted camera is far from affine: then the perspective fit is kept if it explains clearly
+    more matches. (Naming at full scale puts the exact perspective back.)"""
+    affine, mask = cv2.estimateAffine2D(
+        src,
+        dst,
+        method=cv2.RANSAC,
+        ransacReprojThreshold=tuning.FIT_REPROJECTION,
+        maxIters=tuning.FIT_ITERATIONS,
+        confidence=tuning.FIT_CONFIDENCE,
+    )
+    if affine is None or mask is None:
+        return None
+    h = np.vstack([affine, [0.0, 0.0, 1.0]])
+    inl = mask.ravel().astype(bool)
+    count = int(inl.sum())
+    if count < tuning.MIN_FIND_INLIERS:
+        return None
+    if (
+        count < tuning.PERSPECTIVE_BELOW_SHARE * len(src)
+        and count >= tuning.PERSPECTIVE_MIN_INLIERS
+    ):
+        ph, pmask = cv2.findHomography(
+            src,
+            dst,
+            cv2.RANSAC,
+            tuning.FIT_REPROJECTION,
+            maxIters=tuning.PERSPECTIVE_ITERATIONS,
+        )
+        if ph is not None and pmask is not None:
+            pin = pmask.ravel().astype(bool)
+            if int(pin.sum()) > tuning.PERSPECTIVE_GAIN * count and plausible_card(
+                corners_from_homography(ph)
+            ):
+                h, inl = ph, pin
+    return h, inl
+
+
+def _fit_voted(
+    points: np.ndarray, pairs: _Pairs, gallery: Gallery, work_size: tuple[int, int]
+) -> list[Hypothesis]:
+    """Fit the most-voted references in turn; each fit spends the photo features on its card
+    (no other reference may claim them), and a reference may fit several cards."""
+    votes = np.bincount(pairs.entry, minlength=len(gallery))
+    order = np.argsort(-votes, kind="stable")
+    used = np.zeros(len(points), bool)
+    found: list[Hypothesis] = []
+    work_w, work_h = work_size
+    for tried, entry in enumerate(order):
+        if votes[entry] < tuning.MIN_VOTES or tried >= tuning.MAX_HYPOTHESES:
+            break
+        sel = (pairs.entry == entry) & ~used[pairs.query]
+        while int(sel.sum()) >= tuning.MIN_FIND_INLIERS:
+            fit = _fit(gallery.points[pairs.feature[sel]], points[pairs.query[sel]])
+            if fit is None:
+                break
+            h, inl = fit
+            corners = corners_from_homography(h)
+            if not plausible_card(corners) or not on_picture(corners, work_w, work_h):
+                break
+            found.append(Hypothesis(int(entry), h, int(inl.sum()), {}))
+            # Its inliers are spent too, so the loop always ends even if the fitted outline
+            # misses them.
+            used |= in_quad(points, corners)
+            used[pairs.query[np.flatnonzero(sel)[inl]]] = True
+            sel = (pairs.entry == entry) & ~used[pairs.query]
+    return found
+
+
+def find_hypotheses(
+    points: np.ndarray, descriptors: np.ndarray, gallery: Gallery, work_size: tuple[int, int]
+) -> tuple[list[Hypothesis], Votes]:
+    """Cards found by the photo's features (``points`` in the work image), and the votes."""
+    if len(descriptors) == 0 or len(gallery) == 0:
+        return [], NO_VOTES
+    pairs = _voting_pairs(descriptors, gallery)
+    if pairs is None:
+        return [], NO_VOTES
+    found = _fit_voted(points, pairs, gallery, work_size)
+    # The voted references near each hypothesis are its rivals for naming.
+    for hyp in found:
+        inside_mask = in_quad(points[pairs.query], corners_from_homography(hyp.homography))
+        local = np.bincount(pairs.entry[inside_mask], minlength=len(gallery))
+        top = np.argsort(-local)[: tuning.RIVAL_VOTES_KEPT]
+        hyp.votes = {int(e): int(local[e]) for e in top if local[e] > 0}
+    return found, Votes(points[pairs.query], pairs.entry)
+
+
+def on_picture(corners: np.ndarray, w: int, h: int) -> bool:
+    """The card's centre lies inside the picture, and it is not a speck."""
+    c = corners.mean(axis=0)
+    if not (0 <= c[0] < w and 0 <= c[1] < h):
+        return False
+    area = cv2.contourArea(corners.reshape(-1, 1, 2))
+    return area >= tuning.MIN_CARD_AREA
+
+
+def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]:
+    """The references most voted for by the patch's own features, looked up in the word index
+    (whichever way up the patch is: features do not care). For outlines in places the photo's
+    features missed: a small or blurred card has few features in the whole-photo budget."""
+    if len(gallery) == 0:
+        return []
+    _, descriptors = card_features(patch, tuning.PATCH_FEATURES)
+    if len(descriptors) == 0:
+        return []
+    query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
+    if len(query_ids) == 0:
+        return []
+    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    _, _, best_pair = _best_per_query(query_ids, dist)
+    best_pair = best_pair[dist[best_pair] <= tuning.MAX_DESCRIPTOR_DISTANCE]
+    if len(best_pair) == 0:
+        return []
+    counts = np.bincount(gallery.owner[gallery_ids[best_pair]], minlength=len(gallery))
+    top = np.argsort(-counts)[:k]
+    return [int(e) for e in top if counts[e] >= tuning.INDEX_MIN_VOTES]
+
+
+# -- the second look: a straight-down view of a steep photo -----------------------------------
+def table_view(
+    hypotheses: list[Hypothesis], width: int, height: int
+) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """A homography from the photo to a straight-down view of the table, when the photo is
+    taken steeply enough for it to matter; from the best-supported card found (its fit maps
+    the upright card, so its inverse flattens the table plane). None if the view is near
+    straight-down already."""
+    if not hypotheses:
+        return None
+    h = hypotheses[0].homography  # the caller puts the best-fitting card first
+    if abs(h[2, 0]) < 1e-12 and abs(h[2, 1]) < 1e-12:
+        return None
+    try:
+        to_plane = np.linalg.inv(h)
+    except np.linalg.LinAlgError:
+        return None
+    steps = tuning.TABLE_VIEW_GRID
+    grid = np.array(
+        [[x, y] for x in np.linspace(0, width, steps) for y in np.linspace(0, height, steps)],
+        np.float64,
+    )
+    w = to_plane[2, 0] * grid[:, 0] + to_plane[2, 1] * grid[:, 1] + to_plane[2, 2]
+    if (w <= 0).any() or (w > 0).sum() < len(w):
+        return None  # the picture reaches the horizon: no finite table view
+    # Linear scale of the plane -> photo map is proportional to 1/w: how much it varies over
+    # the picture says how steep the view is.
+    if w.max() / w.min() < tuning.STEEP_SCALE_RATIO:
+        return None
+    plane = cv2.perspectiveTransform(grid[None], to_plane)[0]
+    x0, y0 = plane.min(axis=0)
+    x1, y1 = plane.max(axis=0)
+    span_w, span_h = x1 - x0, y1 - y0
+    if span_w <= 0 or span_h <= 0:
+        return None
+    scale = min(
+        np.sqrt(width * height / (span_w * span_h)) * tuning.TABLE_VIEW_ZOOM,
+        tuning.TABLE_VIEW_MAX_SIDE / max(span_w, span_h),
+    )
+    shift = np.array([[scale, 0, -scale * x0], [0, scale, -scale * y0], [0, 0, 1.0]])
+    size = (int(np.ceil(span_w * scale)), int(np.ceil(span_h * scale)))
+    return shift @ to_plane, size
+
+
+def find_in_table_view(
+    gray: np.ndarray, hypotheses: list[Hypothesis], gallery: Gallery
+) -> list[Hypothesis]:
+    """Look again in a straight-down view of the table: ORB is not made for steep views, so
+    cards far from the camera of a tilted photo are found here instead. Returns the new cards'
+    hypotheses, mapped back to the photo."""
+    height, width = gray.shape[:2]
+    view = table_view(hypotheses, width, height)
+    if view is None:
+        return []
+    to_view, size = view
+    flat = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_LINEAR)
+    points, descriptors = photo_features(flat, tuning.PHOTO_FEATURES)
+    found, _ = find_hypotheses(points, descriptors, gallery, size)
+    back = np.linalg.inv(to_view)
+    known = [corners_from_homography(h.homography) for h in hypotheses]
+    new: list[Hypothesis] = []
+    for hyp in found:
+        # In the flat view the card must look like a card; in the photo, any fitted shape will
+        # do (a card near the camera of a steep photo can look far thinner than a card).
+        if not plausible_card(corners_from_homography(hyp.homography)):
+            continue
+        hyp.homography = back @ hyp.homography
+        corners = corners_from_homography(hyp.homography)
+        if not plausible_card(corners, fitted=True) or not on_picture(corners, width, height):
+            continue
+        if any(quad_iou(corners, k) > tuning.SAME_CARD_IOU for k in known):
+            continue
+        known.append(corners)
+        new.append(hyp)
+    return new

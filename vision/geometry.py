@@ -1,0 +1,144 @@
+"""The canonical card and quadrilaterals: corner order, overlap, shape checks, rectification.
+
+Every card is compared at one canonical upright size, ``CARD_W x CARD_H`` (a 63 x 88 mm card
+at ~135 dpi). Corners are always listed top-left, top-right, bottom-right, bottom-left of the
+card face, so the first edge is the card's top wherever it lies in the picture.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+
+CARD_W, CARD_H = 336, 468  # the canonical upright card: every reference is stored at this size
+CARD_ASPECT = CARD_W / CARD_H  # 63 x 88 mm
+CARD_CORNERS = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left of an upright *portrait* card
+    seen in the picture: the long sides are the card's left and right edges, and of the two
+    short edges the one higher in the picture is taken as the top."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
+    q = q[np.argsort(angles)]  # clockwise on screen (y down), starting anywhere
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    # Short edges: pick the pair (0-1, 2-3) or (1-2, 3-0) with the smaller total length.
+    start = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
+    # Edge start->start+1 is a short edge; choose which short edge is the top.
+    a = (q[start] + q[(start + 1) % 4]) / 2
+    b = (q[(start + 2) % 4] + q[(start + 3) % 4]) / 2
+    if b[1] < a[1]:
+        start = (start + 2) % 4
+    return np.array([q[(start + i) % 4] for i in range(4)], np.float32)
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CARD_W, CARD_H)):
+    """The card inside ``corners`` (TL, TR, BR, BL) warped upright to ``size`` (w, h).
+
+    When the card is much larger in the picture than ``size`` it is warped at a multiple of the
+    size and then shrunk with area averaging, so fine print does not alias."""
+    width, height = size
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    span = max(
+        float(np.linalg.norm(c[1] - c[0])),
+        float(np.linalg.norm(c[2] - c[3])),
+    )
+    factor = int(np.clip(np.floor(span / width), 1, 4))
+    dst = np.array(
+        [[0, 0], [width * factor, 0], [width * factor, height * factor], [0, height * factor]],
+        np.float32,
+    )
+    h = cv2.getPerspectiveTransform(c, dst)
+    warped = cv2.warpPerspective(
+        image,
+        h,
+        (width * factor, height * factor),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if factor > 1:
+        warped = cv2.resize(warped, (width, height), interpolation=cv2.INTER_AREA)
+    return warped
+
+
+def quad_area(quad: np.ndarray) -> float:
+    return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    pa = np.asarray(a, np.float32).reshape(-1, 2)
+    pb = np.asarray(b, np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def inside(point: tuple[float, float] | np.ndarray, quad: np.ndarray) -> bool:
+    contour = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    p = (float(point[0]), float(point[1]))
+    return cv2.pointPolygonTest(contour, p, False) >= 0
+
+
+def in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Which points lie inside the convex quadrilateral ``quad`` (either winding)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    signs = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        signs.append((b[0] - a[0]) * (p[:, 1] - a[1]) - (b[1] - a[1]) * (p[:, 0] - a[0]))
+    s = np.stack(signs, axis=1)
+    return np.asarray((s >= 0).all(axis=1) | (s <= 0).all(axis=1))
+
+
+def corners_from_homography(h: np.ndarray) -> np.ndarray:
+    """Where the canonical card's corners land under ``h`` (canonical -> picture)."""
+    return cv2.perspectiveTransform(CARD_CORNERS[None].astype(np.float64), h)[0].astype(np.float32)
+
+
+def plausible_card(
+    quad: np.ndarray, size: tuple[int, int] | None = None, *, fitted: bool = False
+) -> bool:
+    """Could this quadrilateral be a card photographed from up to ~45 degrees off vertical?
+
+    ``fitted``: the corners come from a fit of the card's own features (not from edges), so
+    only a degenerate shape is refused: a card near the edge of a wide-angle, steeply tilted
+    picture is seen from further off vertical than the camera is tilted, and looks thinner
+    and more sheared than an outline search may accept."""
+    q = order_corners(quad)
+    if not cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)):
+        return False
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    if min(sides) < tuning.MIN_SIDE:
+        return False
+    short = (sides[0] + sides[2]) / 2
+    long = (sides[1] + sides[3]) / 2
+    aspect = short / long
+    # Seen from 45 degrees a card's long side can shrink to its short side's length (a card
+    # near the camera of a steep photo looks square), so up to square is plausible.
+    if not (CARD_ASPECT * tuning.ASPECT_SHARE[fitted] < aspect <= 1.0):
+        return False
+    # Opposite sides of a card seen in perspective stay within a factor ~2 of each other.
+    spread = tuning.OPPOSITE_SPREAD[fitted]
+    if max(sides[0], sides[2]) > spread * min(sides[0], sides[2]):
+        return False
+    if max(sides[1], sides[3]) > spread * min(sides[1], sides[3]):
+        return False
+    # Corner angles between ~32 and ~148 degrees (steep views shear a card a lot).
+    return max_corner_cos(q) <= tuning.CORNER_COS[fitted]
+
+
+def max_corner_cos(q: np.ndarray) -> float:
+    """The largest |cos| of the four corner angles of quadrilateral ``q`` (0: all square)."""
+    worst = 0.0
+    for i in range(4):
+        a = q[(i - 1) % 4] - q[i]
+        b = q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        worst = max(worst, abs(cos))
+    return worst

@@ -1,0 +1,355 @@
+"""Name: a card region rectified from the full photo, compared with a shortlist of references
+feature by feature *at the same position on the card*.
+
+The RANSAC inliers of the best reference against the best reference of another name give the
+confidence (:func:`confidence_from_inliers`) and the exact corners. A name the features are
+not fully sure of gets a second opinion from the card's look (:mod:`vision.appearance`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+from vision.appearance import confidence_from_look, look_contradicts, look_patch, look_similarities
+from vision.detect import sharpness
+from vision.features import card_features, global_descriptor, hamming
+from vision.find import Hypothesis, shortlist_by_index
+from vision.gallery import Gallery
+from vision.geometry import (
+    CARD_CORNERS,
+    CARD_H,
+    CARD_W,
+    corners_from_homography,
+    plausible_card,
+    quad_iou,
+    rectify,
+)
+from vision.result import Candidate, Card
+
+
+@dataclass
+class Naming:
+    """The best name for one card region: its reference (``entry``), geometric inliers, the
+    best other name's inliers, the confidence, the reference -> patch fit (to refine corners)
+    and every name's score (for the pick-list)."""
+
+    entry: int
+    name: str
+    inliers: int
+    rival_inliers: int
+    confidence: float
+    refine: np.ndarray | None  # canonical reference -> rectified patch
+    scores: dict[str, int]
+
+
+def confidence_from_inliers(best: int, other: int) -> float:
+    """How sure a name is, from the geometric inliers of the best reference (``best``) and of
+    the best reference with another name (``other``).
+
+    Two things must hold: a clear margin over every other name, and enough inliers in
+    absolute terms - a card of the same game that is *not* enrolled still lines up its frame,
+    title bar and text box with any reference (measured: up to ~30 inliers, mostly against the
+    plain basic lands), while right names start at ~55 (1st percentile, synthetic benchmark).
+    How many is enough grows with ``other``: the other names' inliers show how much this
+    card's layout alone lines up, so a small blurred card whose every other name gets almost
+    nothing needs fewer (measured on scenes of another seed and on real cards left out of the
+    gallery: not-enrolled cards with a weak rival reach at most ~21 inliers)."""
+    margin = best - max(other, 0) - tuning.MARGIN_FLOOR
+    if margin <= 0:
+        return 0.0
+    evidence = (
+        best - tuning.EVIDENCE_FLOOR - tuning.EVIDENCE_RIVAL_SHARE * max(other, 0)
+    ) / tuning.EVIDENCE_SPAN
+    evidence = min(1.0, max(0.0, evidence))
+    return float((1.0 - math.exp(-margin / tuning.MARGIN_SCALE)) * evidence)
+
+
+def candidate_list(
+    scores: dict[str, int], limit: int = tuning.CANDIDATES_LISTED
+) -> list[Candidate]:
+    """A pick-list: the best-scoring names, each with the confidence its inliers would give."""
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])[:limit]
+    out = []
+    for i, (name, count) in enumerate(ranked):
+        rival = ranked[1][1] if i == 0 and len(ranked) > 1 else ranked[0][1] if i else 0
+        out.append(Candidate(name, round(confidence_from_inliers(count, rival), 3)))
+    return out
+
+
+def card_from(naming: Naming, corners: np.ndarray) -> Card:
+    return Card(
+        name=naming.name,
+        confidence=naming.confidence,
+        corners=corners.astype(np.float32),
+        entry=naming.entry,
+        inliers=naming.inliers,
+        candidates=candidate_list(naming.scores),
+    )
+
+
+def positional_matches(
+    points: np.ndarray, descriptors: np.ndarray, ref_points: np.ndarray, ref_desc: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (patch feature, reference feature) that sit at about the same place on the upright
+    card (within ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its
+    closest such reference feature. Position first (a grid of radius-sized cells): only a
+    handful of reference features lie near any patch feature, so few descriptors are compared."""
+    if len(points) == 0 or len(ref_points) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    r = tuning.POSITION_RADIUS
+    cols = int(CARD_W // r) + 3
+    ref_cx = np.floor(ref_points[:, 0] / r).astype(np.int64) + 1
+    ref_cy = np.floor(ref_points[:, 1] / r).astype(np.int64) + 1
+    ref_cell = ref_cy * cols + ref_cx
+    order = np.argsort(ref_cell, kind="stable")
+    cells = ref_cell[order]
+    px = np.floor(points[:, 0] / r).astype(np.int64) + 1
+    py = np.floor(points[:, 1] / r).astype(np.int64) + 1
+    around = np.array([dy * cols + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
+    wanted = ((py * cols + px)[:, None] + around[None, :]).ravel()
+    owner = np.repeat(np.arange(len(points)), len(around))
+    lo = np.searchsorted(cells, wanted, side="left")
+    hi = np.searchsorted(cells, wanted, side="right")
+    lengths = hi - lo
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    ii = np.repeat(owner, lengths)
+    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    jj = order[np.repeat(lo, lengths) + offsets]
+    near = ((ref_points[jj] - points[ii]) ** 2).sum(axis=1) < r * r
+    ii, jj = ii[near], jj[near]
+    if len(ii) == 0:
+        return ii, jj
+    hd = hamming(descriptors[ii], ref_desc[jj])
+    ok = hd <= tuning.MAX_DESCRIPTOR_DISTANCE
+    ii, jj, hd = ii[ok], jj[ok], hd[ok]
+    if len(ii) == 0:
+        return ii, jj
+    best = np.lexsort((hd, ii))
+    ii, jj = ii[best], jj[best]
+    first = np.r_[True, ii[1:] != ii[:-1]]
+    return ii[first], jj[first]
+
+
+def _interior(points: np.ndarray) -> np.ndarray:
+    """Which reference positions lie inside the card's frame (not on its outer border)."""
+    x, y = points[:, 0], points[:, 1]
+    mx, my = tuning.INTERIOR_X, tuning.INTERIOR_Y
+    return (x > mx * CARD_W) & (x < (1 - mx) * CARD_W) & (y > my * CARD_H) & (y < (1 - my) * CARD_H)
+
+
+def _descriptor_matches(
+    descriptors: np.ndarray, ref_desc: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (patch feature, reference feature) by descriptor alone (nearest clearly better
+    than second nearest), for a patch whose outline may be off (an inner frame, a sleeve)."""
+    if len(descriptors) == 0 or len(ref_desc) < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    dist, nearest = cv2.batchDistance(
+        descriptors, ref_desc, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=2
+    )
+    good = (dist[:, 0] <= tuning.MAX_DESCRIPTOR_DISTANCE) & (
+        dist[:, 0] < tuning.LOOSE_RATIO * dist[:, 1]
+    )
+    ii = np.flatnonzero(good)
+    return ii, nearest[ii, 0].astype(np.int64)
+
+
+Matches = list[tuple[int, np.ndarray, np.ndarray]]  # (entry, patch features, its features)
+
+
+def _match_shortlist(
+    points: np.ndarray,
+    descriptors: np.ndarray,
+    gallery: Gallery,
+    shortlist: list[int],
+    aligned: bool,
+) -> Matches:
+    """Each shortlisted reference's matches with the patch, most matches first."""
+    matched: Matches = []
+    for entry in dict.fromkeys(shortlist):
+        ref_points, ref_desc = gallery.entry_features(entry)
+        if aligned:
+            ii, jj = positional_matches(points, descriptors, ref_points, ref_desc)
+        else:
+            ii, jj = _descriptor_matches(descriptors, ref_desc)
+        matched.append((entry, ii, jj))
+    matched.sort(key=lambda m: -len(m[1]))
+    return matched
+
+
+def _to_check(matched: Matches, gallery: Gallery) -> set[int]:
+    """The geometric check (RANSAC) runs for the two best-matching references and the best
+    few references of other names (the rivals that set the confidence); the rest keep their
+    match counts."""
+    top_name = gallery.entries[matched[0][0]].name
+    check = {matched[0][0]}
+    if len(matched) > 1:
+        check.add(matched[1][0])
+    others = [m[0] for m in matched if gallery.entries[m[0]].name != top_name]
+    check.update(others[: tuning.RIVALS_CHECKED])
+    return check
+
+
+def _geometric_inliers(
+    points: np.ndarray, ref_points: np.ndarray, ii: np.ndarray, jj: np.ndarray
+) -> tuple[int, np.ndarray | None]:
+    """Inliers of the reference -> patch homography, and the homography."""
+    if len(ii) < tuning.MIN_NAME_INLIERS:
+        return 0, None
+    h, mask = cv2.findHomography(
+        ref_points[jj],
+        points[ii],
+        cv2.RANSAC,
+        tuning.NAME_REPROJECTION,
+        maxIters=tuning.NAME_ITERATIONS,
+        confidence=tuning.NAME_CONFIDENCE,
+    )
+    if mask is None or h is None:
+        return 0, h
+    # Only inliers inside the card count: every card has the same frame, and frame corners
+    # match any reference's at the same place.
+    keep = mask.ravel().astype(bool)
+    return int(_interior(ref_points[jj[keep]]).sum()), h
+
+
+def _name_patch(
+    patch: np.ndarray, gallery: Gallery, shortlist: list[int], aligned: bool = True
+) -> Naming | None:
+    points, descriptors = card_features(patch, tuning.PATCH_FEATURES)
+    if len(points) < tuning.MIN_NAME_INLIERS:
+        return None
+    matched = _match_shortlist(points, descriptors, gallery, shortlist, aligned)
+    if not matched:
+        return None
+    check = _to_check(matched, gallery)
+    best: tuple[int, int, np.ndarray | None] = (-1, 0, None)
+    per_name: dict[str, int] = {}
+    checked: dict[str, int] = {}  # geometric inliers, for the references checked
+    for entry, ii, jj in matched:
+        name = gallery.entries[entry].name
+        if entry not in check:
+            per_name[name] = max(per_name.get(name, 0), len(ii))
+            continue
+        count, refine = _geometric_inliers(points, gallery.entry_features(entry)[0], ii, jj)
+        per_name[name] = max(per_name.get(name, 0), count)
+        checked[name] = max(checked.get(name, 0), count)
+        if count > best[1]:
+            best = (entry, count, refine)
+    entry, inliers, refine = best
+    if entry < 0:
+        return None
+    name = gallery.entries[entry].name
+    rival = max((checked[n] for n in checked if n != name), default=0)
+    # Pick-list scores: checked names by their inliers, the rest by match counts capped at the
+    # rival's (unchecked counts overstate).
+    scores = {n: checked.get(n, min(c, rival)) for n, c in per_name.items()}
+    scores[name] = inliers
+    return Naming(
+        entry, name, inliers, rival, confidence_from_inliers(inliers, rival), refine, scores
+    )
+
+
+def shortlist_by_signature(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]:
+    """The ``k`` references whose whole-card signatures are closest to the patch's."""
+    if len(gallery) == 0:
+        return []
+    sims = gallery.signatures @ global_descriptor(patch)
+    top = np.argsort(-sims)[:k]
+    return [int(e) for e in top]
+
+
+def sharpened(patch: np.ndarray) -> np.ndarray:
+    """A soft card image with its fine detail boosted (unsharp mask), so ORB finds the corners
+    a slightly defocused or small card still has; a sharp one is returned as it is."""
+    if tuning.SHARPEN_AMOUNT <= 0 or sharpness(patch) >= tuning.SHARPEN_BELOW:
+        return patch
+    soft = cv2.GaussianBlur(patch, (0, 0), tuning.SHARPEN_SIGMA)
+    return cv2.addWeighted(patch, 1.0 + tuning.SHARPEN_AMOUNT, soft, -tuning.SHARPEN_AMOUNT, 0)
+
+
+def _second_opinion(image: np.ndarray, corners: np.ndarray, naming: Naming, gallery: Gallery):
+    """A name the features are not fully sure of is checked against the card's look at the
+    fitted corners: a contradicting look drops it; a close look settles a likely name (a
+    small, blurred or glared card). Changes ``naming.confidence`` in place."""
+    likely = (
+        naming.inliers >= tuning.LOOK_MIN_INLIERS
+        and naming.inliers - naming.rival_inliers >= tuning.LOOK_MIN_MARGIN
+    )
+    if naming.confidence >= tuning.LOOSE_CONFIDENCE or not (naming.confidence > 0 or likely):
+        return
+    looks = look_similarities(look_patch(image, corners), gallery, naming.name)
+    if looks is not None and look_contradicts(*looks):
+        naming.confidence = 0.0
+    elif looks is not None and likely:
+        naming.confidence = max(naming.confidence, confidence_from_look(*looks))
+
+
+def name_region(
+    image: np.ndarray,
+    corners: np.ndarray,
+    gallery: Gallery,
+    entries: list[int],
+    aligned: bool = True,
+) -> tuple[np.ndarray, Naming] | None:
+    """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
+    (``entries`` and the closest signatures); refine the corners from the fit.
+    ``aligned=False`` matches by descriptor alone (an outline that may be off)."""
+    if not plausible_card(corners, fitted=True):
+        return None
+    patch = sharpened(rectify(image, corners))
+    shortlist = list(
+        dict.fromkeys(entries + shortlist_by_signature(patch, gallery, tuning.SIGNATURE_SHORTLIST))
+    )
+    naming = _name_patch(patch, gallery, shortlist, aligned)
+    if naming is None:
+        return None
+    if naming.refine is not None:
+        # The fit maps reference -> patch; compose with patch -> photo for exact corners.
+        patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
+        refined = corners_from_homography(patch_to_photo @ naming.refine)
+        if (
+            plausible_card(refined, fitted=True)
+            and quad_iou(refined, corners) > tuning.REFINE_MIN_IOU
+        ):
+            corners = refined
+    _second_opinion(image, corners, naming, gallery)
+    return corners, naming
+
+
+def name_hypotheses(
+    image: np.ndarray,
+    scale: float,
+    gallery: Gallery,
+    found: list[Hypothesis],
+    accept: float,
+    wide: bool = False,
+) -> tuple[list[Card], list[tuple[np.ndarray, Naming]]]:
+    """Name every hypothesis (found at ``scale`` of the full ``image``): the named cards, and
+    the regions named too weakly (corners, naming) for a later unknown report. ``wide``: found
+    from few features, so checked against as many rivals as an outline is."""
+    to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    named: list[Card] = []
+    weak: list[tuple[np.ndarray, Naming]] = []
+    for hyp in found:
+        corners = corners_from_homography(to_full @ hyp.homography)
+        rivals = [e for e in hyp.votes if e != hyp.entry][: tuning.RIVALS_NAMED]
+        if wide and plausible_card(corners, fitted=True):
+            patch = rectify(image, corners)
+            rivals += shortlist_by_index(patch, gallery, tuning.REST_INDEX_SHORTLIST)
+            rivals += shortlist_by_signature(patch, gallery, tuning.REST_SIGNATURE_SHORTLIST)
+        result = name_region(image, corners, gallery, [hyp.entry, *rivals])
+        if result is None:
+            continue
+        corners, naming = result
+        if naming.confidence >= accept and naming.inliers >= tuning.MIN_NAME_INLIERS:
+            named.append(card_from(naming, corners))
+        else:
+            weak.append((corners, naming))
+    return named, weak

@@ -1,0 +1,173 @@
+"""Outlines: card-shaped outlines from colour edges that no named card explains are rectified
+and named like feature finds; the rest come back unknown with a reason.
+
+Which short edge is an outline's top is unknown, so it is named in two turns (four when it
+looks nearly square, as a card seen steeply can). An outline that no position-by-position
+naming explains may be an inner frame or a sleeve's edge: it is also matched by descriptors
+alone, and such a name must be confirmed at the corners it found. Once a card is named, its
+perspective gives the table plane (:mod:`vision.plane`): an outline must be card-sized there,
+and an outline too short for a card, with one card-long side square at both ends, is
+completed to the whole card it is part of (only a name confirms such a guess).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import vision.tuning as tuning
+from vision.detect import edge_support
+from vision.find import Votes, shortlist_by_index
+from vision.gallery import Gallery
+from vision.geometry import order_corners, quad_area, quad_iou, rectify
+from vision.name import Naming, candidate_list, card_from, name_region, shortlist_by_signature
+from vision.photo import Photo
+from vision.plane import card_sized, completed_cards, to_card_plane
+from vision.result import Card, UnknownCard, explained
+from vision.unknown import reason_for
+
+NamedRegion = tuple[np.ndarray, Naming]  # fitted corners, naming
+
+
+@dataclass
+class _OutlineNamer:
+    """The outline step's state: the cards named so far (growing), the unknowns reported,
+    the table plane once a card is named, and how many namings the photo has spent."""
+
+    photo: Photo
+    gallery: Gallery
+    votes: Votes
+    accept: float
+    cards: list[Card]
+    unknown: list[UnknownCard] = field(default_factory=list)
+    to_card: np.ndarray | None = None
+    typical_area: float = 0.0
+    tries: int = 0
+
+    def settled(self, best: NamedRegion | None) -> bool:
+        """An outline's naming beyond doubt: its other turns need not be tried."""
+        return (
+            best is not None
+            and best[1].confidence >= max(self.accept, tuning.LOOSE_CONFIDENCE)
+            and best[1].inliers >= tuning.SETTLED_INLIERS
+        )
+
+    def shortlist(self, quad: np.ndarray) -> list[int]:
+        """References voted inside the outline by the photo's features, by the outline's own
+        features in the word index, and by whole-card signature."""
+        patch = rectify(self.photo.image, quad)
+        return (
+            self.votes.shortlist(quad * self.photo.scale, tuning.VOTE_SHORTLIST)
+            + shortlist_by_index(patch, self.gallery, tuning.INDEX_SHORTLIST)
+            + shortlist_by_signature(patch, self.gallery, tuning.OUTLINE_SIGNATURE_SHORTLIST)
+        )
+
+    def best_turn(
+        self, quad: np.ndarray, shortlist: list[int], shifts: tuple[int, ...], aligned: bool
+    ) -> NamedRegion | None:
+        """The best naming of the outline over its turns (most inliers)."""
+        best: NamedRegion | None = None
+        for turn in [np.roll(quad, -k, axis=0) for k in shifts]:
+            self.tries += 1
+            result = name_region(self.photo.image, turn, self.gallery, shortlist, aligned)
+            if result is not None and (best is None or result[1].inliers > best[1].inliers):
+                best = result
+            if self.settled(best):
+                break  # a wrong turn cannot line up this many features: the rest are moot
+        return best
+
+    def confirmed(
+        self, quad: np.ndarray, loose: NamedRegion, shortlist: list[int]
+    ) -> NamedRegion | None:
+        """A descriptor-only name (they can agree by chance) checked position by position at
+        the corners it found; where those corners agree with the outline the two cues back
+        each other up and the ordinary bar is enough."""
+        found = name_region(self.photo.image, loose[0], self.gallery, [loose[1].entry, *shortlist])
+        if found is None or found[1].name != loose[1].name:
+            return None
+        agree = quad_iou(found[0], quad) > tuning.OUTLINE_AGREEMENT
+        bar = self.accept if agree else max(self.accept, tuning.LOOSE_CONFIDENCE)
+        return found if found[1].confidence >= bar else None
+
+    def name(self, quad: np.ndarray) -> NamedRegion | None:
+        """The outline's best naming. Past the photo's budget of namings (a busy table with
+        many card-like loops) it gets only the two likeliest turns and no descriptor-only
+        matching."""
+        shortlist = self.shortlist(quad)
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        squarish = (sides[0] + sides[2]) / (sides[1] + sides[3]) > tuning.SQUARISH
+        spent = self.tries >= tuning.MAX_OUTLINE_TRIES
+        shifts = (0, 1, 2, 3) if squarish and not spent else (0, 2)
+        best = self.best_turn(quad, shortlist, shifts, aligned=True)
+        if best is not None and best[1].confidence >= self.accept:
+            return best
+        loose = self.best_turn(quad, shortlist, () if spent else (0, 1, 2, 3), aligned=False)
+        if loose is not None:
+            confirmed = self.confirmed(quad, loose, shortlist)
+            if confirmed is not None and (best is None or confirmed[1].inliers > best[1].inliers):
+                best = confirmed
+        return best
+
+    def add(self, best: NamedRegion) -> None:
+        card = card_from(best[1], best[0])
+        if explained(card.corners, self.cards):
+            return
+        self.cards.append(card)
+        if self.to_card is None:
+            # The first card named gives the table plane that screens the outlines still to
+            # come (a steep photo whose features named nothing).
+            self.to_card = to_card_plane(self.cards)
+
+    def report(self, quad: np.ndarray, best: NamedRegion | None) -> None:
+        """An unnamed outline is reported unknown when it is card-sized beside the named
+        cards (else it is a pattern on the table) and a real edge backs all four sides."""
+        if self.typical_area > 0:
+            ratio = quad_area(quad) / self.typical_area
+            low, high = tuning.UNNAMED_AREA_RATIO
+            if not low <= ratio <= high:
+                return
+        if edge_support(self.photo.image, quad) < tuning.MIN_EDGE_SUPPORT:
+            return  # a loop in the table's pattern, not a card's edge
+        if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in self.unknown):
+            return
+        reason = reason_for(self.photo.image, quad)
+        candidates = candidate_list(best[1].scores) if best is not None else []
+        self.unknown.append(UnknownCard(order_corners(quad), reason, candidates))
+
+
+def name_outlines(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    quads: list[np.ndarray],
+    cards: list[Card],
+    accept: float,
+) -> tuple[list[Card], list[UnknownCard]]:
+    """``cards`` plus the outlines named, and the unnamed outlines reported unknown."""
+    areas = [quad_area(c.corners) for c in cards]
+    namer = _OutlineNamer(photo, gallery, votes, accept, list(cards))
+    namer.typical_area = float(np.median(areas)) if areas else 0.0
+    namer.to_card = to_card_plane(cards)
+    outlines = list(quads)  # grows: whole cards completed from partly hidden ones join it
+    completed: set[int] = set()  # which outlines were completed (their positions in the list)
+    for number, quad in enumerate(outlines):
+        if explained(quad, namer.cards):
+            continue
+        if namer.to_card is not None and not card_sized(quad, namer.to_card):
+            if number not in completed:
+                for whole in completed_cards(quad, namer.to_card):
+                    if all(quad_iou(whole, q) < tuning.COMPLETION_NEW_IOU for q in outlines):
+                        completed.add(len(outlines))
+                        outlines.append(whole)
+            continue
+        best = namer.name(quad)
+        if (
+            best is not None
+            and best[1].confidence >= accept
+            and best[1].inliers >= tuning.MIN_NAME_INLIERS
+        ):
+            namer.add(best)
+        elif number not in completed:  # a guess at a hidden card's extent: only a name counts
+            namer.report(quad, best)
+    return namer.cards, namer.unknown

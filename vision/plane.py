@@ -1,0 +1,88 @@
+"""The table plane: every card lies on one table, so once one card is named its perspective
+says how big and how square any other card must look there.
+
+``to_card`` maps photo pixels to the canonical card's pixels on the table plane (the named
+card's own fit), so on that plane every card is about ``CARD_W x CARD_H``.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, max_corner_cos, order_corners
+from vision.result import Card
+
+
+def to_card_plane(cards: list[Card]) -> np.ndarray | None:
+    """Photo -> canonical card coordinates of the best-supported named card (its table plane,
+    in canonical card pixels), or None when nothing is named."""
+    if not cards:
+        return None
+    best = max(cards, key=lambda c: c.inliers)
+    h = cv2.getPerspectiveTransform(best.corners.astype(np.float32), CARD_CORNERS)
+    return np.asarray(h, np.float64)
+
+
+def card_sized(quad: np.ndarray, to_card: np.ndarray, tight: bool = False) -> bool:
+    """Is ``quad`` (photo pixels) a card-sized, card-shaped rectangle on the table plane?
+    ``tight``: for exact corners (a feature fit), not an outline's."""
+    q = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(1, 4, 2), to_card)[0]
+    if not np.isfinite(q).all():
+        return False
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    low, high = tuning.PLANE_TIGHT_TOLERANCE if tight else tuning.PLANE_SIZE_TOLERANCE
+    if not (low * CARD_W < short < high * CARD_W and low * CARD_H < long < high * CARD_H):
+        return False
+    if tight and abs((short / long) / (CARD_W / CARD_H) - 1.0) > tuning.PLANE_TIGHT_ASPECT:
+        return False
+    return max_corner_cos(q) <= (tuning.PLANE_TIGHT_COS if tight else tuning.PLANE_MAX_COS)
+
+
+def completed_cards(quad: np.ndarray, to_card: np.ndarray) -> list[np.ndarray]:
+    """Whole cards that an outline of a partly hidden card (one corner under another card)
+    may belong to: on the table plane, an edge of the outline that is as long as a card's
+    side and square to its neighbours at both ends is taken as that side of the card, and the
+    card is completed on the outline's side of it. Photo pixels."""
+    q = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(1, 4, 2), to_card)[0]
+    if not np.isfinite(q).all():
+        return []
+    try:
+        from_card = np.linalg.inv(to_card)
+    except np.linalg.LinAlgError:
+        return []
+    centre = q.mean(axis=0)
+    out = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        edge = b - a
+        length = float(np.linalg.norm(edge))
+        if length < 1e-6:
+            continue
+        unit = edge / length
+        ends_square = True
+        for corner, neighbour in ((a, q[(i - 1) % 4]), (b, q[(i + 2) % 4])):
+            side = neighbour - corner
+            cos = float(np.dot(unit, side) / (np.linalg.norm(side) + 1e-9))
+            ends_square &= abs(cos) < tuning.COMPLETION_MAX_COS
+        if not ends_square:
+            continue
+        normal = np.array([-unit[1], unit[0]])
+        if np.dot(centre - a, normal) < 0:
+            normal = -normal
+        for along, across in ((CARD_W, CARD_H), (CARD_H, CARD_W)):
+            if abs(length / along - 1.0) > tuning.COMPLETION_LENGTH_TOLERANCE:
+                continue
+            # The visible edge keeps its place; the card's far side is one card across.
+            mid = (a + b) / 2
+            half = unit * along / 2
+            card = np.array(
+                [mid - half, mid + half, mid + half + normal * across, mid - half + normal * across]
+            )
+            back = cv2.perspectiveTransform(card.reshape(1, 4, 2), from_card)[0]
+            if np.isfinite(back).all():
+                out.append(order_corners(back.astype(np.float32)))
+    return out

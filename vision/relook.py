@@ -1,0 +1,107 @@
+"""Searching again where the first look found too little.
+
+- *Second look*: when the photo is steep, a named card's perspective flattens the table and
+  the search runs again on that straight-down view (:func:`vision.find.find_in_table_view`).
+  If the features named nothing, the cards named from their outlines give the perspective.
+- *Last look*: where no card is named yet, ORB runs again with a more sensitive corner
+  threshold for small or blurred cards the first budget under-sampled. Such a card must show
+  its outline in the photo and fit the table plane tightly, since a card of the same layout
+  that is not enrolled shares text and frame features with the references.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+from vision.detect import edge_support
+from vision.features import photo_features
+from vision.find import Hypothesis, find_hypotheses, find_in_table_view
+from vision.gallery import Gallery
+from vision.geometry import CARD_CORNERS
+from vision.name import Naming, name_hypotheses
+from vision.photo import Photo
+from vision.plane import card_sized, to_card_plane
+from vision.result import Card, UnknownCard, dedupe_cards, explained
+
+
+def _as_hypotheses(cards: list[Card], scale: float) -> list[Hypothesis]:
+    """Named cards (best-supported first) as hypotheses in the work image: their exact
+    perspective corners flatten the table better than any feature fit."""
+    return [
+        Hypothesis(
+            c.entry,
+            cv2.getPerspectiveTransform(CARD_CORNERS, (c.corners * scale).astype(np.float32)),
+            c.inliers,
+            {},
+        )
+        for c in sorted(cards, key=lambda c: -c.inliers)
+    ]
+
+
+def second_look(
+    photo: Photo,
+    gallery: Gallery,
+    named: list[Card],
+    hypotheses: list[Hypothesis],
+    accept: float,
+) -> tuple[list[Card], list[tuple[np.ndarray, Naming]]]:
+    """Cards named in the straight-down view of a steep photo (and the weak namings there)."""
+    known = _as_hypotheses(named, photo.scale) + hypotheses
+    extra = find_in_table_view(photo.gray, known, gallery)
+    return name_hypotheses(photo.image, photo.scale, gallery, extra, accept)
+
+
+def _with_unexplained(cards: list[Card], new: list[Card]) -> list[Card]:
+    out = list(cards)
+    for card in new:
+        if not explained(card.corners, out):
+            out.append(card)
+    return out
+
+
+def second_look_from_outlines(
+    photo: Photo, gallery: Gallery, cards: list[Card], unknown: list[UnknownCard], accept: float
+) -> tuple[list[Card], list[UnknownCard]]:
+    """The second look of a steep photo where ORB named nothing: the outline-named cards give
+    the table's perspective."""
+    extra = find_in_table_view(photo.gray, _as_hypotheses(cards, photo.scale), gallery)
+    more, _ = name_hypotheses(photo.image, photo.scale, gallery, extra, accept)
+    cards = _with_unexplained(cards, dedupe_cards(more))
+    return cards, [u for u in unknown if not explained(u.corners, cards)]
+
+
+def _uncovered(photo: Photo, cards: list[Card]) -> np.ndarray:
+    """A mask of the work image where no named card lies."""
+    mask = np.full(photo.gray.shape[:2], 255, np.uint8)
+    for card in cards:
+        cv2.fillConvexPoly(mask, np.round(card.corners * photo.scale).astype(np.int32), 0)
+    return mask
+
+
+def last_look(
+    photo: Photo, gallery: Gallery, cards: list[Card], unknown: list[UnknownCard], accept: float
+) -> tuple[list[Card], list[UnknownCard]]:
+    """Cards found by a more sensitive search where no card is named yet."""
+    mask = _uncovered(photo, cards)
+    if mask.mean() <= 255 * tuning.REST_MIN_UNCOVERED:
+        return cards, unknown
+    points, descriptors = photo_features(
+        photo.gray, tuning.REST_FEATURES, mask, fast_threshold=tuning.SENSITIVE_FAST_THRESHOLD
+    )
+    found, _ = find_hypotheses(points, descriptors, gallery, photo.work_size)
+    named, _ = name_hypotheses(photo.image, photo.scale, gallery, found, accept, wide=True)
+    to_card = to_card_plane(cards)
+    out = list(cards)
+    for card in dedupe_cards(named):
+        if explained(card.corners, out):
+            continue
+        if edge_support(photo.image, card.corners) < tuning.MIN_EDGE_SUPPORT:
+            continue
+        if to_card is None and card.confidence < tuning.LOOSE_CONFIDENCE:
+            continue
+        if to_card is not None and not card_sized(card.corners, to_card, tight=True):
+            continue
+        out.append(card)
+    return out, [u for u in unknown if not explained(u.corners, out)]

@@ -1,0 +1,149 @@
+"""What :func:`vision.identify` returns: named cards, unknown cards and why, and the timings.
+
+Also the two book-keeping rules every step shares: when a find is already explained by a named
+card, and how duplicate names of one card are merged.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import vision.tuning as tuning
+from vision.geometry import inside, quad_iou
+
+REASON_NOT_IN_GALLERY = "not in gallery"
+REASON_TOO_BLURRED = "too blurred"
+
+
+class VisionError(ValueError):
+    """An image that cannot be used at all (empty, unreadable)."""
+
+
+@dataclass
+class Candidate:
+    """One possible name for a card, with its confidence (for pick-lists)."""
+
+    name: str
+    confidence: float
+
+
+@dataclass
+class Card:
+    """A named card: ``corners`` are the card face's top-left, top-right, bottom-right,
+    bottom-left in image pixels (so the card's top edge is corners[0] -> corners[1]);
+    ``orientation`` is how far the card is turned from upright, degrees counter-clockwise."""
+
+    name: str
+    confidence: float
+    corners: np.ndarray
+    entry: int = -1
+    inliers: int = 0
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def orientation(self) -> float:
+        return _orientation(self.corners)
+
+
+@dataclass
+class UnknownCard:
+    """A card-shaped thing that could not be named, and why (``reason``)."""
+
+    corners: np.ndarray
+    reason: str
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+@dataclass
+class Identification:
+    """Every card found in one photo: ``cards`` named (confidence at or above the accept
+    threshold), ``unknown`` card-shaped but not named, ``seconds`` the wall time, and
+    ``timings`` the seconds spent in each step of the pipeline."""
+
+    cards: list[Card]
+    unknown: list[UnknownCard]
+    seconds: float
+    image_size: tuple[int, int] = (0, 0)  # width, height
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def candidates(self, name: str) -> list[Candidate]:
+        """Closest matches for the (first) card named ``name``: a pick-list."""
+        for card in self.cards:
+            if card.name == name:
+                return card.candidates
+        return []
+
+    def to_json(self) -> dict[str, Any]:
+        def pts(c: np.ndarray) -> list[list[float]]:
+            return [[round(float(x), 1), round(float(y), 1)] for x, y in c]
+
+        return {
+            "cards": [
+                {
+                    "name": c.name,
+                    "confidence": round(c.confidence, 3),
+                    "corners": pts(c.corners),
+                    "center": [round(v, 1) for v in c.center],
+                    "orientation": round(c.orientation, 1),
+                    "candidates": [
+                        {"name": k.name, "confidence": round(k.confidence, 3)} for k in c.candidates
+                    ],
+                }
+                for c in self.cards
+            ],
+            "unknown": [
+                {
+                    "corners": pts(u.corners),
+                    "center": [round(v, 1) for v in u.center],
+                    "reason": u.reason,
+                    "candidates": [
+                        {"name": k.name, "confidence": round(k.confidence, 3)} for k in u.candidates
+                    ],
+                }
+                for u in self.unknown
+            ],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _orientation(corners: np.ndarray) -> float:
+    top = (corners[0] + corners[1]) / 2
+    bottom = (corners[3] + corners[2]) / 2
+    up = top - bottom
+    angle = math.degrees(math.atan2(-up[1], up[0])) - 90.0
+    return (angle + 180.0) % 360.0 - 180.0
+
+
+def explained(quad: np.ndarray, cards: list[Card]) -> bool:
+    """Is this outline one of the named cards, a part of one, or a region holding one?"""
+    q = np.asarray(quad, np.float32)
+    centre = q.mean(axis=0)
+    for card in cards:
+        if quad_iou(q, card.corners) > tuning.EXPLAINED_IOU:
+            return True
+        if inside(centre, card.corners) or inside(card.center, q):
+            return True
+    return False
+
+
+def dedupe_cards(cards: list[Card]) -> list[Card]:
+    """One name per card: of overlapping names the best-supported one (most inliers)."""
+    kept: list[Card] = []
+    for card in sorted(cards, key=lambda c: -c.inliers):
+        if all(quad_iou(card.corners, k.corners) < tuning.SAME_CARD_IOU for k in kept):
+            kept.append(card)
+    return kept

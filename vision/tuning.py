@@ -1,0 +1,247 @@
+"""Every threshold of the recogniser, grouped by the step that uses it.
+
+Each value carries a one-line calibration note: what it was tuned on, and what moves when it
+changes. Words used in the notes:
+
+- *dev scenes*: generated scenes of seed 7 (hard ones unless said), never the benchmark's seed;
+- *benchmark*: ``tablekeeper bench vision --real ../shared/datasets/real-cards --held-out 0.25``
+  (seed 2026; its tables are in the README's "Card recognition" section);
+- *real*: the five shared real photos (9 cards) against the 418-scan gallery;
+- *held-out*: real cards left out of a gallery (``--held-out``), the hardest open-set test;
+- *hand-set*: chosen when the step was written, with no recorded sweep (worth measuring first
+  when that step misbehaves).
+
+Lengths are in canonical card pixels (the upright card is 336 x 468, see
+:mod:`vision.geometry`) unless they say otherwise. Change one value at a time, run the dev
+scenes first and the benchmark last, and update the README's tables.
+"""
+
+from __future__ import annotations
+
+# -- the photo --------------------------------------------------------------------------------
+# Finding works on a copy at most this big; naming rectifies from the full photo. Larger: more
+# small cards found, slower find; smaller: small cards lose their features (benchmark sizes).
+WORK_LONG_SIDE = 1640
+# Smallest side (px) of a usable photo: below this nothing card-sized fits (hand-set).
+MIN_PHOTO_SIDE = 32
+
+# -- the answer -------------------------------------------------------------------------------
+# Names below this confidence come back unknown. Calibrated on the benchmark's calibration
+# table: 0.2-0.4 name 3 more cards, 0.6+ lose 4+, no threshold names a card wrongly.
+ACCEPT_CONFIDENCE = 0.5
+# An unnamed card is "too blurred" below this sharpness (detect.sharpness: ~1 crisp print,
+# ~0 blurred); hand-set against the blurred-card test. Higher: more "too blurred".
+BLUR_LIMIT = 0.35
+
+# -- find: features of the whole photo ----------------------------------------------------------
+# ORB budget of the first look (benchmark; vision-notes.md: plain ORB matching found 8/9 real
+# cards at 2,000-5,000). More: small cards get features, the word look-up costs more.
+PHOTO_FEATURES = 4000
+PHOTO_SCALE_FACTOR = 1.25  # photo ORB pyramid step (hand-set: cards from ~1/8 to 1/2 the photo)
+PHOTO_LEVELS = 6  # photo ORB pyramid levels (hand-set with the step above)
+PHOTO_FAST_THRESHOLD = 10  # FAST corner contrast, first look (hand-set; lower: more weak corners)
+# ORB's border and patch size, photo and cards alike (OpenCV's patch 31; the border must not
+# be smaller than the patch's reach, so a card touching the photo's edge loses that strip).
+ORB_EDGE_THRESHOLD = 19
+ORB_PATCH_SIZE = 31
+
+# -- find: votes in the word index --------------------------------------------------------------
+PROBES = 3  # fine words looked up per feature (hand-set): more matches vs more look-up time
+COARSE_PROBES = 3  # coarse words searched per descriptor (same trade-off, one level up)
+DESCRIPTORS_PER_WORD = (
+    30  # average fine-word size: smaller = more words to compare, larger = more descriptors
+)
+INDEX_DESCRIPTORS_PER_COARSE = 60  # sets the coarse vocabulary size (sqrt(N / 60)); hand-set
+INDEX_MAX_COARSE = 64  # coarse words at most (a 418-card gallery uses 59)
+INDEX_MAX_FINE = 512  # fine words per coarse word at most (hand-set, never reached)
+INDEX_ITERATIONS = (3, 2)  # k-majority rounds, coarse and fine (hand-set; enrolment time)
+# A descriptor match counts when the nearest reference is at most this far (of 256 bits) ...
+MAX_DESCRIPTOR_DISTANCE = 64
+# ... and clearly nearer than any feature of a differently named card: tighter loses votes
+# on small cards, looser lets repeated frame features vote (hand-set).
+RATIO = 0.9
+# Pairs of one query within this many bits of its best pair vote too, so each printing of a
+# name gets its share (hand-set; larger spreads votes over look-alike references).
+VOTE_SPREAD_BITS = 8
+MIN_VOTES = 6  # votes before a reference is fitted (hand-set; lower: more fits, slower)
+MAX_HYPOTHESES = 40  # references fitted per look at most (cost cap; 7-card scenes use ~15)
+RIVAL_VOTES_KEPT = 6  # voted references kept per hypothesis as its naming rivals
+RIVALS_NAMED = 4  # ... of which this many join the naming shortlist (hand-set)
+VOTES_FOR_SHORTLIST = 2  # a reference voted inside an outline at least this often is shortlisted
+
+# -- fit: a card's corners from its votes (RANSAC) ----------------------------------------------
+MIN_FIND_INLIERS = 8  # a fit needs this many consistent matches (lower: more false fits to name)
+FIT_REPROJECTION = 8.0  # work-image px: a match this close to the fitted card counts (hand-set)
+FIT_ITERATIONS = 1000  # RANSAC rounds of the affine fit
+FIT_CONFIDENCE = 0.995  # RANSAC stop confidence of the affine fit
+# When the affine fit explains less than this share of the matches (and at least
+# PERSPECTIVE_MIN_INLIERS), a perspective fit is tried (steep photos; hand-set) ...
+PERSPECTIVE_BELOW_SHARE = 0.8
+PERSPECTIVE_MIN_INLIERS = 12
+PERSPECTIVE_ITERATIONS = 500  # ... with this many RANSAC rounds ...
+PERSPECTIVE_GAIN = 1.15  # ... and kept when it explains this much more (less = wild fits kept)
+MIN_CARD_AREA = 900.0  # work px^2: a fitted card smaller than this is noise (hand-set, 30 x 30)
+
+# -- second look: a straight-down view of a steep photo -----------------------------------------
+# How much the photo's scale varies over the picture before the table is flattened for a
+# second look (hand-set; lower: more photos pay for a second find).
+STEEP_SCALE_RATIO = 1.35
+TABLE_VIEW_GRID = 5  # photo points per side used to size the flat view
+TABLE_VIEW_ZOOM = 1.1  # the flat view keeps the photo's pixel count times this
+TABLE_VIEW_MAX_SIDE = 2200.0  # px: cap on the flat view (cost)
+SAME_CARD_IOU = 0.3  # overlap (IoU) above which two finds are one card (also dedupe of names)
+
+# -- name: a rectified card against its shortlist -----------------------------------------------
+# Canonical px a rectified feature may sit from its reference's (hand-set with the grid of
+# positional_matches; smaller misses cards with rough corners, larger slows naming).
+POSITION_RADIUS = 24.0
+# ORB budget and pyramid levels of a reference card (1.3x apart: down to 0.35x, for cards
+# that are small in the photo). Stored in galleries: changing them needs re-enrolment.
+REFERENCE_FEATURES = 500
+REFERENCE_LEVELS = 5
+PATCH_FEATURES = 500  # ORB budget of a rectified card (same as a reference's)
+CARD_FAST_THRESHOLD = 12  # FAST contrast on rectified cards and references (hand-set)
+CARD_SCALE_FACTOR = 1.3  # ORB pyramid step on cards (references: 5 levels, down to 0.35x)
+CARD_LEVELS = 3  # ORB pyramid levels of a rectified card
+MIN_NAME_INLIERS = 12  # fewer geometric inliers never name a card (RANSAC noise floor)
+NAME_REPROJECTION = 5.0  # canonical px of the naming homography's RANSAC (hand-set)
+NAME_ITERATIONS = 300  # its RANSAC rounds (cost: most of naming's time)
+NAME_CONFIDENCE = 0.99  # its RANSAC stop confidence
+RIVALS_CHECKED = 3  # other-name references checked geometrically (hand-set; sets the rival)
+SIGNATURE_SHORTLIST = 3  # closest whole-card signatures added to every naming's shortlist
+# Inliers on the card's outer border are not counted (every card has the same frame): the
+# interior is this fraction of the card's width / height from each edge (hand-set, measured
+# on the generated frames and the real scans' borders).
+INTERIOR_X = 0.1
+INTERIOR_Y = 0.07
+# Descriptor-only matching (an outline that may be an inner frame or a sleeve): the nearest
+# reference feature must beat the second by this ratio (Lowe's usual 0.8).
+LOOSE_RATIO = 0.8
+# Refined corners from the naming fit replace the found ones only when they still overlap
+# them this much (a fit on few inliers can swing; hand-set).
+REFINE_MIN_IOU = 0.45
+# Soft rectified cards (sharpness below SHARPEN_BELOW) are sharpened by an unsharp mask of
+# this strength and blur before features are taken (hand-set on small blurred dev cards).
+SHARPEN_BELOW = 0.5
+SHARPEN_AMOUNT = 2.0
+SHARPEN_SIGMA = 1.5
+CANDIDATES_LISTED = 5  # names in a pick-list
+
+# -- name: how sure (confidence_from_inliers) ----------------------------------------------------
+# confidence = (1 - exp(-margin / MARGIN_SCALE)) * evidence, margin = best - rival - MARGIN_FLOOR,
+# evidence = (best - EVIDENCE_FLOOR - EVIDENCE_RIVAL_SHARE * rival) / EVIDENCE_SPAN, clipped.
+# Tuned on dev scenes and two held-out splits: not-enrolled cards with a weak rival reach ~21
+# inliers, right names on the benchmark start at ~55 (1st percentile). Raising the floors
+# turns small right cards unknown; lowering them names not-enrolled cards.
+MARGIN_FLOOR = 6
+MARGIN_SCALE = 12.0
+EVIDENCE_FLOOR = 14
+EVIDENCE_RIVAL_SHARE = 0.5
+EVIDENCE_SPAN = 16.0
+
+# -- look: the card's appearance ------------------------------------------------------------------
+# A look is the card at about 1/8 size. Stored in galleries: changing it needs re-enrolment.
+LOOK_SIZE = (42, 58)  # width, height before a 2-px margin is cut (the look is 38 x 54)
+LOOK_MARGIN = 2
+LOOK_CELLS = (4, 3)  # rows, columns of the cell grid of the last word (12 cells of 13 x 12)
+LOOK_CELL = (13, 12)
+LOOK_PATCH_DIVISOR = 4  # the look is taken from a card rectified at 1/4 canonical size
+SIGNATURE_SIZE = (24, 33)  # whole-card signature's luminance layout (w, h; shortlist only)
+SIGNATURE_CHROMA_SIZE = (6, 8)  # ... and its coarse colour layout
+SIGNATURE_CHROMA_WEIGHT = 0.5  # colour's weight against luminance in the signature
+SIGNATURE_CHROMA_DAMPING = 20.0  # keeps a grey card's chroma from being blown up to unit length
+# Looks are used only in galleries of at least this many references: the "typical card" taken
+# away from every look means little in a small gallery (tests: 16-card galleries).
+LOOK_MIN_GALLERY = 40
+# The second opinion on a name the features are not sure of (confidence < LOOSE_CONFIDENCE);
+# tuned on dev scenes and held-out real cards. The features must back the name ...
+LOOK_MIN_INLIERS = 16  # ... with this many inliers ...
+LOOK_MIN_MARGIN = 8  # ... and this many more than any other name; then the look must be ...
+LOOK_MIN_SIMILARITY = 0.7  # ... this close to the named reference ...
+LOOK_MIN_LEAD = 0.15  # ... and this much closer than to any other name's (then conf >= 0.5)
+LOOK_MAX_CONFIDENCE = 0.9  # a look alone never makes a name certain (printings share art)
+# A name is doubted when the look is this far from it and this much closer to another name's
+# (held-out cycles of lands and creatures; raising the gap lets more of them be named).
+LOOK_VETO_SIMILARITY = 0.25
+LOOK_VETO_GAP = 0.25
+# The last word on every named card, cell by cell: right names scored 0.54 and up on dev
+# scenes (0.89+ on the real photos), not-enrolled cards named as their cycle 0.27-0.55.
+LOOK_MIN_CELLS_SIMILARITY = 0.45
+
+# -- outlines: card-shaped loops in colour edges (detect.find_card_quads) --------------------------
+OUTLINE_LONG_SIDE = 1000  # px: edges are searched on a copy about this big (hand-set, speed)
+OUTLINE_BLUR = 5  # Gaussian kernel before the colour gradient (hand-set)
+# Canny hysteresis pairs on the colour gradient, three sensitivities so both crisp and faint
+# card edges close (hand-set; lower pairs add loops in wood grain, higher lose faint edges).
+CANNY_THRESHOLDS = ((20, 60), (40, 120), (80, 200))
+MIN_CONTOUR_POINTS = 8  # shorter contours are specks
+# Polygon fit tolerances (fraction of the hull's perimeter), tried in turn until 4 corners.
+QUAD_EPSILONS = (0.02, 0.035, 0.05)
+QUAD_FILL = 0.85  # the hull must fill its fitted quadrilateral this much (steep cards ~0.9)
+MIN_CARD_FRACTION = 0.04  # smallest card side (x 1.5) as a share of the photo's short side
+MAX_CARD_AREA = 0.6  # a loop covering more of the picture than this is the table or photo
+PADDING_SCAN_SIDE = 250  # px: padding is measured on a copy this big
+PADDING_TOLERANCE = 10  # grey levels: a padding row/column is this uniform ...
+PADDING_SHARE = 0.98  # ... over this share of its pixels
+PADDING_WHITE = 225  # padding is whiter than this or darker than PADDING_BLACK (a plain
+PADDING_BLACK = 30  # tablecloth is not padding: real photos sit on a white canvas)
+BORDER_MARGIN = (
+    3.0  # px (plus one padding-scan pixel): an outline this near the border is the border
+)
+NESTED_DEDUPE_IOU = 0.6  # outlines found at several sensitivities are one when they overlap this
+# An unnamed outline must show a real edge (colour gradient above EDGE_STRENGTH within a few
+# px) along this share of each side's middle 70% (hand-set; lower: table loops reported).
+MIN_EDGE_SUPPORT = 0.5
+EDGE_STRENGTH = 60.0
+EDGE_VIEW_SIDE = 400.0  # px: an outline's edges are checked at about this size
+EDGE_SAMPLES = 24  # points checked per side
+# Plausible card shapes, seen from up to ~45 degrees (detect.plausible_card), for an outline /
+# a fit of the card's own features: shortest side (px), aspect vs a card's (short / long), how
+# much opposite sides may differ, and the |cos| of the corner angles. Dev scenes: a card near
+# the camera of a 45-degree photo looks square, a fitted one thinner still.
+MIN_SIDE = 8
+ASPECT_SHARE = (0.62, 0.45)
+OPPOSITE_SPREAD = (2.0, 3.0)
+CORNER_COS = (0.85, 0.92)
+SCAN_ASPECT_TOLERANCE = 0.03  # an image this close to a card's proportions is a scan
+MIN_PHOTO_CARD_SHARE = 0.05  # enrolling from a photo: the card covers at least this share
+
+# -- outlines: which ones are tried and how ------------------------------------------------
+EXPLAINED_IOU = 0.25  # an outline overlapping a named card this much is that card
+SQUARISH = 0.8  # sides' ratio above which an outline's long sides are uncertain: try four turns
+MAX_OUTLINE_TRIES = 20  # namings per photo before outlines get two turns only (worst case ~1.6 s)
+SETTLED_INLIERS = 40  # an outline named this surely is not tried in its other turns
+LOOSE_CONFIDENCE = 0.9  # the bar for a descriptor-only name, and "sure" for the look checks
+OUTLINE_AGREEMENT = 0.6  # IoU of a descriptor-only fit with its outline for the ordinary bar
+INDEX_SHORTLIST = 6  # references an outline's own features vote for, added to its shortlist
+INDEX_MIN_VOTES = 3  # ... when they vote at least this often
+OUTLINE_SIGNATURE_SHORTLIST = 8  # closest signatures added to an outline's shortlist
+VOTE_SHORTLIST = 4  # references voted inside an outline by the photo's features
+# Unnamed outlines far from the named cards' size are the table's pattern (0.3-3x the median
+# named card's area; hand-set).
+UNNAMED_AREA_RATIO = (0.3, 3.0)
+UNKNOWN_SAME_IOU = 0.4  # an unknown outline overlapping a reported unknown this much is it
+WEAK_SAME_IOU = 0.3  # ... and a weak feature find overlapping one
+# A found-but-unnamed card with this many inliers is reported unknown (hand-set; fewer
+# inliers would report chance fits on the table's pattern).
+WEAK_CARD_INLIERS = 10
+# Once a card is named its perspective gives the table plane; an outline on it must be
+# card-sized: sides 0.55-1.5x a card's, corners within ~20 degrees of square (|cos| 0.35).
+PLANE_SIZE_TOLERANCE = (0.55, 1.5)
+PLANE_MAX_COS = 0.35
+# The last look's finds fit tighter: sides 0.8-1.25x, proportions within 8 %, corners ~12 deg.
+PLANE_TIGHT_TOLERANCE = (0.8, 1.25)
+PLANE_TIGHT_ASPECT = 0.08
+PLANE_TIGHT_COS = 0.2
+# A partly hidden card's visible edge: square at both ends (|cos| < 0.2) and a card's side
+# long within 12 % (dev scenes: +1 hard card, one false card fewer).
+COMPLETION_MAX_COS = 0.2
+COMPLETION_LENGTH_TOLERANCE = 0.12
+COMPLETION_NEW_IOU = 0.7  # a completed card overlapping an outline this much is that outline
+
+# -- last look: a more sensitive search where nothing is named -------------------------------------
+REST_FEATURES = 2000  # ORB budget of the last look
+SENSITIVE_FAST_THRESHOLD = 6  # its FAST threshold (small or blurred cards; hard scenes)
+REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo holds no named card
+REST_INDEX_SHORTLIST = 6  # last-look finds are checked against as many rivals as outlines
+REST_SIGNATURE_SHORTLIST = 8
