@@ -172,7 +172,7 @@ def test_bench_vision_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_held_out_cards_come_back_unknown_not_as_an_enrolled_card() -> None:
-    from vision.bench import run_held_out
+    from vision.bench.accuracy import run_held_out
 
     # Generated faces of one style share frame, title bar and text-box features, like a
     # game's cycles: without the look's last word one held-out card here is named (checked).

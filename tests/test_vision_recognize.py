@@ -211,10 +211,16 @@ def test_look_confirms_the_right_name_of_a_soft_card_only() -> None:
     assert right is not None and not look_contradicts(*right)
     stranger = render_card_face("Nobody Enrolled Me", 1)
     assert all(confidence_from_look(*_looks(stranger, g, n)) == 0.0 for n in names[:10])
-    small = Gallery()  # too few references for a typical card: the look is not used
-    for name in names[:16]:
+    # A gallery of a few cards still has a typical card (their layout): the look is used ...
+    few = Gallery()
+    for name in names[:5]:
+        few.enroll(name, render_card_face(name, 0))
+    assert confidence_from_look(*_looks(soft, few, names[4])) == 0.0  # soft is not in `few`
+    # ... but not below LOOK_MIN_GALLERY references.
+    small = Gallery()
+    for name in names[:4]:
         small.enroll(name, render_card_face(name, 0))
-    assert look_similarities(soft, small, names[5]) is None
+    assert look_similarities(soft, small, names[3]) is None
 
 
 def test_enrol_from_one_photo_in_reading_order() -> None:
@@ -307,10 +313,15 @@ def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
     assert not look_disowns(glared, g, names[5])
     assert look_disowns(card, g, names[6])
     assert look_disowns(render_card_face("Nobody Enrolled Me", 1), g, names[5])
+    few = Gallery()  # five cards: their typical card is still their shared layout
+    for name in names[:6]:
+        few.enroll(name, render_card_face(name, 0))
+    assert not look_disowns(card, few, names[5])
+    assert look_disowns(render_card_face("Nobody Enrolled Me", 1), few, names[5])
     small = Gallery()  # too few references for a typical card: the look has no say
-    for name in names[:16]:
+    for name in names[:4]:
         small.enroll(name, render_card_face(name, 0))
-    assert not look_disowns(card, small, names[6])
+    assert not look_disowns(card, small, names[3])
 
 
 @pytest.mark.parametrize("key", ["descriptors", "owner", "looks", "word_order"])

@@ -14,8 +14,9 @@ import numpy as np
 import vision.tuning as tuning
 from vision.gallery import Gallery
 from vision.geometry import CARD_H, CARD_W, rectify
-from vision.look import card_look, look_cells, look_vectors
+from vision.look import card_look, look_cells, look_residuals, look_vectors
 from vision.result import REASON_NOT_IN_GALLERY, Card, UnknownCard
+from vision.timing import part
 
 
 def confidence_from_look(similarity: float, other: float) -> float:
@@ -60,8 +61,13 @@ def look_similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[f
     is too small for a typical card or holds only that name."""
     if len(gallery) < tuning.LOOK_MIN_GALLERY:
         return None
+    with part("look"):
+        return _similarities(patch, gallery, name)
+
+
+def _similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float, float] | None:
     table = gallery.look_vectors()
-    mine = look_vectors(card_look(patch)[None], gallery.typical_look())[0]
+    mine = look_vectors(look_residuals(card_look(patch)[None], gallery.typical_look()))[0]
     sims = table @ mine
     same = _named(gallery, name)
     if same.all():
@@ -76,8 +82,7 @@ def look_disowns(patch: np.ndarray, gallery: Gallery, name: str) -> bool:
     if len(gallery) < tuning.LOOK_MIN_GALLERY:
         return False
     cells = gallery.look_cells()
-    residual = card_look(patch).astype(np.float32) - gallery.typical_look()
-    mine = look_cells(residual[None])[0]
+    mine = look_cells(look_residuals(card_look(patch)[None], gallery.typical_look()))[0]
     scores = np.median(np.einsum("ecd,cd->ec", cells, mine), axis=1)
     same = _named(gallery, name)
     if same.all():

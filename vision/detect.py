@@ -82,16 +82,8 @@ def find_card_quads(
     blur = tuning.OUTLINE_BLUR
     dx, dy = _colour_gradient(cv2.GaussianBlur(small, (blur, blur), 0))
     h, w = dx.shape
-    # Padding is found on a small copy (it needs no detail), then scaled up.
+    box = padding_box(small)
     tiny_scale = min(1.0, tuning.PADDING_SCAN_SIDE / max(h, w))
-    tiny = cv2.resize(small, None, fx=tiny_scale, fy=tiny_scale, interpolation=cv2.INTER_AREA)
-    bx0, by0, bx1, by1 = content_box(tiny)
-    box = (
-        int(bx0 / tiny_scale),
-        int(by0 / tiny_scale),
-        int(np.ceil(bx1 / tiny_scale)) if bx1 < tiny.shape[1] else w,
-        int(np.ceil(by1 / tiny_scale)) if by1 < tiny.shape[0] else h,
-    )
     min_side = min_fraction * min(h, w) * 1.5
     max_area = tuning.MAX_CARD_AREA * h * w
     found: list[np.ndarray] = []
@@ -156,6 +148,21 @@ def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         dy = np.where(stronger, gy[..., c], dy)
         best = np.maximum(best, magnitude[..., c])
     return np.ascontiguousarray(dx), np.ascontiguousarray(dy)
+
+
+def padding_box(image: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) of the photo inside any padding canvas, in ``image`` pixels: found on
+    a small copy (it needs no detail), then scaled up (:func:`content_box`)."""
+    h, w = image.shape[:2]
+    tiny_scale = min(1.0, tuning.PADDING_SCAN_SIDE / max(h, w))
+    tiny = cv2.resize(image, None, fx=tiny_scale, fy=tiny_scale, interpolation=cv2.INTER_AREA)
+    bx0, by0, bx1, by1 = content_box(tiny)
+    return (
+        int(bx0 / tiny_scale),
+        int(by0 / tiny_scale),
+        int(np.ceil(bx1 / tiny_scale)) if bx1 < tiny.shape[1] else w,
+        int(np.ceil(by1 / tiny_scale)) if by1 < tiny.shape[0] else h,
+    )
 
 
 def content_box(

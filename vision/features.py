@@ -17,6 +17,7 @@ import numpy as np
 
 import vision.tuning as tuning
 from vision.geometry import CARD_H, CARD_W
+from vision.photometry import stretch
 
 
 def card_orb(n_features: int, levels: int = tuning.CARD_LEVELS) -> cv2.ORB:
@@ -72,6 +73,7 @@ def card_features(
     gray = to_gray(card)
     if gray.shape[:2] != (CARD_H, CARD_W):
         gray = cv2.resize(gray, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    gray = stretch(gray)
     keypoints, descriptors = card_orb(n_features, levels).detectAndCompute(gray, None)
     if descriptors is None or not keypoints:
         return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)

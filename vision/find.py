@@ -21,6 +21,7 @@ import vision.tuning as tuning
 from vision.features import card_features, hamming, photo_features
 from vision.gallery import Gallery
 from vision.geometry import corners_from_homography, in_quad, plausible_card, quad_iou
+from vision.timing import part
 
 
 @dataclass
@@ -112,6 +113,11 @@ def _fit(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray] | No
     homography from a cluster extrapolates wildly to the corners). A card near a steeply
     tilted camera is far from affine: then the perspective fit is kept if it explains clearly
     more matches. (Naming at full scale puts the exact perspective back.)"""
+    with part("fit"):
+        return _fit_ransac(src, dst)
+
+
+def _fit_ransac(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     affine, mask = cv2.estimateAffine2D(
         src,
         dst,

@@ -31,7 +31,14 @@ import vision.tuning as tuning
 from vision.detect import card_from_image
 from vision.features import WordIndex, card_features, global_descriptor
 from vision.geometry import CARD_H, CARD_W
-from vision.look import card_look, look_cells, look_shape, look_vectors
+from vision.look import (
+    card_look,
+    look_cells,
+    look_residuals,
+    look_shape,
+    look_vectors,
+    typical_look,
+)
 
 FORMAT = "tablekeeper-gallery"
 VERSION = 1
@@ -277,7 +284,8 @@ class Gallery:
             if len(self.looks) == 0:
                 self._look_vectors = np.zeros((0, 0), np.float32)
             else:
-                self._look_vectors = look_vectors(self.looks, self.typical_look())
+                residuals = look_residuals(self.looks, self.typical_look())
+                self._look_vectors = look_vectors(residuals)
         return self._look_vectors
 
     def look_cells(self) -> np.ndarray:
@@ -286,14 +294,14 @@ class Gallery:
         if self._look_cells is None:
             if len(self.looks) == 0:
                 return np.zeros((0, 0, 0), np.float32)
-            residuals = self.looks.astype(np.float32) - self.typical_look()[None]
-            self._look_cells = look_cells(residuals)
+            self._look_cells = look_cells(look_residuals(self.looks, self.typical_look()))
         return self._look_cells
 
     def typical_look(self) -> np.ndarray:
-        """The mean look of the gallery's references (float32), computed once."""
+        """The typical card: the mean look of the references, light taken out (float32),
+        computed once."""
         if self._typical_look is None:
-            self._typical_look = np.asarray(self.looks.astype(np.float32).mean(axis=0), np.float32)
+            self._typical_look = typical_look(self.looks)
         return self._typical_look
 
     def _looks_from_images(self) -> np.ndarray:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
+from vision.photometry import standard_look
 
 
 def card_look(card: np.ndarray) -> np.ndarray:
@@ -31,12 +32,23 @@ def look_shape() -> tuple[int, int, int]:
     return height - 2 * tuning.LOOK_MARGIN, width - 2 * tuning.LOOK_MARGIN, 3
 
 
-def look_vectors(looks: np.ndarray, typical: np.ndarray) -> np.ndarray:
-    """Looks (K x 54 x 38 x 3) as unit vectors of how each card differs from the typical card
-    (``typical``: the gallery's mean look). Taking the typical card away first removes what
-    every card of one game shares (frame, title bar, text box), so the correlation of two
-    vectors says whether two images show the same *card*, not just the same layout."""
-    diff = looks.astype(np.float32).reshape(len(looks), -1) - typical.reshape(1, -1)
+def typical_look(looks: np.ndarray) -> np.ndarray:
+    """The typical card of a gallery: the mean of its looks, each with the light taken out
+    (:func:`vision.photometry.standard_look`); float32."""
+    return np.asarray(standard_look(looks).mean(axis=0), np.float32)
+
+
+def look_residuals(looks: np.ndarray, typical: np.ndarray) -> np.ndarray:
+    """Looks (K x 54 x 38 x 3) with the light taken out and the typical card taken away:
+    what is left is what makes each card itself (its art, its colours), not the layout every
+    card of one game shares (frame, title bar, text box)."""
+    return np.asarray(standard_look(looks) - typical[None], np.float32)
+
+
+def look_vectors(residuals: np.ndarray) -> np.ndarray:
+    """Residual looks (:func:`look_residuals`) as unit vectors, so the correlation of two says
+    whether two images show the same *card*, not just the same layout."""
+    diff = residuals.reshape(len(residuals), -1).astype(np.float32)
     diff -= diff.mean(axis=1, keepdims=True)
     diff /= np.linalg.norm(diff, axis=1, keepdims=True) + 1e-6
     return diff

@@ -30,6 +30,7 @@ from vision.geometry import (
     rectify,
 )
 from vision.result import Candidate, Card
+from vision.timing import part
 
 
 @dataclass
@@ -301,6 +302,17 @@ def name_region(
     """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
     (``entries`` and the closest signatures); refine the corners from the fit.
     ``aligned=False`` matches by descriptor alone (an outline that may be off)."""
+    with part("name"):
+        return _name_region(image, corners, gallery, entries, aligned)
+
+
+def _name_region(
+    image: np.ndarray,
+    corners: np.ndarray,
+    gallery: Gallery,
+    entries: list[int],
+    aligned: bool,
+) -> tuple[np.ndarray, Naming] | None:
     if not plausible_card(corners, fitted=True):
         return None
     patch = sharpened(rectify(image, corners))

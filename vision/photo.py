@@ -8,8 +8,9 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.detect import find_card_quads
+from vision.detect import find_card_quads, padding_box
 from vision.features import to_gray
+from vision.photometry import balance, balance_tables
 from vision.result import VisionError
 
 
@@ -38,6 +39,10 @@ class Photo:
         work = image
         if scale < 1.0:
             work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        # The light taken out once, for every step (vision.photometry).
+        tables = balance_tables(work, padding_box(work))
+        work = balance(work, tables)
+        image = work if scale == 1.0 else balance(image, tables)
         return cls(image, work, to_gray(work), scale)
 
     @property

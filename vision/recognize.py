@@ -20,8 +20,6 @@ Every threshold is in :mod:`vision.tuning`.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 
@@ -35,24 +33,10 @@ from vision.outlines import name_outlines
 from vision.photo import Photo
 from vision.relook import last_look, second_look, second_look_from_outlines
 from vision.result import Identification, VisionError, dedupe_cards
-from vision.unknown import report_weak
+from vision.timing import profiling
+from vision.unknown import merged, report_weak
 
 __all__ = ["Identification", "VisionError", "identify"]
-
-
-class _Clock:
-    """Seconds spent per named step (a step run twice adds up)."""
-
-    def __init__(self) -> None:
-        self.timings: dict[str, float] = {}
-
-    @contextmanager
-    def step(self, name: str) -> Iterator[None]:
-        tick = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - tick
 
 
 def identify(
@@ -61,28 +45,29 @@ def identify(
     """Find and name every card in ``image`` (BGR) against ``gallery``."""
     start = time.perf_counter()
     photo = Photo.of(image)
-    clock = _Clock()
-    with clock.step("features"):
-        points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
-    with clock.step("find"):
-        hypotheses, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
-    with clock.step("name"):
-        named, weak = name_hypotheses(photo.image, photo.scale, gallery, hypotheses, accept)
-    with clock.step("table_view"):
-        more, more_weak = second_look(photo, gallery, named, hypotheses, accept)
-        cards = dedupe_cards(named + more)
-    with clock.step("outlines"):
-        quads = photo.outlines()
-    with clock.step("outline_naming"):
-        cards, unknown = name_outlines(photo, gallery, votes, quads, cards, accept)
-        unknown = report_weak(photo.image, weak + more_weak, cards, unknown)
-    if not named and cards:
-        with clock.step("table_view"):
-            cards, unknown = second_look_from_outlines(photo, gallery, cards, unknown, accept)
-    with clock.step("last_look"):
-        cards, unknown = last_look(photo, gallery, cards, unknown, accept)
-    with clock.step("look_check"):
-        cards, unknown = last_word(photo.image, gallery, cards, unknown)
+    with profiling() as clock:
+        with clock.step("features", "find"):
+            points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
+        with clock.step("find", "find"):
+            hypotheses, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
+        with clock.step("name", "name"):
+            named, weak = name_hypotheses(photo.image, photo.scale, gallery, hypotheses, accept)
+        with clock.step("table_view", "find"):
+            more, more_weak = second_look(photo, gallery, named, hypotheses, accept)
+            cards = dedupe_cards(named + more)
+        with clock.step("outlines", "outline"):
+            quads = photo.outlines()
+        with clock.step("outline_naming", "outline"):
+            cards, unknown = name_outlines(photo, gallery, votes, quads, cards, accept)
+            unknown = report_weak(photo.image, weak + more_weak, cards, unknown)
+        if not named and cards:
+            with clock.step("table_view", "find"):
+                cards, unknown = second_look_from_outlines(photo, gallery, cards, unknown, accept)
+        with clock.step("last_look", "find"):
+            cards, unknown = last_look(photo, gallery, cards, unknown, accept)
+        with clock.step("look_check", "look"):
+            cards, unknown = last_word(photo.image, gallery, cards, unknown)
+            unknown = merged(unknown, cards)
     cards.sort(key=lambda c: (c.center[1], c.center[0]))
     seconds = time.perf_counter() - start
-    return Identification(cards, unknown, seconds, photo.size, clock.timings)
+    return Identification(cards, unknown, seconds, photo.size, clock.steps, clock.parts)

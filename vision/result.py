@@ -71,14 +71,16 @@ class UnknownCard:
 @dataclass
 class Identification:
     """Every card found in one photo: ``cards`` named (confidence at or above the accept
-    threshold), ``unknown`` card-shaped but not named, ``seconds`` the wall time, and
-    ``timings`` the seconds spent in each step of the pipeline."""
+    threshold), ``unknown`` card-shaped but not named, ``seconds`` the wall time,
+    ``timings`` the wall seconds of each step of the pipeline and ``cpu`` the CPU seconds of
+    each kind of work (:mod:`vision.timing`)."""
 
     cards: list[Card]
     unknown: list[UnknownCard]
     seconds: float
     image_size: tuple[int, int] = (0, 0)  # width, height
     timings: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def candidates(self, name: str) -> list[Candidate]:
         """Closest matches for the (first) card named ``name``: a pick-list."""

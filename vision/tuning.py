@@ -33,6 +33,18 @@ ACCEPT_CONFIDENCE = 0.5
 # ~0 blurred); hand-set against the blurred-card test. Higher: more "too blurred".
 BLUR_LIMIT = 0.35
 
+# -- light: taking it out (vision.photometry) ----------------------------------------------------
+# The photo is stretched per channel so these percentiles (inside any padding) become black and
+# white: exposure and colour cast undone together. Tuned on the lighting suite's TUNING lights
+# (seed 11); a higher top percentile lets glare decide the white point.
+BALANCE_PERCENTILES = (0.5, 99.5)
+BALANCE_SAMPLES = 40000  # pixels sampled for the percentiles (speed)
+BALANCE_MIN_SPAN = 32.0  # grey levels: a flatter photo or card is not stretched further
+BALANCE_MAX_GAIN = 4.0  # at most this much gain (a black photo stays black)
+BALANCE_IGNORE = 0.03  # gains within 3 % of 1 (and a black floor) leave the photo as it is
+STRETCH_MAX_GAIN = 4.0  # the same cap for one card's grey image before its features
+LOOK_SPREAD_FLOOR = 4.0  # grey levels added to a look channel's spread (a flat card)
+
 # -- find: features of the whole photo ----------------------------------------------------------
 # ORB budget of the first look (benchmark; vision-notes.md: plain ORB matching found 8/9 real
 # cards at 2,000-5,000). More: small cards get features, the word look-up costs more.
@@ -152,7 +164,7 @@ SIGNATURE_CHROMA_WEIGHT = 0.5  # colour's weight against luminance in the signat
 SIGNATURE_CHROMA_DAMPING = 20.0  # keeps a grey card's chroma from being blown up to unit length
 # Looks are used only in galleries of at least this many references: the "typical card" taken
 # away from every look means little in a small gallery (tests: 16-card galleries).
-LOOK_MIN_GALLERY = 40
+LOOK_MIN_GALLERY = 5
 # The second opinion on a name the features are not sure of (confidence < LOOSE_CONFIDENCE);
 # tuned on dev scenes and held-out real cards. The features must back the name ...
 LOOK_MIN_INLIERS = 16  # ... with this many inliers ...

@@ -8,7 +8,7 @@ import numpy as np
 
 import vision.tuning as tuning
 from vision.detect import sharpness
-from vision.geometry import quad_iou, rectify
+from vision.geometry import inside, quad_iou, rectify
 from vision.name import Naming, candidate_list
 from vision.result import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, Card, UnknownCard, explained
 
@@ -19,6 +19,27 @@ def reason_for(image: np.ndarray, corners: np.ndarray) -> str:
     if sharpness(rectify(image, corners)) < tuning.BLUR_LIMIT:
         return REASON_TOO_BLURRED
     return REASON_NOT_IN_GALLERY
+
+
+def same_card(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do two reports cover one card: overlapping enough, or one's centre inside the other?"""
+    if quad_iou(a, b) > tuning.WEAK_SAME_IOU:
+        return True
+    return inside(a.mean(axis=0), b) or inside(b.mean(axis=0), a)
+
+
+def merged(unknown: list[UnknownCard], cards: list[Card]) -> list[UnknownCard]:
+    """One report per card: unknowns a named card explains are dropped, and of unknowns that
+    cover one card the first reported is kept (outlines come before feature fits, whose
+    corners are less sure)."""
+    kept: list[UnknownCard] = []
+    for report in unknown:
+        if explained(report.corners, cards):
+            continue
+        if any(same_card(report.corners, k.corners) for k in kept):
+            continue
+        kept.append(report)
+    return kept
 
 
 def report_weak(

@@ -5,7 +5,8 @@
 - ``vision enroll --gallery DIR --from-photo PHOTO --names "A;B;C"``: the cards of one photo,
   named in reading order (rows top to bottom, each left to right).
 - ``vision identify PHOTO --gallery DIR [--json] [--annotate OUT.png]``.
-- ``bench vision [--real DIR]``: the synthetic benchmark and the real photos.
+- ``bench vision [--real DIR] [--lighting] [--profile] [--quick]``: the synthetic benchmark and
+  the real photos; the lighting suite; time per step; a quick run of all for CI.
 
 OpenCV and the vision package are imported inside the functions so that other commands start
 fast.
@@ -98,6 +99,31 @@ def register(commands: Any, benches: Any) -> None:
     )
     bench.add_argument(
         "--held-out-scenes", type=int, default=60, help="hard scenes for --held-out (60)"
+    )
+    bench.add_argument(
+        "--lighting",
+        action="store_true",
+        help="the lighting suite: real photos and generated scenes under other light",
+    )
+    bench.add_argument(
+        "--light-set",
+        choices=("benchmark", "tuning", "all"),
+        default="benchmark",
+        help="with --lighting: the benchmark's conditions, the ones tuned on, or both",
+    )
+    bench.add_argument(
+        "--lighting-scenes", type=int, default=30, help="generated scenes for --lighting (30)"
+    )
+    bench.add_argument(
+        "--profile", action="store_true", help="CPU time per photo and per step of the pipeline"
+    )
+    bench.add_argument(
+        "--profile-scenes", type=int, default=30, help="generated photos for --profile (30)"
+    )
+    bench.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few scenes of every table (CI); exit 1 when any card is named wrongly",
     )
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
     bench.set_defaults(func=run_bench)
@@ -210,8 +236,16 @@ def run_identify(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from vision.bench import BenchError, run_benchmark
+    from vision.bench import BenchError, Modes, run_benchmark
 
+    modes = Modes(
+        lighting=args.lighting,
+        light_set=args.light_set,
+        lighting_scenes=args.lighting_scenes,
+        profile=args.profile,
+        profile_scenes=args.profile_scenes,
+        quick=args.quick,
+    )
     try:
         return run_benchmark(
             real=args.real,
@@ -223,6 +257,7 @@ def run_bench(args: argparse.Namespace) -> int:
             json_out=args.json,
             held_out=args.held_out,
             held_out_scenes=args.held_out_scenes,
+            modes=modes,
         )
     except BenchError as error:
         raise CliError(str(error)) from error

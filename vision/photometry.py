@@ -1,0 +1,78 @@
+"""Taking the light out: every stage compares images normalised the same way, so a warm lamp,
+a dim room or a bright window changes what the camera recorded but not what is compared.
+
+- :func:`balance` - the whole photo, once: per colour channel, a linear stretch that maps
+  the photo's dark and bright ends (low / high percentiles inside any padding) to black and
+  white. This undoes exposure and a colour cast together (a per-channel gain is exactly what
+  a lamp's colour or a camera's fixed white balance does to raw values), before finding,
+  outlines and naming. A "white patch" balance rather than a grey-world one: a table is often
+  strongly coloured (wood), while almost every card has white or near-white parts.
+- :func:`stretch` - one card's grey image, before its features are taken (references and
+  rectified cards alike): the card's own range to full range, so ORB's corner threshold means
+  the same on a dim card as on a bright one, and a lamp's falloff across the table (a
+  different exposure for each card) is taken out card by card.
+- :func:`standard_look` - one card's look, per channel: zero mean and unit spread, so looks
+  are compared by their pattern of colour, not by their brightness or tint.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+
+
+def channel_range(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel, the low and high percentiles of ``image`` (BGR or grey)."""
+    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / tuning.BALANCE_SAMPLES)))
+    sample = image[::step, ::step].reshape(-1, image.shape[2] if image.ndim == 3 else 1)
+    low = np.percentile(sample, tuning.BALANCE_PERCENTILES[0], axis=0)
+    high = np.percentile(sample, tuning.BALANCE_PERCENTILES[1], axis=0)
+    return low.astype(np.float32), high.astype(np.float32)
+
+
+def balance_tables(
+    image: np.ndarray, box: tuple[int, int, int, int] | None = None
+) -> np.ndarray | None:
+    """Per-channel look-up tables (256 x 1 x 3 uint8) that stretch the photo inside ``box``
+    (x0, y0, x1, y1) to full range; None when it is full range already (nothing to do)."""
+    x0, y0, x1, y1 = box if box is not None else (0, 0, image.shape[1], image.shape[0])
+    region = image[y0:y1, x0:x1]
+    if region.size == 0 or region.ndim != 3:
+        return None
+    low, high = channel_range(region)
+    span = np.maximum(high - low, tuning.BALANCE_MIN_SPAN)
+    gain = np.minimum(255.0 / span, tuning.BALANCE_MAX_GAIN)
+    if np.all(np.abs(gain - 1.0) < tuning.BALANCE_IGNORE) and np.all(low < 8):
+        return None
+    levels = np.arange(256, dtype=np.float32)[:, None]
+    tables = np.clip((levels - low[None, :]) * gain[None, :] + 0.5, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(tables.reshape(256, 1, 3))
+
+
+def balance(image: np.ndarray, tables: np.ndarray | None) -> np.ndarray:
+    """``image`` through the tables of :func:`balance_tables` (unchanged when None)."""
+    if tables is None:
+        return image
+    return cv2.LUT(image, tables)
+
+
+def stretch(gray: np.ndarray) -> np.ndarray:
+    """A card's grey image with its own low / high percentiles stretched to black and white
+    (gain capped, so a blank card does not become noise)."""
+    low, high = channel_range(gray)
+    span = max(float(high[0] - low[0]), tuning.BALANCE_MIN_SPAN)
+    gain = min(255.0 / span, tuning.STRETCH_MAX_GAIN)
+    if abs(gain - 1.0) < tuning.BALANCE_IGNORE and low[0] < 8:
+        return gray
+    return cv2.convertScaleAbs(gray, alpha=gain, beta=-float(low[0]) * gain)
+
+
+def standard_look(looks: np.ndarray) -> np.ndarray:
+    """Looks (K x H x W x 3, any dtype) with each channel of each look at zero mean and unit
+    spread (float32)."""
+    x = looks.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    spread = x.std(axis=(1, 2), keepdims=True)
+    return np.asarray((x - mean) / (spread + tuning.LOOK_SPREAD_FLOOR), np.float32)
