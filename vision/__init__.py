@@ -16,6 +16,9 @@ The public API, for the appliance and the games' screens::
         unknown.reason                            # "not in gallery" | "too blurred"
     result.seconds, result.to_json()
 
+    image = read_photo("table.jpg")               # VisionError / DamagedPhotoError (cut short);
+                                                  # error.advice is the sentence for the table
+
 Layout helpers (:mod:`vision.layout`): ``reading_order`` / ``reading_sequence`` (rows) and
 ``two_columns`` (a Mixtape's Trk A / Trk B). Synthetic cards, tables and photos with exact
 ground truth for tests and the simulated camera: :mod:`vision.synth`.
@@ -29,12 +32,14 @@ and ``gallery``; every threshold lives in :mod:`vision.tuning` with its calibrat
 from vision.annotate import annotate
 from vision.gallery import Gallery, GalleryError
 from vision.layout import reading_order, reading_sequence, two_columns
+from vision.photo import decode_photo, read_photo
 from vision.recognize import identify
 from vision.result import (
     REASON_NOT_IN_GALLERY,
     REASON_TOO_BLURRED,
     Candidate,
     Card,
+    DamagedPhotoError,
     Identification,
     UnknownCard,
     VisionError,
@@ -47,13 +52,16 @@ __all__ = [
     "REASON_TOO_BLURRED",
     "Candidate",
     "Card",
+    "DamagedPhotoError",
     "Gallery",
     "GalleryError",
     "Identification",
     "UnknownCard",
     "VisionError",
     "annotate",
+    "decode_photo",
     "identify",
+    "read_photo",
     "reading_order",
     "reading_sequence",
     "two_columns",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -11,7 +12,7 @@ import vision.tuning as tuning
 from vision.detect import find_card_quads, padding_box
 from vision.features import to_gray
 from vision.photometry import balance, balance_tables
-from vision.result import VisionError
+from vision.result import DamagedPhotoError, VisionError
 
 
 @dataclass(frozen=True)
@@ -58,3 +59,71 @@ class Photo:
         """Card-shaped outlines in photo pixels (searched on the work copy: they need no more
         detail)."""
         return [(q / self.scale).astype(np.float32) for q in find_card_quads(self.work)]
+
+
+# -- reading a photo file ---------------------------------------------------------------------
+_JPEG_START = b"\xff\xd8"
+_JPEG_END = 0xD9
+_JPEG_SCAN = 0xDA
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_PNG_END = b"IEND\xaeB`\x82"  # the last chunk's type and its (fixed) checksum
+
+
+def photo_damage(data: bytes) -> str | None:
+    """Why an encoded photo cannot be trusted, or None. A JPEG or PNG cut short decodes with only
+    a warning (the missing part flat grey or white), so the file's structure is checked first: a
+    JPEG must reach its end marker, a PNG its last chunk. Other formats are left to the decoder."""
+    if data[:2] == _JPEG_START:
+        return None if _jpeg_reaches_end(data) else "it ends early"
+    if data[:8] == _PNG_SIGNATURE:
+        return None if _PNG_END in data else "it ends early"
+    return None
+
+
+def _jpeg_reaches_end(data: bytes) -> bool:
+    """Walk the JPEG's segments (skipping each scan's entropy-coded data, where 0xFF bytes are
+    stuffed as FF 00 and restart markers are FF D0-D7) until the end marker or the data's end.
+    A structure this walk does not understand is left to the decoder (True)."""
+    raw = np.frombuffer(data, np.uint8)
+    follow = raw[1:]
+    at_ff = np.flatnonzero(raw[:-1] == 0xFF)
+    after = follow[at_ff]
+    markers = at_ff[(after != 0) & (after != 0xFF) & ((after < 0xD0) | (after > 0xD7))]
+    pos = 2
+    while pos + 1 < len(data):
+        if data[pos] != 0xFF:
+            return True  # not a segment boundary: unknown structure
+        marker = data[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+        elif marker == _JPEG_END:
+            return True
+        elif 0xD0 <= marker <= 0xD7 or marker == 0x01:  # markers without a length
+            pos += 2
+        elif pos + 4 > len(data):
+            return False
+        else:
+            pos += 2 + int.from_bytes(data[pos + 2 : pos + 4], "big")
+            if marker == _JPEG_SCAN:  # entropy-coded data up to the next real marker
+                nxt = int(np.searchsorted(markers, pos))
+                if nxt == len(markers):
+                    return False
+                pos = int(markers[nxt])
+    return False
+
+
+def decode_photo(data: bytes) -> np.ndarray:
+    """An encoded photo (JPEG, PNG...) as BGR; DamagedPhotoError when the file was cut short,
+    VisionError when it is no image."""
+    problem = photo_damage(data)
+    if problem is not None:
+        raise DamagedPhotoError(problem)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if image is None or image.size == 0:
+        raise VisionError("not a readable image")
+    return image
+
+
+def read_photo(path: str | Path) -> np.ndarray:
+    """:func:`decode_photo` of a file (OSError when it cannot be opened)."""
+    return decode_photo(Path(path).read_bytes())

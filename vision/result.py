@@ -22,6 +22,24 @@ REASON_TOO_BLURRED = "too blurred"
 class VisionError(ValueError):
     """An image that cannot be used at all (empty, unreadable)."""
 
+    @property
+    def advice(self) -> str:
+        """The sentence for a player at the table (says what to do: retake)."""
+        return f"That photo cannot be used ({self}): retake it."
+
+
+class DamagedPhotoError(VisionError):
+    """A photo file that ends early (a camera write cut short, a copy interrupted): decoders
+    read the missing part as flat grey or white, so it is refused before decoding."""
+
+    def __init__(self, problem: str = "it ends early") -> None:
+        super().__init__(f"the photo is damaged ({problem})")
+        self.problem = problem
+
+    @property
+    def advice(self) -> str:
+        return f"The photo is damaged ({self.problem}): retake it."
+
 
 @dataclass
 class Candidate:

@@ -130,9 +130,8 @@ def register(commands: Any, benches: Any) -> None:
 
 
 def _read_image(path: Path) -> Any:
-    import cv2
-
     from device.camera import CameraError, check_image_size
+    from vision import VisionError, read_photo
 
     if not path.is_file():
         raise CliError(f"{path}: no such file")
@@ -141,10 +140,10 @@ def _read_image(path: Path) -> Any:
             check_image_size(handle.read(65536), str(path))
     except CameraError as error:  # too many pixels to decode safely
         raise CliError(str(error)) from None
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise CliError(f"{path}: not a readable image")
-    return image
+    try:
+        return read_photo(path)  # refuses a file cut short (cv2.imread would half-grey it)
+    except VisionError as error:
+        raise CliError(f"{path}: {error}") from None
 
 
 def run_enroll(args: argparse.Namespace) -> int:

@@ -24,11 +24,11 @@ from display.flows.reading import DOUBT_BELOW, Reading
 
 def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
     """Read ``photo`` against the gallery in ``gallery_dir``; every problem is a CliError."""
-    import cv2
     import numpy as np
 
     from display.flows.reading import read_photo
     from vision.gallery import Gallery, GalleryError
+    from vision.photo import decode_photo
     from vision.recognize import VisionError
 
     if not photo.is_file():
@@ -40,9 +40,10 @@ def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
         check_image_size(data[:65536].tobytes(), str(photo))  # before decoding 20000 x 20000
     except CameraError as error:
         raise CliError(str(error)) from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise CliError(f"{photo}: not an image this command can read")
+    try:
+        image = decode_photo(data.tobytes())  # refuses a file cut short, by name
+    except VisionError as error:
+        raise CliError(f"{photo}: {error}") from None
     try:
         gallery = Gallery.load(gallery_dir)
     except (GalleryError, OSError) as error:

@@ -204,8 +204,8 @@ def capture_and_read(
             return PhotoRead("No cards are enrolled yet: enrol the deck first (home, Enrol cards).")
         try:
             outcome.reading = read_photo(image, cards, layout)
-        except VisionError as error:
-            return PhotoRead(f"That photo cannot be used ({error}). Press SHUTTER to try again.")
+        except VisionError as error:  # its advice says what to do: retake
+            return PhotoRead(f"{error.advice} Press SHUTTER.")
         except Exception as error:
             if app.strict:
                 raise

@@ -1,0 +1,103 @@
+"""Damaged photos (issue 14, section 5): a file cut short is refused by name, never read as a
+half-grey picture - by the vision library, `tablekeeper vision identify` (exit 2) and the
+appliance (a message that says to retake)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from test_vision_cli import NAMES, enrolled, run  # noqa: F401  (enrolled is a fixture)
+
+from vision import DamagedPhotoError, VisionError, decode_photo, read_photo
+from vision.photo import photo_damage
+from vision.synth import compose_scene, render_card_face
+
+DAMAGED = "the photo is damaged (it ends early)"
+
+
+def _scene_jpeg(params: list[int] | None = None) -> bytes:
+    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1))
+    ok, buf = cv2.imencode(".jpg", scene.image, params or [])
+    assert ok
+    return buf.tobytes()
+
+
+@pytest.mark.parametrize(
+    "params",
+    [[], [cv2.IMWRITE_JPEG_PROGRESSIVE, 1], [cv2.IMWRITE_JPEG_RST_INTERVAL, 2]],
+    ids=["baseline", "progressive", "restart-markers"],
+)
+def test_a_jpeg_cut_anywhere_is_damaged_and_a_whole_one_is_not(params: list[int]) -> None:
+    data = _scene_jpeg(params)
+    assert photo_damage(data) is None
+    assert photo_damage(data + b"\x00\x00 trailing bytes after the end") is None
+    assert decode_photo(data).shape[2] == 3
+    for share in (0.05, 0.3, 0.7, 0.99):
+        cut = data[: int(len(data) * share)]
+        with pytest.raises(DamagedPhotoError, match=r"the photo is damaged \(it ends early\)"):
+            decode_photo(cut)
+    with pytest.raises(DamagedPhotoError):
+        decode_photo(data[:-2])  # only the end marker missing
+
+
+def test_a_png_cut_short_is_damaged() -> None:
+    ok, buf = cv2.imencode(".png", np.full((60, 80, 3), 200, np.uint8))
+    data = buf.tobytes()
+    assert ok and photo_damage(data) is None
+    assert photo_damage(data[: len(data) - 20]) == "it ends early"
+
+
+def test_the_error_says_what_to_do_at_the_table(tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(_scene_jpeg()[:5000])
+    with pytest.raises(DamagedPhotoError) as caught:
+        read_photo(cut)
+    assert isinstance(caught.value, VisionError)  # one type for every unusable photo
+    assert str(caught.value) == DAMAGED
+    assert "retake" in caught.value.advice and "damaged" in caught.value.advice
+    with pytest.raises(VisionError, match="not a readable image"):
+        decode_photo(b"not a photo at all")
+    assert "retake" in VisionError("image too small (8x8)").advice
+
+
+def test_identify_refuses_a_photo_cut_short_with_exit_2(
+    enrolled: Path,  # noqa: F811
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = _scene_jpeg()
+    whole, cut = tmp_path / "whole.jpg", tmp_path / "cut.jpg"
+    whole.write_bytes(data)
+    cut.write_bytes(data[: len(data) * 2 // 3])
+    assert run(["vision", "identify", str(whole), "--gallery", str(enrolled)]) == 0
+    assert NAMES[4] in capsys.readouterr().out
+    assert run(["vision", "identify", str(cut), "--gallery", str(enrolled)]) == 2
+    out = capsys.readouterr().out
+    assert DAMAGED in out and "cut.jpg" in out
+
+
+def test_the_appliance_says_retake_for_a_photo_it_cannot_use(tmp_path: Path) -> None:
+    from flowkit import sim_app
+
+    from display.flows.widgets import capture_and_read
+    from vision import Gallery
+
+    gallery = Gallery()
+    gallery.enroll(NAMES[0], render_card_face(NAMES[0], 0))
+    with sim_app(tmp_path / "state") as app:
+        app.camera.queue_image(np.zeros((8, 8, 3), np.uint8))  # nothing card-sized fits
+        outcome = capture_and_read(app, lambda: gallery)
+    assert outcome.reading is None and "retake" in outcome.error
+
+
+def test_score_by_photo_refuses_a_photo_cut_short(enrolled: Path, tmp_path: Path) -> None:  # noqa: F811
+    from display.cli import CliError
+    from display.flows.photo_cli import read
+
+    cut = tmp_path / "hand.jpg"
+    cut.write_bytes(_scene_jpeg()[:9000])
+    with pytest.raises(CliError, match=r"hand\.jpg: the photo is damaged \(it ends early\)"):
+        read(cut, enrolled, "rows")
