@@ -68,7 +68,8 @@ def look_similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[f
 def _similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float, float] | None:
     table = gallery.look_vectors()
     mine = look_vectors(look_residuals(card_look(patch)[None], gallery.typical_look()))[0]
-    sims = table @ mine
+    # einsum, not a BLAS product: no BLAS helper threads woken (they spin, costing CPU)
+    sims = np.einsum("ed,d->e", table, mine)
     same = _named(gallery, name)
     if same.all():
         return None

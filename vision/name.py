@@ -93,49 +93,64 @@ def card_from(naming: Naming, corners: np.ndarray) -> Card:
     )
 
 
+Pairs = tuple[np.ndarray, np.ndarray]  # (patch feature, reference feature) indices
+
+
 def positional_matches(
-    points: np.ndarray, descriptors: np.ndarray, ref_points: np.ndarray, ref_desc: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (patch feature, reference feature) that sit at about the same place on the upright
-    card (within ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its
-    closest such reference feature. Position first (a grid of radius-sized cells): only a
-    handful of reference features lie near any patch feature, so few descriptors are compared."""
-    if len(points) == 0 or len(ref_points) == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    points: np.ndarray, descriptors: np.ndarray, refs: list[tuple[np.ndarray, np.ndarray]]
+) -> list[Pairs]:
+    """For each reference (points, descriptors) in ``refs``: pairs (patch feature, reference
+    feature) that sit at about the same place on the upright card (within
+    ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its closest such
+    reference feature. Position first (a grid of radius-sized cells, one grid per reference):
+    only a handful of reference features lie near any patch feature, so few descriptors are
+    compared, for the whole shortlist at once."""
+    empty = np.zeros(0, np.int64)
+    if len(points) == 0 or not refs or sum(len(p) for p, _ in refs) == 0:
+        return [(empty, empty) for _ in refs]
     r = tuning.POSITION_RADIUS
     cols = int(CARD_W // r) + 3
-    ref_cx = np.floor(ref_points[:, 0] / r).astype(np.int64) + 1
-    ref_cy = np.floor(ref_points[:, 1] / r).astype(np.int64) + 1
-    ref_cell = ref_cy * cols + ref_cx
+    n_cells = cols * (int(CARD_H // r) + 3)
+    sizes = np.array([len(p) for p, _ in refs], np.int64)
+    starts = np.cumsum(sizes) - sizes
+    ref_points = np.concatenate([p for p, _ in refs])
+    ref_desc = np.concatenate([d for _, d in refs])
+    ref_entry = np.repeat(np.arange(len(refs)), sizes)
+    ref_cell = ref_entry * n_cells + _cell_of(ref_points, r, cols)
     order = np.argsort(ref_cell, kind="stable")
     cells = ref_cell[order]
-    px = np.floor(points[:, 0] / r).astype(np.int64) + 1
-    py = np.floor(points[:, 1] / r).astype(np.int64) + 1
     around = np.array([dy * cols + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
-    wanted = ((py * cols + px)[:, None] + around[None, :]).ravel()
-    owner = np.repeat(np.arange(len(points)), len(around))
+    near_cells = (_cell_of(points, r, cols)[:, None] + around[None, :]).ravel()
+    wanted = (np.arange(len(refs))[:, None] * n_cells + near_cells[None, :]).ravel()
+    owner = np.tile(np.repeat(np.arange(len(points)), len(around)), len(refs))
     lo = np.searchsorted(cells, wanted, side="left")
-    hi = np.searchsorted(cells, wanted, side="right")
-    lengths = hi - lo
+    lengths = np.searchsorted(cells, wanted, side="right") - lo
     total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     ii = np.repeat(owner, lengths)
     offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     jj = order[np.repeat(lo, lengths) + offsets]
     near = ((ref_points[jj] - points[ii]) ** 2).sum(axis=1) < r * r
     ii, jj = ii[near], jj[near]
-    if len(ii) == 0:
-        return ii, jj
     hd = hamming(descriptors[ii], ref_desc[jj])
     ok = hd <= tuning.MAX_DESCRIPTOR_DISTANCE
     ii, jj, hd = ii[ok], jj[ok], hd[ok]
-    if len(ii) == 0:
-        return ii, jj
-    best = np.lexsort((hd, ii))
-    ii, jj = ii[best], jj[best]
-    first = np.r_[True, ii[1:] != ii[:-1]]
-    return ii[first], jj[first]
+    entry = ref_entry[jj]
+    best = np.lexsort((hd, ii, entry))
+    ii, jj, entry = ii[best], jj[best], entry[best]
+    first = np.r_[True, (ii[1:] != ii[:-1]) | (entry[1:] != entry[:-1])]
+    ii, jj, entry = ii[first], jj[first], entry[first]
+    bounds = np.searchsorted(entry, np.arange(len(refs) + 1))
+    return [
+        (ii[a:b], jj[a:b] - starts[k])
+        for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
+    ]
+
+
+def _cell_of(points: np.ndarray, r: float, cols: int) -> np.ndarray:
+    """Grid cell of each point (one-cell margin all round, so neighbours are never negative)."""
+    cx = np.floor(points[:, 0] / r).astype(np.int64) + 1
+    cy = np.floor(points[:, 1] / r).astype(np.int64) + 1
+    return cy * cols + cx
 
 
 def _interior(points: np.ndarray) -> np.ndarray:
@@ -173,14 +188,13 @@ def _match_shortlist(
     aligned: bool,
 ) -> Matches:
     """Each shortlisted reference's matches with the patch, most matches first."""
-    matched: Matches = []
-    for entry in dict.fromkeys(shortlist):
-        ref_points, ref_desc = gallery.entry_features(entry)
-        if aligned:
-            ii, jj = positional_matches(points, descriptors, ref_points, ref_desc)
-        else:
-            ii, jj = _descriptor_matches(descriptors, ref_desc)
-        matched.append((entry, ii, jj))
+    entries = list(dict.fromkeys(shortlist))
+    refs = [gallery.entry_features(entry) for entry in entries]
+    if aligned:
+        pairs = positional_matches(points, descriptors, refs)
+    else:
+        pairs = [_descriptor_matches(descriptors, ref_desc) for _, ref_desc in refs]
+    matched: Matches = [(e, ii, jj) for e, (ii, jj) in zip(entries, pairs, strict=True)]
     matched.sort(key=lambda m: -len(m[1]))
     return matched
 
@@ -235,7 +249,7 @@ def _name_patch(
     checked: dict[str, int] = {}  # geometric inliers, for the references checked
     for entry, ii, jj in matched:
         name = gallery.entries[entry].name
-        if entry not in check:
+        if entry not in check or _moot(len(ii), name, best, checked, gallery):
             per_name[name] = max(per_name.get(name, 0), len(ii))
             continue
         count, refine = _geometric_inliers(points, gallery.entry_features(entry)[0], ii, jj)
@@ -257,11 +271,31 @@ def _name_patch(
     )
 
 
+def _moot(
+    matches: int,
+    name: str,
+    best: tuple[int, int, np.ndarray | None],
+    checked: dict[str, int],
+    gallery: Gallery,
+) -> bool:
+    """Can a reference's geometric check change the naming? Not when its matches (an upper
+    bound on its inliers; references come most matches first) can neither beat the best so
+    far nor raise the best other name's inliers: then RANSAC is skipped (the naming is the
+    same, its pick-list score is its match count)."""
+    if best[0] < 0 or matches > best[1]:
+        return False
+    best_name = gallery.entries[best[0]].name
+    if name == best_name:
+        return True
+    rival = max((c for n, c in checked.items() if n != best_name), default=-1)
+    return matches <= rival
+
+
 def shortlist_by_signature(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]:
     """The ``k`` references whose whole-card signatures are closest to the patch's."""
     if len(gallery) == 0:
         return []
-    sims = gallery.signatures @ global_descriptor(patch)
+    sims = np.einsum("ed,d->e", gallery.signatures, global_descriptor(patch))  # no BLAS threads
     top = np.argsort(-sims)[:k]
     return [int(e) for e in top]
 

@@ -24,12 +24,20 @@ import vision.tuning as tuning
 
 
 def channel_range(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per channel, the low and high percentiles of ``image`` (BGR or grey)."""
+    """Per channel, the low and high percentiles of ``image`` (uint8, BGR or grey), from a
+    histogram of a sample of its pixels."""
     step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / tuning.BALANCE_SAMPLES)))
-    sample = image[::step, ::step].reshape(-1, image.shape[2] if image.ndim == 3 else 1)
-    low = np.percentile(sample, tuning.BALANCE_PERCENTILES[0], axis=0)
-    high = np.percentile(sample, tuning.BALANCE_PERCENTILES[1], axis=0)
-    return low.astype(np.float32), high.astype(np.float32)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    sample = np.ascontiguousarray(image[::step, ::step]).reshape(-1, channels)
+    low_share, high_share = (p / 100.0 for p in tuning.BALANCE_PERCENTILES)
+    low = np.zeros(channels, np.float32)
+    high = np.zeros(channels, np.float32)
+    for c in range(channels):
+        cumulative = np.cumsum(np.bincount(sample[:, c], minlength=256))
+        total = float(cumulative[-1])
+        low[c] = float(np.searchsorted(cumulative, low_share * total, side="right"))
+        high[c] = float(np.searchsorted(cumulative, high_share * total, side="left"))
+    return low, high
 
 
 def balance_tables(
