@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo lint clean
+.PHONY: run test test-pi demo lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,11 +13,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The Raspberry Pi's own libraries (.ci/pi-constraints.txt: Bookworm's numpy and OpenCV) in a
+# second virtualenv: the vision tests and the vision bench's quick mode must pass there too.
+PI_PYTHON ?= $(shell command -v python3.11 || command -v $(PYTHON))
+PI_VENV ?= .venv-pi
+PI_STAMP := $(PI_VENV)/.installed
+REAL_CARDS ?= ../shared/datasets/real-cards
+
+$(PI_STAMP): pyproject.toml .ci/pi-constraints.txt
+	$(PI_PYTHON) -m venv $(PI_VENV)
+	$(PI_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PI_VENV)/bin/python -m pip install --quiet -c .ci/pi-constraints.txt -e '.[dev]'
+	touch $(PI_STAMP)
+
 run: $(STAMP)
 	$(BIN)/tablekeeper run --sim
 
 test: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
+
+test-pi: $(PI_STAMP)
+	$(PI_VENV)/bin/python -c 'import sys, numpy, cv2; print("Pi stack: Python", sys.version.split()[0], "numpy", numpy.__version__, "OpenCV", cv2.__version__)'
+	$(PI_VENV)/bin/tablekeeper bench vision --quick $(if $(wildcard $(REAL_CARDS)/gallery),--real $(REAL_CARDS))
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PI_VENV)/bin/python -m pytest -q tests/test_vision_*.py
 
 demo: $(STAMP)
 	$(BIN)/tablekeeper demo

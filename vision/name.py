@@ -137,7 +137,7 @@ def positional_matches(
     entry = ref_entry[jj]
     best = np.lexsort((hd, ii, entry))
     ii, jj, entry = ii[best], jj[best], entry[best]
-    first = np.r_[True, (ii[1:] != ii[:-1]) | (entry[1:] != entry[:-1])]
+    first = np.r_[len(ii) > 0, (ii[1:] != ii[:-1]) | (entry[1:] != entry[:-1])][: len(ii)]
     ii, jj, entry = ii[first], jj[first], entry[first]
     bounds = np.searchsorted(entry, np.arange(len(refs) + 1))
     return [

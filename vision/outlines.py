@@ -171,3 +171,35 @@ def name_outlines(
         elif number not in completed:  # a guess at a hidden card's extent: only a name counts
             namer.report(quad, best)
     return namer.cards, namer.unknown
+
+
+def name_leftovers(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    regions: list[np.ndarray],
+    cards: list[Card],
+    unknown: list[UnknownCard],
+    accept: float,
+) -> tuple[list[Card], list[UnknownCard]]:
+    """Leftover regions (:mod:`vision.leftovers`: crowds of features no card explains) named
+    like outlines; one that stays unnamed is still a card: reported unknown with its reason
+    and closest names (no edge is asked for: its features are the evidence)."""
+    namer = _OutlineNamer(photo, gallery, votes, accept, list(cards), list(unknown))
+    namer.to_card = to_card_plane(cards)
+    for quad in regions:
+        if explained(quad, namer.cards):
+            continue
+        best = namer.name(quad)
+        if (
+            best is not None
+            and best[1].confidence >= accept
+            and best[1].inliers >= tuning.MIN_NAME_INLIERS
+        ):
+            namer.add(best)
+            continue
+        if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in namer.unknown):
+            continue
+        candidates = candidate_list(best[1].scores) if best is not None else []
+        namer.unknown.append(UnknownCard(quad, reason_for(photo.image, quad), candidates))
+    return namer.cards, namer.unknown

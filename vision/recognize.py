@@ -28,8 +28,9 @@ from vision.appearance import last_word
 from vision.features import photo_features
 from vision.find import find_hypotheses
 from vision.gallery import Gallery
+from vision.leftovers import leftover_regions
 from vision.name import name_hypotheses
-from vision.outlines import name_outlines
+from vision.outlines import name_leftovers, name_outlines
 from vision.photo import Photo
 from vision.relook import last_look, second_look, second_look_from_outlines
 from vision.result import Identification, VisionError, dedupe_cards
@@ -65,6 +66,9 @@ def identify(
                 cards, unknown = second_look_from_outlines(photo, gallery, cards, unknown, accept)
         with clock.step("last_look", "find"):
             cards, unknown = last_look(photo, gallery, cards, unknown, accept)
+        with clock.step("leftovers", "outline"):
+            regions = leftover_regions(points, photo.work_size, photo.scale, cards, unknown)
+            cards, unknown = name_leftovers(photo, gallery, votes, regions, cards, unknown, accept)
         with clock.step("look_check", "look"):
             cards, unknown = last_word(photo.image, gallery, cards, unknown)
             unknown = merged(unknown, cards)

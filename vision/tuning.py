@@ -257,3 +257,29 @@ SENSITIVE_FAST_THRESHOLD = 6  # its FAST threshold (small or blurred cards; hard
 REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo holds no named card
 REST_INDEX_SHORTLIST = 6  # last-look finds are checked against as many rivals as outlines
 REST_SIGNATURE_SHORTLIST = 8
+
+# -- leftovers (vision.leftovers): features no card explains, crowded over a card --------------
+# Measured on dev scenes (seed 101, hard, 6 scans + 1 generated stranger): 25-145 photo
+# features per 10,000 work px on a card, 0-3 on the generated tables. Lower density: table
+# texture reported as cards; higher: sparse cards (a plain land) missed.
+LEFTOVER_DENSITY = 12.0  # features per 10,000 work px, averaged over the window below
+LEFTOVER_WINDOW = 0.35  # the averaging window's side, in card short sides (hand-set)
+LEFTOVER_CELLS_PER_SIDE = 8  # grid cells per card short side for counting (resolution only)
+# Named and reported cards are grown by this share of a card's short side before their features
+# are set aside (their corners can be a few px off: their border features must not be orphans).
+LEFTOVER_COVER_MARGIN = 0.08
+LEFTOVER_MIN_FEATURES = 30  # fewer orphan features are a scrap, not a card (dev scenes)
+# A crowd's rectangle, as a share of the median named card: at least 0.3 (a card half under
+# another still is; a named card's stray corner is not), at most 1.8 (two cards side by side
+# still are; the confetti table of generated hard scenes spreads wider).
+LEFTOVER_AREA = (0.3, 1.8)
+# ... and its features this many times as crowded as the free table in a ring around it (the
+# generated confetti table made false cards without it; hand-set on dev seeds 30-49).
+LEFTOVER_OVER_TABLE = 4.0
+LEFTOVER_RING = 1.8  # the ring's outer rectangle, times the crowd's (hand-set)
+# A card's print fills its rectangle: the crowd's hull covers at least this share of its
+# bounding rectangle, which is at most this elongated (a card 1.4; half hidden lengthwise 2.8).
+# Dev seeds 32 and 101: strangers 0.64-0.94 and 1.3-2.1, confetti crowds 0.56/1.8 and 0.65/3.7.
+LEFTOVER_MIN_FILL = 0.6
+LEFTOVER_MAX_ELONGATION = 2.5
+LEFTOVER_GROW = 1.1  # features stop short of a card's edge: the crowd's rectangle grown by this
