@@ -133,6 +133,7 @@ BENCHMARK: tuple[Light, ...] = (
     Light("6500 K daylight", kelvin=6500),
     Light("dark room", exposure=0.4, noise=3.0),
     Light("uneven (lamp)", falloff=0.35),
+    Light("issue's warm cast", tint=(0.6, 0.85, 1.15)),  # B x0.6, G x0.85, R x1.15 as measured
 )
 
 TUNING: tuple[Light, ...] = (
