@@ -80,7 +80,7 @@ def test_the_rulebook_worked_example_mikes_split_keep_and_balance() -> None:
     # 6. Repeat: the deck is empty, so the game is over.
     assert game.phase == OVER
     assert set(game.scores()) == {"Mike", "Cora"}
-    assert "threeLines" not in json.dumps(game.snapshot())  # a 3-line card stays in the box
+    assert "threeLines" not in json.dumps(game.to_json())  # a 3-line card stays in the box
 
 
 def test_the_engine_refuses_moves_out_of_turn_and_impossible_piles() -> None:
@@ -173,13 +173,13 @@ def test_multiplayer_snapshot_restores_mid_round() -> None:
     straight = play_simple(MixtapeGame.start(deck, 3, seed=11))
     game = MixtapeGame.start(deck, 3, seed=11)
     game.split(0, game.hands[0][:2])
-    saved = json.loads(json.dumps(game.snapshot()))
-    resumed = MixtapeGame.restore(deck, saved)
-    assert resumed.snapshot() == game.snapshot()
+    saved = json.loads(json.dumps(game.to_json()))
+    resumed = MixtapeGame.from_json(deck, saved)
+    assert resumed.to_json() == game.to_json()
     with pytest.raises(MixtapeError):
-        MixtapeGame.restore(deck, {**saved, "kind": "something else"})
+        MixtapeGame.from_json(deck, {**saved, "kind": "something else"})
     with pytest.raises(MixtapeError):
-        MixtapeGame.restore(deck, {**saved, "tapes": [{"a": ["nope"], "b": []}]})
+        MixtapeGame.from_json(deck, {**saved, "tapes": [{"a": ["nope"], "b": []}]})
     assert straight.phase == OVER
 
 
@@ -193,10 +193,10 @@ def test_the_multiplayer_engine_is_for_two_to_four() -> None:
 # ---- solo ---------------------------------------------------------------------------------
 def test_solo_game_is_reproducible_from_the_seed() -> None:
     deck = load_example_deck()
-    first = play_solo(SoloGame.start(deck, seed=42)).snapshot()
-    second = play_solo(SoloGame.start(deck, seed=42)).snapshot()
+    first = play_solo(SoloGame.start(deck, seed=42)).to_json()
+    second = play_solo(SoloGame.start(deck, seed=42)).to_json()
     assert first == second
-    other = play_solo(SoloGame.start(deck, seed=43)).snapshot()
+    other = play_solo(SoloGame.start(deck, seed=43)).to_json()
     assert other["log"] != first["log"]
 
 
@@ -221,25 +221,25 @@ def test_solo_snapshot_after_every_event_replays_the_same_game() -> None:
     straight = play_solo(SoloGame.start(deck, seed=9))
     game = SoloGame.start(deck, seed=9)
     while game.phase != "over":
-        game = SoloGame.restore(deck, json.loads(json.dumps(game.snapshot())))
+        game = SoloGame.from_json(deck, json.loads(json.dumps(game.to_json())))
         if game.phase == "you-choose":
             game.you_choose(simple_choice(game))
         elif game.phase == "otto-turn":
             game.otto_turn()
         else:
             game.you_place()
-    assert game.snapshot() == straight.snapshot()
+    assert game.to_json() == straight.to_json()
 
 
 def test_solo_restore_refuses_a_corrupt_state() -> None:
     deck = load_example_deck()
-    saved = SoloGame.start(deck, seed=1).snapshot()
+    saved = SoloGame.start(deck, seed=1).to_json()
     with pytest.raises(MixtapeError, match="not a solo Mixtape game"):
-        SoloGame.restore(deck, {"kind": "x"})
+        SoloGame.from_json(deck, {"kind": "x"})
     with pytest.raises(MixtapeError, match="malformed"):
-        SoloGame.restore(deck, {k: v for k, v in saved.items() if k != "main"})
+        SoloGame.from_json(deck, {k: v for k, v in saved.items() if k != "main"})
     with pytest.raises(MixtapeError, match="unknown card id"):
-        SoloGame.restore(deck, {**saved, "drawn": ["EX01", "NOPE", "EX02"]})
+        SoloGame.from_json(deck, {**saved, "drawn": ["EX01", "NOPE", "EX02"]})
 
 
 def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
@@ -251,8 +251,8 @@ def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
         game.draw([two_line[0], two_line[2], two_line[3]])
     rounds = 0
     while game.phase != "over":
-        saved = json.loads(json.dumps(game.snapshot()))
-        game = SoloGame.restore(deck, saved)
+        saved = json.loads(json.dumps(game.to_json()))
+        game = SoloGame.from_json(deck, saved)
         if game.phase == "draw":
             game.draw(sorted(game.main)[-3:])  # whatever the table drew
             rounds += 1

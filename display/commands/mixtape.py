@@ -25,11 +25,10 @@ from games.mixtape import (
     Deck,
     MixtapeError,
     MixtapeGame,
-    MixtapeScore,
     OttoDecision,
     SoloGame,
     Tape,
-    genre_set_points,
+    describe_score,
     load_deck,
     load_example_deck,
     otto_choose,
@@ -135,29 +134,6 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_score(deck: Deck, score: MixtapeScore, title: str = "Mixtape") -> str:
-    position = score.balance_position
-    where = (
-        "on the start square"
-        if position == 0
-        else f"{abs(position)} square{'s' * (abs(position) != 1)} "
-        f"{'left' if position < 0 else 'right'} of the start square"
-    )
-    lines = [f"{title} (deck: {deck.name})"]
-    lines.append(f"  Balance: {score.balance_points:>3}  (cube {where})")
-    for column in ("A", "B"):
-        cards = [c for c in score.cards if c.column == column]
-        detail = ", ".join(f"{c.id} {c.flow_points}" for c in cards) or "empty"
-        lines.append(f"           Trk {column}: {detail}")
-    lines.insert(2, f"  Flow:    {score.flow:>3}")
-    sets = ", ".join(
-        f"{GENRE_NAMES[g]} {n}→{genre_set_points(n)}" for g, n in score.genre_sets.items()
-    )
-    lines.append(f"  Genres:  {score.genres:>3}  ({sets or 'no genre cards'})")
-    lines.append(f"  Total:   {score.total:>3}")
-    return "\n".join(lines)
-
-
 # ---- otto ----------------------------------------------------------------------------------
 def run_otto(args: argparse.Namespace) -> int:
     deck = _load(args.deck)
@@ -200,7 +176,7 @@ def run_solo(args: argparse.Namespace) -> int:
                     "seed": args.seed,
                     "winner": game.winner(),
                     "scores": {who: s.to_json() for who, s in scores.items()},
-                    "state": game.snapshot(),
+                    "state": game.to_json(),
                 },
                 indent=2,
             )

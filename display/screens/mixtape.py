@@ -291,7 +291,9 @@ class MixtapeRankingScreen(table.RankingScreen):
     empty = ("No mixtapes yet", "Score a mixtape first.")
 
     def key(self, player: dict[str, Any]) -> tuple[int, int]:
-        return (player["score"]["total"], player["score"]["balance"]["points"])
+        from games.mixtape import ranking_key
+
+        return ranking_key(player["score"])
 
     def note(self, player: dict[str, Any]) -> str:
         return f"{player['score']['total']} pts (balance {player['score']['balance']['points']})"
@@ -395,7 +397,7 @@ class SoloScreen(Screen):
         if data is None:
             return None
         try:
-            self._game = SoloGame.restore(load_table_deck(self.app), data)
+            self._game = SoloGame.from_json(load_table_deck(self.app), data)
             return self._game
         except MixtapeError as error:
             self.app.store.put(NAMESPACE, "unreadable_solo", data)
@@ -408,7 +410,7 @@ class SoloScreen(Screen):
             history = list(self.app.store.get(NAMESPACE, HISTORY_KEY) or [])
             history.append({"game": before, "message": self.message})
             self.app.store.put(NAMESPACE, HISTORY_KEY, history[-HISTORY_LIMIT:])
-        self.app.store.put(NAMESPACE, SOLO_KEY, game.snapshot())
+        self.app.store.put(NAMESPACE, SOLO_KEY, game.to_json())
         self._game = None
 
     def undo(self) -> None:
@@ -470,7 +472,7 @@ class SoloScreen(Screen):
         from games.mixtape.solo import OTTO_TURN
 
         game = self.game()
-        before = None if game is None else game.snapshot()
+        before = None if game is None else game.to_json()
         try:
             if purpose == "setup":
                 seed = int(self.app.store.get(NAMESPACE, "solo_games", 0)) + 1
@@ -516,7 +518,7 @@ class SoloScreen(Screen):
             return
         if game is None:
             return
-        before = game.snapshot()
+        before = game.to_json()
         try:
             if game.phase == YOU_CHOOSE:
                 options = game.your_options()

@@ -13,7 +13,7 @@ deck. The Active player alternates, you first.
 
 Every random thing comes from the seed: the shuffles from "mixtape-solo:<seed>", Otto's random
 picks from "<seed>:<round>", so a game replays exactly. The whole state is plain JSON
-(`snapshot` / `restore`), meant to be saved after every event.
+(`to_json` / `from_json`), meant to be saved after every event.
 
 At a real table (`SoloGame.at_table`) nothing is drawn by the engine: each round waits in the
 "draw" step for the three cards actually drawn (`draw`), and when Otto keeps one card it waits in
@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from games.mixtape.deck import Deck
@@ -42,15 +43,21 @@ from games.mixtape.setup import (
 from games.mixtape.tape import Tape, place_best
 
 YOU, OTTO = "you", "otto"
-DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER = (
-    "draw",
-    "you-choose",
-    "otto-turn",
-    "otto-extra",
-    "you-place",
-    "over",
-)
-PHASES = (DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER)
+
+
+class SoloStep(StrEnum):
+    """The steps a solo round waits in; the values are what the saved state stores."""
+
+    DRAW = "draw"
+    YOU_CHOOSE = "you-choose"
+    OTTO_TURN = "otto-turn"
+    OTTO_EXTRA = "otto-extra"
+    YOU_PLACE = "you-place"
+    OVER = "over"
+
+
+DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER = SoloStep
+PHASES = tuple(SoloStep)
 STATE_KIND = "mixtape-solo"
 SOLO_SETUP_REMOVALS = SETUP_REMOVALS[2]  # "Set up the solo game as for a two-player game"
 
@@ -65,7 +72,7 @@ class SoloGame:
     you: Tape
     otto: Tape
     active: str = YOU
-    phase: str = YOU_CHOOSE
+    phase: SoloStep = SoloStep.YOU_CHOOSE
     round: int = 0
     drawn: list[str] = field(default_factory=list)
     face_down: str | None = None
@@ -284,9 +291,9 @@ class SoloGame:
             raise IllegalMoveError(f"place exactly the cards {list(cards)}, not {list(order)}")
         return list(order), tape.place_all(self.deck, order)
 
-    def _expect(self, phase: str) -> None:
+    def _expect(self, phase: SoloStep) -> None:
         if self.phase != phase:
-            raise IllegalMoveError(f"the game is at step {self.phase!r}, not {phase!r}")
+            raise IllegalMoveError(f"the game is at step {str(self.phase)!r}, not {str(phase)!r}")
 
     # ---- results & persistence -------------------------------------------------------
     def scores(self) -> dict[str, MixtapeScore]:
@@ -297,13 +304,13 @@ class SoloGame:
         scores = self.scores()
         return YOU if scores[YOU].total > scores[OTTO].total else OTTO
 
-    def snapshot(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": STATE_KIND,
             "version": 1,
             "deck_name": self.deck.name,
             "seed": self.seed,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "active": self.active,
             "round": self.round,
             "main": list(self.main),
@@ -321,7 +328,7 @@ class SoloGame:
         }
 
     @classmethod
-    def restore(cls, deck: Deck, data: Mapping[str, Any]) -> SoloGame:
+    def from_json(cls, deck: Deck, data: Mapping[str, Any]) -> SoloGame:
         if not isinstance(data, Mapping) or data.get("kind") != STATE_KIND:
             raise MixtapeError("saved state is not a solo Mixtape game")
         try:
@@ -334,7 +341,7 @@ class SoloGame:
                 you=Tape.from_json(data["you"], deck),
                 otto=Tape.from_json(data["otto"], deck),
                 active=data["active"],
-                phase=data["phase"],
+                phase=_step(data["phase"]),
                 round=int(data["round"]),
                 drawn=list(data["drawn"]),
                 face_down=data["face_down"],
@@ -348,10 +355,7 @@ class SoloGame:
             if isinstance(error, MixtapeError):
                 raise
             raise MixtapeError(f"saved solo state is malformed: {error}") from None
-        if game.phase not in PHASES or game.active not in (
-            YOU,
-            OTTO,
-        ):
+        if game.active not in (YOU, OTTO):
             raise MixtapeError("saved solo state has an unknown step or active player")
         for ids in (
             game.main,
@@ -363,6 +367,13 @@ class SoloGame:
         ):
             deck.cards_for(ids)
         return game
+
+
+def _step(value: Any) -> SoloStep:
+    try:
+        return SoloStep(value)
+    except ValueError:
+        raise MixtapeError("saved solo state has an unknown step or active player") from None
 
 
 # ---- the simulated human ----------------------------------------------------------------
@@ -401,5 +412,5 @@ def play_solo(game: SoloGame) -> SoloGame:
         elif game.phase == YOU_PLACE:
             game.you_place()
         else:
-            raise IllegalMoveError(f"cannot simulate the {game.phase!r} step")
+            raise IllegalMoveError(f"cannot simulate the {str(game.phase)!r} step")
     return game
