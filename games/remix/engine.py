@@ -25,9 +25,10 @@ from functools import lru_cache
 from itertools import permutations, product
 from typing import Any
 
-from games.remix.catalogue import TAGS, Card, Catalogue, RemixError, default_catalogue
+from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
-from games.remix.rules import COUNTS, INTEL, TECH, Rule
+from games.remix.names import INTEL, TAGS, TECH
+from games.remix.rules import COUNTS, Rule
 from games.remix.state import NO_TAGS, State
 
 MAX_HAND = 10
@@ -62,6 +63,17 @@ class Outcome:
     selene: tuple[int, int] | None  # (Selene's position, the card she blanked)
     script: tuple[tuple[int, int | None], ...]
     reasons: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BlankAct:
+    """One thing a blanking text can do: the cards it blanks (a bit mask), the target it chose
+    (for the script), why each one is blanked, and whether Selene subtracts the target's power."""
+
+    hit: int
+    target: int | None
+    reasons: dict[int, str]
+    selene: bool
 
 
 class PreparedHand:
@@ -202,7 +214,7 @@ class PreparedHand:
         return found
 
     def apply_gains(self, s: State, pos: int, relevant: tuple[int, ...] | None) -> None:
-        for gain in s.hand[pos].gains:
+        for gain in self.hand[pos].gains:
             if gain.cond.test(s, pos):
                 for t in gain.tags:
                     s.add(pos, t, relevant)
@@ -228,7 +240,7 @@ class PreparedHand:
     def points(self, s: State) -> int:
         total = 0
         powers = s.powers
-        hand = s.hand
+        hand = self.hand
         for i in s.alive:
             total += powers[i]
             for scorer in hand[i].scorers:
@@ -244,6 +256,39 @@ class PreparedHand:
         return self.hand[target].power
 
     # --------------------------------------------------------------- blanking
+    def blank_acts(self, b: int, s: State) -> list[BlankAct]:
+        """What the blanking text of the card at ``b`` can do, the hand standing as ``s``: one
+        act per choice of target (none, or a single "blanks nothing" act, when it has none)."""
+        card = self.hand[b]
+        if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
+            return [BlankAct(1 << b, None, {b: card.self_blank.text}, False)]
+        other = card.blank_others
+        targets = [] if other is None else other.targets(s, b)
+        if other is None or not targets:
+            return [BlankAct(0, None, {}, False)]
+        why = f"blanked by {card.card.name}"
+        if other.one:
+            return [BlankAct(1 << t, t, {t: why}, other.subtract_power) for t in targets]
+        hit = 0
+        for t in targets:
+            hit |= 1 << t
+        return [BlankAct(hit, None, dict.fromkeys(targets, why), False)]
+
+    def blank_view(self, b: int, blanked: int, options: dict[int, Any], exact: bool) -> State:
+        """The hand as the blanking text of ``b`` sees it: the cards not yet blanked, with their
+        settled tags when its condition reads a tag that settling can change (always, when
+        ``exact``: brute force)."""
+        mask = self.full & ~blanked
+        if not self.settled_blank[b] and not exact:
+            return self.base_state(mask)
+        if exact:
+            return self.settle(mask, options)
+        key = (blanked, tuple(sorted(options.items())))
+        s = self._settled.get(key)
+        if s is None:
+            s = self._settled[key] = self.settle(mask, options)
+        return s
+
     def blank_outcomes(self, options: dict[int, Any], every_order: bool = False) -> list[Outcome]:
         """Every distinct way the blanking texts can end, over every order and target.
 
@@ -252,130 +297,64 @@ class PreparedHand:
             return [Outcome(0, None, ())]
         found: dict[tuple[int, Any], Outcome] = {}
         seen: set[tuple[int, int, Any]] = set()
-        hand = self.hand
-        full = self.full
 
-        plan = tuple(sorted(options.items()))
-
-        def state_for(blanked: int, card: int) -> State:
-            if not self.settled_blank[card] and not every_order:  # brute force: always exact
-                return self.base_state(full & ~blanked)
-            key = (blanked, plan)
-            s = self._settled.get(key)
-            if s is None or every_order:
-                s = self.settle(full & ~blanked, options)
-                if not every_order:
-                    self._settled[key] = s
-            return s
-
-        def walk(
-            pending: int,
-            blanked: int,
-            selene: tuple[int, int] | None,
-            script: tuple[tuple[int, int | None], ...],
-            reasons: dict[int, str],
-            order: Sequence[int] | None,
-        ) -> None:
-            pending &= ~blanked
-            key = (pending, blanked, selene)
+        def walk(pending: int, done: Outcome, order: Sequence[int] | None) -> None:
+            pending &= ~done.blanked
+            key = (pending, done.blanked, done.selene)
             if order is None:
                 if key in seen:
                     return
                 seen.add(key)
             if not pending:
-                end = (blanked, selene)
-                if end not in found:
-                    found[end] = Outcome(blanked, selene, script, reasons)
+                found.setdefault((done.blanked, done.selene), done)
                 return
             if order is not None:
                 nexts = [b for b in order if pending >> b & 1][:1]
             else:
                 nexts = [b for b in self.blankers if pending >> b & 1]
             for b in nexts:
-                rest = pending & ~(1 << b)
-                card = hand[b]
-                s = state_for(blanked, b)
-                if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
-                    why = {**reasons, b: card.self_blank.text}
-                    walk(rest, blanked | 1 << b, selene, (*script, (b, None)), why, order)
-                    continue
-                other = card.blank_others
-                if other is None:
-                    walk(rest, blanked, selene, (*script, (b, None)), reasons, order)
-                    continue
-                targets = other.targets(s, b)
-                if not targets:
-                    walk(rest, blanked, selene, (*script, (b, None)), reasons, order)
-                elif other.one:
-                    for t in targets:
-                        why = {**reasons, t: f"blanked by {card.card.name}"}
-                        sel = (b, t) if other.subtract_power else selene
-                        walk(rest, blanked | 1 << t, sel, (*script, (b, t)), why, order)
-                else:
-                    hit = 0
-                    why = dict(reasons)
-                    for t in targets:
-                        hit |= 1 << t
-                        why[t] = f"blanked by {card.card.name}"
-                    walk(rest, blanked | hit, selene, (*script, (b, None)), why, order)
+                s = self.blank_view(b, done.blanked, options, every_order)
+                for act in self.blank_acts(b, s):
+                    after = Outcome(
+                        done.blanked | act.hit,
+                        (b, act.target) if act.selene and act.target is not None else done.selene,
+                        (*done.script, (b, act.target)),
+                        {**done.reasons, **act.reasons},
+                    )
+                    walk(pending & ~(1 << b), after, order)
 
         start = 0
         for b in self.blankers:
             start |= 1 << b
+        orders: list[Sequence[int] | None] = [None]
         if every_order:
-            for order in permutations(self.blankers):
-                walk(start, 0, None, (), {}, order)
-        else:
-            walk(start, 0, None, (), {}, None)
+            orders = list(permutations(self.blankers))
+        for order in orders:
+            walk(start, Outcome(0, None, ()), order)
         return list(found.values())
 
     def replay(self, options: dict[int, Any], script: Iterable[tuple[int, int | None]]) -> Outcome:
         """Run the blanking texts in a fixed order with fixed targets (the rest follow in hand
         order, each taking its first target)."""
-        blanked = 0
-        selene: tuple[int, int] | None = None
-        reasons: dict[int, str] = {}
-        done: set[int] = set()
+        done = Outcome(0, None, ())
+        acted: set[int] = set()
         steps = list(script)
         steps += [(b, None) for b in self.blankers if b not in {s for s, _ in steps}]
-        used: list[tuple[int, int | None]] = []
         for b, wanted in steps:
-            if b in done or b not in self.blankers:
+            if b in acted or b not in self.blankers:
                 continue
-            done.add(b)
-            if blanked >> b & 1:
+            acted.add(b)
+            if done.blanked >> b & 1:
                 continue
-            card = self.hand[b]
-            if self.settled_blank[b]:
-                s = self.settle(self.full & ~blanked, options)
-            else:
-                s = self.base_state(self.full & ~blanked)
-            if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
-                blanked |= 1 << b
-                reasons[b] = card.self_blank.text
-                used.append((b, None))
-                continue
-            other = card.blank_others
-            if other is None:
-                used.append((b, None))
-                continue
-            targets = other.targets(s, b)
-            if not targets:
-                used.append((b, None))
-                continue
-            if other.one:
-                target = wanted if wanted in targets else targets[0]
-                blanked |= 1 << target
-                reasons[target] = f"blanked by {card.card.name}"
-                if other.subtract_power:
-                    selene = (b, target)
-                used.append((b, target))
-            else:
-                for t in targets:
-                    blanked |= 1 << t
-                    reasons[t] = f"blanked by {card.card.name}"
-                used.append((b, None))
-        return Outcome(blanked, selene, tuple(used), reasons)
+            acts = self.blank_acts(b, self.blank_view(b, done.blanked, options, True))
+            act = next((a for a in acts if a.target == wanted), acts[0])
+            done = Outcome(
+                done.blanked | act.hit,
+                (b, act.target) if act.selene and act.target is not None else done.selene,
+                (*done.script, (b, act.target)),
+                {**done.reasons, **act.reasons},
+            )
+        return done
 
     # --------------------------------------------------------------- the search
     def best_tags(

@@ -12,32 +12,34 @@ An option whose target has been blanked, or lacks the tag it names, does nothing
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.remix.catalogue import TAG_INDEX, TAGS
-from games.remix.effects import Scorer, signed, tag_label
-from games.remix.state import State
+from games.remix.names import (
+    AGILITY,
+    ALL_TAGS,
+    FLIGHT,
+    INTEL,
+    MUTANT,
+    RANGE,
+    STRENGTH,
+    TAG_INDEX,
+    TAGS,
+    TECH,
+    signed,
+    tag_label,
+)
+from games.remix.state import HandCard, Scorer, State
 
-if TYPE_CHECKING:
-    from games.remix.effects import CompiledCard
-
-TECH = TAG_INDEX["tech"]
-INTEL = TAG_INDEX["intel"]
-STRENGTH = TAG_INDEX["strength"]
-AGILITY = TAG_INDEX["agility"]
-FLIGHT = TAG_INDEX["flight"]
-RANGE = TAG_INDEX["range"]
-MUTANT = TAG_INDEX["mutant"]
+Hand = Sequence[HandCard]
 
 # During the search, how much a tag can matter to the hand's score: not at all, only whether
 # the hand has it (Kang), which cards carry it (Mystique, Avoid Crossfire), or also how many
 # instances there are. ``None``: track everything exactly (explanations, brute force).
 IGNORED, GLOBAL, PRESENCE, COUNTS = 0, 1, 2, 3
 Relevant = tuple[int, ...] | None
-ALL_TAGS = frozenset(range(len(TAGS)))
 
 
 def _double(s: State, pos: int, tag: int, relevant: Relevant) -> None:
@@ -103,13 +105,11 @@ class Rule:
         """The owner's options given the current state (choice rules)."""
         return [None]
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         """Every option over the whole hand, before anything is blanked (brute force)."""
         return [None]
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return None
 
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
@@ -117,7 +117,7 @@ class Rule:
         return None
 
     def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+        self, hand: Hand, pos: int, universe: Iterable[int], btags: tuple[bool, ...]
     ) -> list[tuple[Any, Any]]:
         """The distinct ways this card's options can act on the blanking conditions: one
         (representative option, key) per group; ``key`` is what :meth:`b_project` returns."""
@@ -138,10 +138,10 @@ class Rule:
         ``final_option`` (found by :meth:`restricted`) on the cards left at the end."""
         return final_option
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         return ""
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return option
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
@@ -149,19 +149,19 @@ class Rule:
         return value
 
 
-def _heroes_allies(hand: list[CompiledCard], pos: int) -> list[int]:
+def _heroes_allies(hand: Hand, pos: int) -> list[int]:
     return [j for j, c in enumerate(hand) if j != pos and c.hero_or_ally]
 
 
-def _heroes(hand: list[CompiledCard], pos: int) -> list[int]:
+def _heroes(hand: Hand, pos: int) -> list[int]:
     return [j for j, c in enumerate(hand) if j != pos and c.type == "HERO"]
 
 
-def _name(hand: list[CompiledCard], pos: int | None) -> str:
+def _name(hand: Hand, pos: int | None) -> str:
     return "nobody" if pos is None else hand[pos].card.name
 
 
-def _id(hand: list[CompiledCard], pos: int | None) -> str | None:
+def _id(hand: Hand, pos: int | None) -> str | None:
     return None if pos is None else hand[pos].id
 
 
@@ -188,21 +188,19 @@ class VisionTags(Rule):
             distinct.setdefault(effect, pair)
         return list(distinct.values())
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return list(self.PAIRS)
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return self.PAIRS[0]
 
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         return tuple(t for t in option if btags[t])
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         return f"Vision takes {tag_label(option[0])} and {tag_label(option[1])}"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return {"tags": [TAGS[t] for t in option]}
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
@@ -245,12 +243,10 @@ class ShuriGrants(Rule):
         others += [(j, t) for j in targets for t in self.CHOICES if _changes(s, j, t, relevant)]
         return [(own, j, t) for own in owns for j, t in others]
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return self._build(_heroes_allies(hand, pos))
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return (None, None, None)
 
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
@@ -274,7 +270,7 @@ class ShuriGrants(Rule):
             return (final_option[0], blank_option[1], blank_option[2])
         return final_option
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         own, other, tag = option
         parts = [f"Shuri gains {tag_label(own)}" if own is not None else "Shuri gains nothing"]
         if other is not None:
@@ -283,7 +279,7 @@ class ShuriGrants(Rule):
             parts.append("no other card gains a tag")
         return "; ".join(parts)
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         own, other, tag = option
         return {
             "shuri": None if own is None else TAGS[own],
@@ -328,22 +324,20 @@ class XJet(Rule):
             return useful or targets[:1]
         return targets or [None]
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return _heroes_allies(hand, pos) or [None]
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         targets = _heroes_allies(hand, pos)
         return targets[0] if targets else None
 
     def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
         return option if btags[RANGE] else None
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         return f"X-Jet gives Range to {_name(hand, option)}"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return {"range": _id(hand, option)}
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
@@ -388,14 +382,12 @@ class RogueCopy(Rule):
             ]
         return found
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         tags = [None, *universe]
         return [None] + [(j, t) for j in _heroes(hand, pos) for t in tags]
 
     def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+        self, hand: Hand, pos: int, universe: Iterable[int], btags: tuple[bool, ...]
     ) -> list[tuple[Any, Any]]:
         tags = [t for t in universe if btags[t]]
         return [(None, None)] + [((j, t), (j, t)) for j in _heroes(hand, pos) for t in tags]
@@ -423,7 +415,7 @@ class RogueCopy(Rule):
                 return blank_option  # it names a blanked hero or a tag the hero lost
         return final_option
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         if option is None:
             return "Rogue copies nothing"
         hero, tag = option
@@ -432,7 +424,7 @@ class RogueCopy(Rule):
             text += f" and its {tag_label(tag)} tag"
         return text
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         if option is None:
             return {"copy": None, "tag": None}
         return {"copy": _id(hand, option[0]), "tag": None if option[1] is None else TAGS[option[1]]}
@@ -485,13 +477,11 @@ class MoiraDouble(Rule):
                     seen.setdefault(_double_key(s, j, t, relevant), (j, t))
         return list(seen.values())
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return [None] + [(j, t) for j in _heroes(hand, pos) for t in universe]
 
     def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+        self, hand: Hand, pos: int, universe: Iterable[int], btags: tuple[bool, ...]
     ) -> list[tuple[Any, Any]]:
         tags = [t for t in universe if btags[t]]
         return [(None, None)] + [((j, t), (j, t)) for j in _heroes(hand, pos) for t in tags]
@@ -517,12 +507,12 @@ class MoiraDouble(Rule):
             return blank_option  # same tag doubled: the hero named during blanking stands
         return final_option
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         if option is None:
             return "Moira MacTaggert doubles nothing"
         return f"Moira MacTaggert doubles {_name(hand, option[0])}'s {tag_label(option[1])} tag"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         if option is None:
             return {"hero": None, "tag": None}
         return {"hero": _id(hand, option[0]), "tag": TAGS[option[1]]}
@@ -576,9 +566,7 @@ class XavierDouble(Rule):
             layer = nxt
         return list(layer.values())
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         heroes = _heroes(hand, pos)
         tags = list(universe)
         found: list[Any] = [()]
@@ -590,11 +578,11 @@ class XavierDouble(Rule):
                 found += partial
         return found
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return ()
 
     def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
+        self, hand: Hand, pos: int, universe: Iterable[int], btags: tuple[bool, ...]
     ) -> list[tuple[Any, Any]]:
         tags = [t for t in universe if btags[t]]
         return [(o, o) for o in self.abstract_options(hand, pos, tags)]
@@ -615,13 +603,13 @@ class XavierDouble(Rule):
         extra = [pair for pair in final_option if not btags[pair[1]] and pair[0] not in heroes]
         return tuple(kept + extra)[: self.LIMIT]
 
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         if not option:
             return "Xavier Mansion doubles nothing"
         parts = [f"{_name(hand, h)}'s {tag_label(t)}" for h, t in option]
         return "Xavier Mansion doubles " + ", ".join(parts)
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return [{"hero": _id(hand, h), "tag": TAGS[t]} for h, t in option]
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:

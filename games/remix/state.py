@@ -6,14 +6,35 @@ base power; per hand: the count of every tag. Scorers and conditions read only t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from games.remix.catalogue import TAGS
-
-if TYPE_CHECKING:
-    from games.remix.effects import CompiledCard
+from games.remix.catalogue import Card
+from games.remix.names import TAGS
 
 NO_TAGS: tuple[int, ...] = (0,) * len(TAGS)
+
+
+class HandCard(Protocol):
+    """What the tag state, the conditions and the named rules read of a card in the hand (the
+    compiled card of :mod:`games.remix.effects` is one)."""
+
+    @property
+    def card(self) -> Card: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def own_reads(self) -> set[int]: ...
+    @property
+    def hero_or_ally(self) -> bool: ...
+
+
+# A condition: does it hold for the card at this position? A scorer: the points of the card at
+# this position (``lines`` is None during the search, a list to explain into otherwise).
+Cond = Callable[["State", int], bool]
+Scorer = Callable[["State", int, "list[str] | None"], int]
 
 
 def tag_counts(tags: tuple[str, ...]) -> tuple[int, ...]:
@@ -41,7 +62,7 @@ class State:
 
     def __init__(
         self,
-        hand: list[CompiledCard],
+        hand: Sequence[HandCard],
         alive: tuple[int, ...],
         tags: list[tuple[int, ...] | None],
         powers: list[int],
