@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.remix.catalogue import Card
+from games.remix.catalogue import Card, RemixError
 from games.remix.names import NUMBER_WORDS, TAG_INDEX, signed, tag_label, type_label
 from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
 from games.remix.state import Cond, Scorer, State, tag_counts
@@ -277,11 +277,18 @@ class CompiledCard:
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
     levels: tuple[tuple[int, int], ...] = ()  # (tag, how much it matters) for the search
-    hack_in: bool = False
+    tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
+    hack_in: bool = False  # each Tech tag also counts as an Intel tag
+    magneto: bool = False  # every Tech tag is ignored
 
     @property
     def hero_or_ally(self) -> bool:
         return self.type in ("HERO", "ALLY")
+
+    @property
+    def has_text(self) -> bool:
+        """A tag-changing text that acts in the owner's order (a named one, or gains)."""
+        return self.tag_text is not None or bool(self.gains)
 
     @property
     def is_blanker(self) -> bool:
@@ -353,8 +360,14 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.anywhere |= set(rule.anywhere)
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
-            if rule.name == "hack_in":
-                out.hack_in = True
+            if rule.text:
+                if out.tag_text is not None:
+                    raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
+                out.tag_text = rule
+            out.hack_in = out.hack_in or rule.name == "hack_in"
+            out.magneto = out.magneto or rule.name == "magneto_ignores_tech"
+    if out.tag_text is not None and out.gains:
+        raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     levels: dict[int, int] = {}
     for tags, level in ((out.anywhere, 1), (out.seen, 2), (out.reads, 3)):  # see rules.GLOBAL...

@@ -73,6 +73,18 @@ EFFECT_RULE_NAMES: tuple[str, ...] = (
 )
 CONDITION_RULE_NAMES: tuple[str, ...] = ("three_cards_share_a_tag",)
 
+# The tag-changing texts, in the order the rulings list them: the order they act in unless the
+# owner gains by another ("gains" stands for a declarative gain such as Spider-Man's Flight).
+TEXT_ORDER: tuple[str, ...] = (
+    "vision_tags",
+    "shuri_grants",
+    "gains",
+    "rogue_copy",
+    "xjet",
+    "moira_double",
+    "xavier_double",
+)
+
 NUMBER_WORDS = {1: "a", 2: "two or more", 3: "three or more"}
 
 

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.remix.blanking import Outcome
 from games.remix.catalogue import Card, Catalogue, RemixError
-from games.remix.engine import NORMAL_HAND, Choices, Outcome, PreparedHand, prepare
+from games.remix.engine import NORMAL_HAND, Choices, PreparedHand, prepare
 from games.remix.names import TAGS, signed
 from games.remix.state import State
 
@@ -96,9 +97,10 @@ class HandResult:
 
 def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     """Score a hand with fixed choices, explaining every card."""
-    outcome = prepared.replay(choices.options, choices.blanking)
+    outcome = prepared.replay(choices)
     mask = prepared.full & ~outcome.blanked
-    s = prepared.settle(mask, choices.options)
+    s = prepared.settle(mask, choices.options, choices.order)
+    s.loki_draw = prepared.loki_draw
     valid = prepared.valid(s)
     cards = [_explain_card(prepared, s, outcome, i) for i in range(prepared.n)]
     points_sum = sum(card.points for card in cards)
@@ -149,7 +151,7 @@ def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) ->
     points = base
     for scorer in c.scorers:
         points += scorer(s, i, lines)
-    selene_penalty = prepared.selene_penalty(outcome)
+    selene_penalty = prepared.selene_penalty(outcome.selene, outcome.blanked)
     if outcome.selene is not None and outcome.selene[0] == i and selene_penalty:
         victim = hand[outcome.selene[1]].card
         lines.append(
@@ -178,12 +180,11 @@ def _described_choices(
     """The owner's choices as the result reports them (the ``choices`` of the JSON)."""
     hand = prepared.hand
     described: list[dict[str, Any]] = []
-    sensitive = {pos for _, pos in prepared.sensitive}
     for rule, pos in prepared.choosers:
         if pos not in choices.options:
             continue
-        if not mask >> pos & 1 and pos not in sensitive:
-            continue  # a blanked card's choice changed nothing
+        if not mask >> pos & 1 and not prepared.sensitive:
+            continue  # a blanked card's choice changed nothing (no blanking text saw it)
         option = choices.options[pos]
         described.append(
             {
@@ -206,6 +207,17 @@ def _described_choices(
                     "value": hand[target].id,
                 }
             )
+    if choices.order is not None and len(choices.order) > 1:
+        described.append(
+            {
+                "card": None,
+                "name": None,
+                "rule": "tag_order",
+                "choice": "tag texts act in this order: "
+                + ", ".join(hand[p].card.name for p in choices.order),
+                "value": [hand[p].id for p in choices.order],
+            }
+        )
     if len(outcome.script) > 1:  # the order can matter with two blanking texts or more
         described.append(
             {
@@ -227,9 +239,12 @@ def choices_from_json(prepared: PreparedHand, described: list[dict[str, Any]]) -
     options: dict[int, Any] = {}
     targets: dict[int, int] = {}
     order: list[int] = []
+    tag_order: tuple[int, ...] | None = None
     try:
         for entry in described:
-            if entry["rule"] == "blanking_order":
+            if entry["rule"] == "tag_order":
+                tag_order = tuple(where[card_id] for card_id in entry["value"])
+            elif entry["rule"] == "blanking_order":
                 order = [where[card_id] for card_id in entry["value"]]
             elif entry["rule"] == "blank_target":
                 targets[where[entry["card"]]] = where[entry["value"]]
@@ -240,7 +255,7 @@ def choices_from_json(prepared: PreparedHand, described: list[dict[str, Any]]) -
         raise RemixError(f"choices do not fit this hand: {error}") from error
     if not order:
         order = list(targets)
-    return Choices(options, tuple((b, targets.get(b)) for b in order))
+    return Choices(options, tuple((b, targets.get(b)) for b in order), tag_order)
 
 
 def score_hand(
