@@ -254,11 +254,14 @@ def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
         saved = json.loads(json.dumps(game.to_json()))
         game = SoloGame.from_json(deck, saved)
         if game.phase == "draw":
-            game.draw(sorted(game.main)[-3:])  # whatever the table drew
+            # whatever the table drew; on your turn only the two face-up cards are given
+            game.draw(sorted(game.main)[-3:] if game.active == "otto" else sorted(game.main)[-2:])
             rounds += 1
         elif game.phase == "you-choose":
-            assert game.face_down == game.drawn[-1]
+            assert game.face_down is None and game.hidden
             game.you_choose(simple_choice(game))
+        elif game.phase == "turn-up":
+            game.turn_up(sorted(game.main)[0])  # the face-down card, now it is turned up
         elif game.phase == "otto-turn":
             decision = game.otto_turn()
             assert game.phase == ("otto-extra" if decision.extra_card else "you-place")
@@ -273,6 +276,62 @@ def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
     assert len(game.box) >= 4
     with pytest.raises(IllegalMoveError):
         play_solo(SoloGame.at_table(deck, two_line[0], two_line[1]))
+
+
+def test_solo_at_a_real_table_the_face_down_card_is_asked_for_only_after_your_choice() -> None:
+    """Rulings: "Solo hidden card: of the three cards you draw on your turn, one stays face down
+    until you have chosen. The appliance never shows or asks for it before your choice."
+    Rulebook: "If taking two, one of them must be the face-down card."."""
+    deck = load_example_deck()
+    game = SoloGame.at_table(deck, "EX02", "EX03", seed=3)
+    with pytest.raises(IllegalMoveError, match="two face-up ones"):
+        game.draw(["EX05"])
+    game.draw(["EX05", "EX06"])  # your turn: the two face-up cards, nothing else
+    assert game.phase == "you-choose" and game.face_down is None and game.hidden
+    assert game.your_options() == [["EX05"], ["EX06"], ["?"], ["EX05", "?"], ["EX06", "?"]]
+    with pytest.raises(IllegalMoveError, match="one of them the face-down card"):
+        game.you_choose(["EX05", "EX06"])
+    before = game.to_json()
+    assert game.you_choose(["EX06", "?"]) == []  # nothing placed while the card is unknown
+    assert game.phase == "turn-up" and game.taken == ["EX06", "?"]
+    assert game.you.card_ids() == ["EX02"] and game.otto.card_ids() == ["EX03"]
+    saved = json.loads(json.dumps(game.to_json()))  # a power cut while it is turned up
+    game = SoloGame.from_json(deck, saved)
+    with pytest.raises(IllegalMoveError, match="not in the main deck"):
+        game.turn_up("EX05")  # a face-up card
+    with pytest.raises(IllegalMoveError, match="not in the main deck"):
+        game.turn_up("EX02")  # your set-up card
+    game.turn_up("EX07")
+    entry = game.log[-1]
+    assert entry["face_down"] == "EX07" and sorted(entry["you_take"]) == ["EX06", "EX07"]
+    assert entry["otto_gets"] == ["EX05"] and "EX07" in game.you.card_ids()
+    assert game.phase == "draw" and game.active == "otto"
+    # undo (the appliance keeps the state before each step): back to the choice, card unknown
+    again = SoloGame.from_json(deck, before)
+    assert again.phase == "you-choose" and again.face_down is None
+    assert again.you_choose(["EX05"]) == [] and again.phase == "turn-up"
+    again.turn_up("EX07")
+    assert again.log[-1]["otto_gets"] == ["EX06", "EX07"]
+
+
+def test_the_simulated_game_never_names_the_face_down_card_before_the_choice() -> None:
+    deck = load_example_deck()
+    for seed in range(5):
+        game = SoloGame.start(deck, seed=seed)
+        while game.phase != "over":
+            if game.phase == "you-choose":
+                hidden = game.face_down
+                assert hidden is not None and hidden not in game.face_up()
+                options = game.your_options()
+                assert all(hidden not in option for option in options)
+                choice = simple_choice(game)
+                assert choice in options and hidden not in choice
+                game.you_choose(choice)
+                assert game.log[-1]["face_down"] == hidden  # named once it is in a mixtape
+            elif game.phase == "otto-turn":
+                game.otto_turn()
+            else:
+                game.you_place()
 
 
 def test_start_game_covers_one_to_four_players() -> None:

@@ -12,6 +12,7 @@ Pure rules (no I/O beyond reading a deck file). The pieces a caller needs:
 """
 
 from games.mixtape.deck import (
+    FACE_DOWN,
     FLOW_POSITIONS,
     GENRE_NAMES,
     GENRES,
@@ -44,11 +45,12 @@ from games.mixtape.scoring import (
     score_mixtape,
     winners,
 )
-from games.mixtape.solo import SoloGame, SoloStep, play_solo, simple_choice
+from games.mixtape.solo import SoloGame, SoloStep, next_step, play_solo, simple_choice
 from games.mixtape.tape import Tape, best_order, place_best
 from games.mixtape.text import describe_score
 
 __all__ = [
+    "FACE_DOWN",
     "FLOW_POSITIONS",
     "GENRES",
     "GENRE_NAMES",
@@ -77,6 +79,7 @@ __all__ = [
     "genre_set_points",
     "load_deck",
     "load_example_deck",
+    "next_step",
     "otto_choose",
     "parse_deck",
     "parse_ids",

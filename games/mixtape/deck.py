@@ -47,6 +47,8 @@ FLOW_POSITIONS = ("left", "center", "right")
 PLAYER_LINES = (2, 3, 4)
 
 EXAMPLE_DECK = "example_deck.toml"
+# Stands for the face-down card of your solo turn while nobody knows which card it is.
+FACE_DOWN = "?"
 
 _TOP_KEYS = {"name", "equalizer", "cards"}
 _EQUALIZER_KEYS = {"squares", "start"}
@@ -219,6 +221,8 @@ def _parse_card(raw: object, number: int, square_count: int, fail: Any) -> Card:
         raise fail(f"card #{number}: field 'id' must be a non-empty string")
     if card_id != card_id.strip() or any(ch.isspace() or ch == "," for ch in card_id):
         raise fail(f"card #{number}: field 'id' = {card_id!r} must not contain spaces or commas")
+    if card_id == FACE_DOWN:
+        raise fail(f"card #{number}: field 'id' = {card_id!r} stands for the face-down card")
     where = f"card {card_id!r}"
 
     unknown = sorted(set(raw) - set(_CARD_KEYS))
