@@ -65,8 +65,11 @@ class Analysis:
         self.depends = {
             p: {q for q in hand.texts if q != p and self._dependent(p, q)} for p in hand.texts
         }
-        self.pickers = {p for p in hand.texts if self._picker(p)}
-        self.sinks = {p for p in self.pickers if self._sink(p)}
+        # A picker (Rogue, Moira, Xavier Mansion) loses nothing by acting later, unless a card
+        # it looks at can still turn over and lose a tag or power: those cards, per picker.
+        self.unsteady_for = {p: self._unsteady_for(p) for p in hand.texts if self._picks(p)}
+        self.pickers = {p for p, cards in self.unsteady_for.items() if not cards}
+        self.sinks = {p for p in self.unsteady_for if self._sink(p)}
         self.givers = {p for p in hand.texts if p not in self.inert and self._giver(p)}
         self.good = self._good()
         self.harmful = self._harmful()
@@ -75,7 +78,7 @@ class Analysis:
             for p in hand.texts
             if (rule := hand.hand[p].tag_text) is not None
             and rule.looks_at
-            and p not in self.pickers
+            and not (rule.copies_power or rule.doubles)
             and p not in self.inert
             and rule.gives <= self.good
         }
@@ -306,27 +309,30 @@ class Analysis:
             taken.add(INTEL)
         self.unsteady = any(taken & tx.counted for tx in transforms.values())
 
-    def _picker(self, pos: int) -> bool:
-        """A text that only picks among what is there (Rogue, Moira, Xavier Mansion), on cards
-        whose tags can only grow and whose power can only rise: acting later it still has every
-        option it had earlier, with the same effect."""
+    def _picks(self, pos: int) -> bool:
+        """A text that only picks among what is there (Rogue, Moira, Xavier Mansion)."""
         rule = self.hand.hand[pos].tag_text
-        if pos in self.inert or rule is None or not (rule.copies_power or rule.doubles):
-            return False
+        return pos not in self.inert and rule is not None and (rule.copies_power or rule.doubles)
+
+    def _unsteady_for(self, pos: int) -> set[int]:
+        """The transformers that could make a picker's earlier option disappear: turning over
+        takes away a tag it looks for, or lowers a power it copies. With none, acting later it
+        still has every option it had earlier, with the same effect."""
         touch = self.touch[pos]
         read_tags = {t for _, t in touch.reads}
+        found = set()
         for x in self.hand.transformers:
             c = self.hand.hand[x]
             assert c.side is not None
             if any(c.printed[t] > c.side[t] for t in read_tags):
-                return False  # turning over takes a tag it looks for away
+                found.add(x)  # turning over takes a tag it looks for away
             if x in touch.powers_read and c.side_power < c.power:
-                return False  # turning over lowers a power it copies
-        return True
+                found.add(x)  # turning over lowers a power it copies
+        return found
 
     def _sink(self, pos: int) -> bool:
         """A picker whose writes no other text reads: acting last changes nobody else's effect,
-        so the search lets it act last."""
+        so the search lets it act last (once it is a picker where the search runs)."""
         touch = self.touch[pos]
         return not any(
             q != pos and q not in self.inert and touch.affects(self.touch[q])

@@ -39,6 +39,9 @@ WORST_CASES: dict[str, tuple[str, ...]] = {
     "7 cards: six tag texts + Mystique": (
         "MR22", "MR16", "MR17", "MR13", "MR37", "MR30", "MR72",
     ),
+    "10 cards: six tag texts, Jean Grey, Bruce Banner, Skyscraper, The Leader": (
+        "MR37", "MR22", "MR17", "MR16", "MR13", "MR54", "MR11", "MR05", "MR53", "MR77",
+    ),
 }  # fmt: skip
 
 

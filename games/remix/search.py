@@ -145,6 +145,15 @@ class Settler:
             union |= m
         self.texts = [p for p in hand.texts if union >> p & 1 and p not in analysis.inert]
         self.rank = {p: k for k, p in enumerate(self.texts)}
+        # pickers here: a transformer that could undo an option is already turned (it stays
+        # turned) or blanked in every view
+        bases = [hand.base_state(m) for m in self.masks]
+        self.pickers = {
+            p
+            for p, cards in analysis.unsteady_for.items()
+            if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
+        }
+        self.sinks = self.pickers & analysis.sinks
 
     def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
         projectors = self._projectors.get(remaining)
@@ -200,8 +209,8 @@ class Settler:
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
         the sinks (analysis.sinks) last, one by one."""
-        sinks = [p for p in self.texts if p in self.analysis.sinks]
-        rest = [p for p in self.texts if p not in self.analysis.sinks]
+        sinks = [p for p in self.texts if p in self.sinks]
+        rest = [p for p in self.texts if p not in self.sinks]
         group = {p: {p} for p in rest}
         for p in rest:
             for q in self.analysis.depends[p]:
@@ -238,15 +247,15 @@ class Settler:
             for q in texts:
                 if self.rank[q] < self.rank[p] and q not in depends[p]:
                     barred[p] |= bit[q]  # swapping them changes nothing
-                elif p in a.pickers and q in a.givers:
+                elif p in self.pickers and q in a.givers:
                     barred[p] |= bit[q]  # the picker would lose nothing by acting after it
                 if q in a.leaders and p in depends[q]:
                     waits[p] |= bit[q]  # a leader loses nothing by acting before them
-        if all(p in a.leaders or p in a.givers or p in a.pickers for p in texts):
+        if all(p in a.leaders or p in a.givers or p in self.pickers for p in texts):
             # nothing else in between: every giver can be moved before every picker (each
             # swap of neighbours loses nothing), so the pickers wait for the givers
             for p in texts:
-                if p in a.pickers:
+                if p in self.pickers:
                     for q in texts:
                         if q in a.givers:
                             waits[p] |= bit[q]
