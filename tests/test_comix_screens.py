@@ -63,7 +63,7 @@ def run(tmp_path: Path, lines: list[str], name: str = "game", state: str = "stat
 
 
 def game_of(dump: dict) -> Game:
-    return Game.from_dict(dump["store"]["comix"]["game"])
+    return Game.from_json(dump["store"]["comix"]["game"])
 
 
 def top_kind(dump: dict) -> str:

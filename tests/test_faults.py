@@ -43,7 +43,7 @@ def play(app: App, clock: FakeClock, lines: list[str]) -> None:
 
 
 def comix(app: App) -> Game:
-    return Game.from_dict(app.store.get("comix", "game"))
+    return Game.from_json(app.store.get("comix", "game"))
 
 
 def to_scripting(app: App, clock: FakeClock) -> None:
@@ -265,7 +265,7 @@ def test_a_blocked_loop_starves_the_watchdog_and_the_restart_resumes(tmp_path: P
 
     store = Store(state)
     try:
-        game = Game.from_dict(store.get("comix", "game"))
+        game = Game.from_json(store.get("comix", "game"))
         assert game.round.scripting.done_order == ["Ben"]  # nothing lost across the restarts
     finally:
         store.close()

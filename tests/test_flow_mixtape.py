@@ -175,10 +175,13 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
     deck = load_deck(Enrolment(tmp_path / "prep", "mixtape").deck_path)
 
     # What the engine does with these cards, to know whether Otto keeps one (extra card).
-    setup, round1, round2 = ["EX02", "EX03"], ["EX05", "EX06", "EX07"], ["EX04", "EX08", "EX10"]
+    # Your turn: EX05 and EX06 face up, EX07 face down (photographed only after the choice).
+    setup, round1, round2 = ["EX02", "EX03"], ["EX05", "EX06"], ["EX04", "EX08", "EX10"]
+    face_down = "EX07"
     expected = SoloGame.at_table(deck, setup[0], setup[1], seed=1)
     expected.draw(round1)
     expected.you_choose([round1[1]])
+    expected.turn_up(face_down)
     expected.draw(round2)
     decision = expected.otto_turn()
     extra = "EX40"
@@ -190,6 +193,7 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
     images = {
         "setup.jpg": scene(setup, 61),
         "round1.jpg": scene(round1, 62),
+        "face-down.jpg": scene([face_down], 65),
         "round2.jpg": scene(round2, 63),
         "extra.jpg": scene([extra], 64),
     }
@@ -221,6 +225,10 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
         shot 05b-undone
         press right
         press ok
+        shot 05c-turn-the-face-down-card-up
+        camera face-down.jpg
+        press shutter
+        press ok
         shot 06-otto-turn
         camera round2.jpg
         press shutter
@@ -241,4 +249,7 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
     assert solo["otto"] == expected.otto.to_json()
     assert solo["log"][-1]["decision"]["otto_takes"] == list(decision.otto_takes)
     history = dump["store"]["mixtape"]["solo_history"]
-    assert len(history) >= 4  # every step can be undone
+    assert len(history) >= 5  # every step can be undone
+    # The face-down card is never named before your choice: not on the choosing screen.
+    choosing = [h for h in history if h["game"] and h["game"]["phase"] == "you-choose"]
+    assert choosing and all(h["game"]["face_down"] is None for h in choosing)

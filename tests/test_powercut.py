@@ -112,7 +112,7 @@ def test_the_sand_timer_after_a_cut_of_some_length(
     dump_path = tmp_path / "after.json"
     run_script(RunOptions(simulated=True, script=script, state_dir=state, dump_state=dump_path))
     dump = json.loads(dump_path.read_text())
-    scripting = Game.from_dict(dump["store"]["comix"]["game"]).round.scripting
+    scripting = Game.from_json(dump["store"]["comix"]["game"]).round.scripting
     assert scripting.timed_out is over
     timer = dump["screens"][-1]["snapshot"]["timer"]
     assert timer["remaining"] == pytest.approx(max(0.0, left - 0.1), abs=0.15)

@@ -1,14 +1,8 @@
 """`tablekeeper comix ...` (headless Co-Mix scoring) and `tablekeeper bench timer`.
 
-``tablekeeper comix score FILE [--json]`` scores one round from a JSON file::
-
-    {"players": ["Ann", "Ben", ...],
-     "stories": {"S1": ["Ann", "Ben"], "S2": ["Cat"], ...},      # optional
-     "ballots": {"Ann": {"S1": ["neutral"], "S2": ["original"], ...}, ...}}
-
-Without ``stories`` each player is a story named after them. Output with ``--json``:
-``{"points": {player: n}, "kept": {story: {kind: n}}}`` (plus ``received``, ``keepers`` and
-``story_points``). A broken file or ballot exits 2 with the rule it breaks and the player.
+``tablekeeper comix score FILE [--json]`` scores one round from a JSON file; the file's schema
+and the ``--json`` output are :mod:`games.comix.round_file`'s. A broken file or ballot exits 2
+with the rule it breaks and the player.
 """
 
 from __future__ import annotations
@@ -24,11 +18,13 @@ from games.comix import (
     SCORING_KINDS,
     BallotError,
     MissingBallotError,
+    RoundFile,
+    RoundFileError,
     RoundResult,
     SetupError,
-    Story,
     TableSetup,
-    score_round,
+    parse_round_file,
+    result_json,
 )
 
 
@@ -54,62 +50,30 @@ def register(commands: Any, benches: Any) -> None:
     timer.set_defaults(func=run_timer_bench)
 
 
-def load_round(path: Path) -> tuple[TableSetup, dict[str, Any]]:
+def load_round(path: Path) -> RoundFile:
     """Read a round file into a checked table set-up and the raw ballots."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as error:
         raise CliError(f"{path}: no such file") from error
     except (OSError, UnicodeDecodeError) as error:
         raise CliError(f"{path}: cannot read it ({error})") from error
-    except json.JSONDecodeError as error:
-        raise CliError(f"{path}: not valid JSON (line {error.lineno}: {error.msg})") from error
-    except RecursionError:
-        raise CliError(f"{path}: not a round file (brackets nested too deeply)") from None
-    if not isinstance(data, dict):
-        raise CliError(f"{path}: expected a JSON object with players and ballots")
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise CliError(f"{path}: 'players' must be a list of player names")
-    stories_data = data.get("stories")
-    stories: list[Story] | None = None
-    if stories_data is not None:
-        if not isinstance(stories_data, dict) or not all(
-            isinstance(m, list) and all(isinstance(n, str) for n in m)
-            for m in stories_data.values()
-        ):
-            raise CliError(f"{path}: 'stories' must map each story to a list of player names")
-        stories = [Story(name, tuple(members)) for name, members in stories_data.items()]
-    elif isinstance(players, list) and all(isinstance(p, str) for p in players):
-        stories = [Story(player, (player,)) for player in players]
     try:
-        setup = TableSetup.create(players, stories)
+        return parse_round_file(text)
+    except RoundFileError as error:
+        raise CliError(f"{path}: {error}") from error
     except SetupError as error:
         raise CliError(f"{path}: {error} (rule: {error.rule})") from error
-    ballots = data.get("ballots")
-    if not isinstance(ballots, dict):
-        raise CliError(f"{path}: 'ballots' must map each player to their ballot")
-    return setup, ballots
 
 
 def score_file(path: Path) -> tuple[TableSetup, RoundResult]:
-    setup, ballots = load_round(path)
+    round_file = load_round(path)
     try:
-        return setup, score_round(setup, ballots)
+        return round_file.setup, round_file.score()
     except BallotError as error:
         raise CliError(f"{path}: {error} [rule: {error.rule}, player: {error.player}]") from error
     except MissingBallotError as error:
         raise CliError(f"{path}: {error} [rule: {error.rule}, player: {error.player}]") from error
-
-
-def result_json(result: RoundResult) -> dict[str, Any]:
-    return {
-        "points": result.points,
-        "kept": result.kept,
-        "received": result.received,
-        "keepers": result.keepers,
-        "story_points": result.story_points,
-    }
 
 
 def run_score(args: argparse.Namespace) -> int:

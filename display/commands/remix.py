@@ -53,7 +53,8 @@ def register(commands: Any, benches: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also check the pruned search against brute force on N random choice-card hands",
+        help="also check the pruned search against brute force on N random hands (half stuffed "
+        "with tag texts, transforms and blanking cards)",
     )
     bench.set_defaults(func=run_bench)
 
@@ -156,7 +157,7 @@ def run_bench(args: argparse.Namespace) -> int:
         prepare,
         score_hand,
     )
-    from games.remix.hands import WORST_CASES, random_choice_hand, random_legal_hand
+    from games.remix.hands import WORST_CASES, random_legal_hand, random_stuffed_hand
 
     if args.hands < 1 or args.runs < 1:
         raise CliError("--hands and --runs must be at least 1")
@@ -203,7 +204,10 @@ def run_bench(args: argparse.Namespace) -> int:
         mismatches = checked = 0
         while checked < args.verify:
             size = rng.randint(3, 7)
-            hand = random_choice_hand(rng, size, rng.randint(1, min(3, size)), catalogue)
+            if checked % 2:  # half of them stuffed with tag texts, transforms and blanking
+                hand = random_stuffed_hand(rng, size, catalogue)
+            else:
+                hand = random_legal_hand(rng, size, catalogue)
             prepared = prepare(hand)
             if brute_force_worlds(prepared) > 50_000:  # brute force is exponential
                 continue

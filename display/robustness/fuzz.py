@@ -455,7 +455,7 @@ def _saved_game(state: Path) -> dict[str, Any]:
     game = Game.new(TableSetup.create(FOUR), seed=8)
     game.set_title(game.propose_title())
     store = Store(state)
-    store.put("comix", "game", game.to_dict())
+    store.put("comix", "game", game.to_json())
     store.save_stack([{"kind": "home", "snapshot": {}}])
     store.commit()
     store.close()

@@ -217,7 +217,8 @@ def mixtape_solo_game() -> Scenario:
     scenario = Scenario("mixtape", prepare=_enrol_solo_deck)
     scenario.images = {
         "setup.jpg": scene(["EX02", "EX03"], 61),
-        "round1.jpg": scene(["EX05", "EX06", "EX07"], 62),
+        "round1.jpg": scene(["EX05", "EX06"], 62),  # your turn: the two face-up cards
+        "face-down.jpg": scene(["EX07"], 65),  # turned up once it goes into a mixtape
         "round2.jpg": scene(["EX04", "EX08", "EX10"], 63),
         "extra.jpg": scene(["EX40"], 64),
     }
@@ -225,6 +226,7 @@ def mixtape_solo_game() -> Scenario:
     scenario.add(["camera setup.jpg", "press shutter", "press ok"], "set-up photo")
     scenario.add(["camera round1.jpg", "press shutter", "press ok"], "your turn")
     scenario.add(["press left", "press ok", "press seat1", "press right", "press ok"], "your turn")
+    scenario.add(["camera face-down.jpg", "press shutter", "press ok"], "the face-down card")
     scenario.add(["camera round2.jpg", "press shutter", "press ok"], "Otto's turn")
     scenario.add(["camera extra.jpg", "press shutter", "press ok"], "Otto's extra card")
     scenario.add(["press ok"], "game over")

@@ -3,7 +3,7 @@ drawing of stories and review tokens.
 
 Long-lived state lives in the app store under the ``comix`` namespace:
 
-* ``game``     - :meth:`games.comix.Game.to_dict` (set-up, rounds, done order, ballots, results);
+* ``game``     - :meth:`games.comix.Game.to_json` (set-up, rounds, done order, ballots, results);
   written after every event, so the table can pull the plug at any moment;
 * ``settings`` - the sand timer and storyteller timer durations the table chose;
 * ``timer``    - the sand left when the timer screen was left during scripting (it pauses).
@@ -55,7 +55,7 @@ def load_game(app: App) -> Game | None:
     if data is None:
         return None
     try:
-        return Game.from_dict(data)
+        return Game.from_json(data)
     except (KeyError, TypeError, ValueError) as error:
         app.store.put(NAMESPACE, "unreadable_game", data)
         app.store.delete(NAMESPACE, GAME_KEY)
@@ -64,7 +64,7 @@ def load_game(app: App) -> Game | None:
 
 
 def save_game(app: App, game: Game) -> None:
-    app.store.put(NAMESPACE, GAME_KEY, game.to_dict())
+    app.store.put(NAMESPACE, GAME_KEY, game.to_json())
 
 
 def settings(app: App) -> dict[str, Any]:

@@ -31,10 +31,10 @@ from display.screens.comix_common import (
     settings,
     story_colour,
 )
-from display.screens.comix_timer import WARNING_SECONDS, SandTimer
 from games.comix import Game, Scripting, ScriptingError, TitleError
 from games.comix.game import SCRIPTING, STORYTELLING, TITLE
 from games.comix.storytelling import allowed_first_parts
+from games.comix.timer import WARNING_SECONDS, SandTimer
 from games.comix.titles import MAX_TITLE_LENGTH
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ class ScriptingScreen(GameScreen):
         self.timer = SandTimer(seconds)
         away = app.store.get(NAMESPACE, TIMER_KEY)
         if away and away.get("round") == self.game.round.number and self.scripting.timer_started:
-            self.timer = SandTimer.restore(away, app.clock.now())
+            self.timer = SandTimer.from_json(away, app.clock.now())
         self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
         self.saved_second: int | None = None  # whole second of sand last written to the store
@@ -246,7 +246,7 @@ class ScriptingScreen(GameScreen):
         """Leaving the timer screen (BACK to the menu, hold BACK for home) pauses the sand: what
         is left is kept in the store and runs again on "Continue the game"."""
         if self.game.phase == SCRIPTING and self.timer.started:
-            away = self.timer.snapshot(self.app.clock.now())
+            away = self.timer.to_json(self.app.clock.now())
             self.app.store.put(NAMESPACE, TIMER_KEY, {"round": self.game.round.number, **away})
         elif self.app.store.get(NAMESPACE, TIMER_KEY) is not None:
             self.app.store.delete(NAMESPACE, TIMER_KEY)
@@ -457,7 +457,7 @@ class ScriptingScreen(GameScreen):
     def snapshot(self) -> dict[str, Any]:
         now = self.app.clock.now()
         return {
-            "timer": self.timer.snapshot(now),
+            "timer": self.timer.to_json(now),
             "selected": self.selected,
             "saved_at": wall_clock(),  # to know, after a power cut, how long it lasted
         }
@@ -474,7 +474,7 @@ class ScriptingScreen(GameScreen):
                 # A Pi without a real-time clock may come back with an older time; then the
                 # length is unknown and the sand resumes where it was.
                 timer["remaining"] = max(0.0, float(timer.get("remaining", 0.0)) - outage)
-            screen.timer = SandTimer.restore(timer, app.clock.now())
+            screen.timer = SandTimer.from_json(timer, app.clock.now())
         screen.selected = int(data.get("selected", 0))
         return screen
 

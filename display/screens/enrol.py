@@ -770,30 +770,17 @@ def mixtape_attributes(done: Enrolment) -> dict[str, dict[str, Any]]:
 
 def deck_text(done: Enrolment) -> str:
     """The deck file (TOML, the Mixtape engine's schema) for the enrolled attributes."""
+    from games.mixtape import dump_deck
+
     equalizer = done.extra.get("equalizer") or default_equalizer()
-    attributes = mixtape_attributes(done)
-    lines = [
-        "# Written by Tablekeeper's Mixtape enrolment (schema: README, I Made You a Mixtape).",
-        'name = "Enrolled deck"',
-        "",
-        "[equalizer]",
-        f"squares = [{', '.join(str(int(v)) for v in equalizer['squares'])}]",
-        f"start = {int(equalizer['start'])}",
-    ]
-    for key in sorted(attributes):
-        a = attributes[key]
-        lines += [
-            "",
-            "[[cards]]",
-            f'id = "{key}"',
-            f'genre = "{a["genre"]}"',
-            f'side = "{a["side"]}"',
-            f"balance = {int(a['balance'])}",
-            "top = [" + ", ".join(f'"{p}"' for p in a["top"]) + "]",
-            "bottom = [" + ", ".join(f'"{p}"' for p in a["bottom"]) + "]",
-            f"players = {int(a['players'])}",
-        ]
-    return "\n".join(lines) + "\n"
+    return dump_deck(
+        mixtape_attributes(done),
+        equalizer["squares"],
+        equalizer["start"],
+        name="Enrolled deck",
+        comment="Written by Tablekeeper's Mixtape enrolment "
+        "(schema: README, I Made You a Mixtape).",
+    )
 
 
 def deck_problem(done: Enrolment, text: str | None = None) -> str:

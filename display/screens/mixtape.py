@@ -10,10 +10,12 @@ Screens:
   flow points, the genre sets and the total; ``mixtape.ranking`` ranks with ties broken by the
   Balance score (then shared).
 * ``mixtape.solo`` - the solo game against Otto at a real table (``SoloGame.at_table``): both
-  mixtapes are kept by the appliance. Set-up cards, each round's three drawn cards and Otto's
-  extra card are photographed (``mixtape.cards``); the screen says what Otto keeps, what you
-  take and where every card goes; on your turn it records your choice. SEAT 1 undoes the last
-  step. At the end both mixtapes are scored without another photo.
+  mixtapes are kept by the appliance. Set-up cards, each round's drawn cards and Otto's extra card
+  are photographed (``mixtape.cards``); on your turn only the two face-up cards: the face-down one
+  is photographed once your choice sends it into a mixtape, and never named before (rulings). The
+  screen says what Otto keeps, what you take and where every card goes; on your turn it records
+  your choice. SEAT 1 undoes the last step. At the end both mixtapes are scored without another
+  photo.
 
 State (store namespace ``mixtape``): ``table`` (the scored players), ``solo`` (the game's
 snapshot) and ``solo_history`` (earlier snapshots, for undo). Written after every event.
@@ -77,6 +79,14 @@ def placement_text(deck: Deck, order: list[str], discarded: list[str] | None = N
     for card in discarded or []:
         parts.append(f"{card} -> box (off the Equalizer)")
     return ", ".join(parts) if parts else "nothing"
+
+
+def card_words(cards: list[str]) -> str:
+    """ "EX03 and the face-down card": your solo options, never naming the face-down card."""
+    from games.mixtape import FACE_DOWN
+
+    words = ["the face-down card" if card == FACE_DOWN else card for card in cards]
+    return " and ".join(words) or "nothing"
 
 
 def tape_line(tape_json: dict[str, Any]) -> str:
@@ -291,7 +301,9 @@ class MixtapeRankingScreen(table.RankingScreen):
     empty = ("No mixtapes yet", "Score a mixtape first.")
 
     def key(self, player: dict[str, Any]) -> tuple[int, int]:
-        return (player["score"]["total"], player["score"]["balance"]["points"])
+        from games.mixtape import ranking_key
+
+        return ranking_key(player["score"])
 
     def note(self, player: dict[str, Any]) -> str:
         return f"{player['score']['total']} pts (balance {player['score']['balance']['points']})"
@@ -395,7 +407,7 @@ class SoloScreen(Screen):
         if data is None:
             return None
         try:
-            self._game = SoloGame.restore(load_table_deck(self.app), data)
+            self._game = SoloGame.from_json(load_table_deck(self.app), data)
             return self._game
         except MixtapeError as error:
             self.app.store.put(NAMESPACE, "unreadable_solo", data)
@@ -408,7 +420,7 @@ class SoloScreen(Screen):
             history = list(self.app.store.get(NAMESPACE, HISTORY_KEY) or [])
             history.append({"game": before, "message": self.message})
             self.app.store.put(NAMESPACE, HISTORY_KEY, history[-HISTORY_LIMIT:])
-        self.app.store.put(NAMESPACE, SOLO_KEY, game.snapshot())
+        self.app.store.put(NAMESPACE, SOLO_KEY, game.to_json())
         self._game = None
 
     def undo(self) -> None:
@@ -434,7 +446,8 @@ class SoloScreen(Screen):
 
     def prompt(self, game: SoloGame | None) -> tuple[str, int, str]:
         """(purpose, cards expected, what to lay out) for the photo this step needs."""
-        from games.mixtape.solo import DRAW, OTTO_EXTRA, YOU
+        from games.mixtape import FACE_DOWN
+        from games.mixtape.solo import DRAW, OTTO_EXTRA, TURN_UP, YOU
 
         if game is None:
             return (
@@ -446,9 +459,17 @@ class SoloScreen(Screen):
         if game.phase == DRAW and game.active == YOU:
             return (
                 "draw",
-                3,
-                "Your turn: draw three cards, two face up and one face down. Lay all three face "
-                "up in a row, the face-down one on the RIGHT, then SHUTTER.",
+                2,
+                "Your turn: draw three cards, turn two face up and leave one face down. Lay the "
+                "two face-up cards in a row, then SHUTTER.",
+            )
+        if game.phase == TURN_UP:
+            whose = "your" if FACE_DOWN in game.taken else "Otto's"
+            return (
+                "hidden",
+                1,
+                f"The face-down card goes into {whose} mixtape: turn it face up, lay it alone "
+                "under the camera, then SHUTTER.",
             )
         if game.phase == DRAW:
             return (
@@ -470,7 +491,7 @@ class SoloScreen(Screen):
         from games.mixtape.solo import OTTO_TURN
 
         game = self.game()
-        before = None if game is None else game.snapshot()
+        before = None if game is None else game.to_json()
         try:
             if purpose == "setup":
                 seed = int(self.app.store.get(NAMESPACE, "solo_games", 0)) + 1
@@ -489,6 +510,9 @@ class SoloScreen(Screen):
                     self.message = "Choose what you take."
             elif game is not None and purpose == "extra":
                 game.otto_extra(ids[0])
+            elif game is not None and purpose == "hidden":
+                game.turn_up(ids[0])
+                self.message = f"The face-down card was {ids[0]}. " + self.placed(game)
             else:
                 return
         except MixtapeError as error:
@@ -501,7 +525,7 @@ class SoloScreen(Screen):
     # -- input --------------------------------------------------------------------------------
     def handle(self, action: Action) -> None:
         from games.mixtape import MixtapeError
-        from games.mixtape.solo import OVER, YOU_CHOOSE, YOU_PLACE
+        from games.mixtape.solo import OVER, TURN_UP, YOU_CHOOSE, YOU_PLACE
 
         game = self.game()
         if action is Action.BACK:
@@ -516,7 +540,7 @@ class SoloScreen(Screen):
             return
         if game is None:
             return
-        before = game.snapshot()
+        before = game.to_json()
         try:
             if game.phase == YOU_CHOOSE:
                 options = game.your_options()
@@ -526,15 +550,11 @@ class SoloScreen(Screen):
                     self.choice = (self.choice + 1) % len(options)
                 elif action is Action.OK:
                     taken = options[self.choice]
-                    otto_gets = [c for c in game.drawn if c not in taken]
                     game.you_choose(taken)
-                    entry = game.log[-1]
-                    mine = placement_text(game.deck, entry["you_placed"], entry["discarded"])
-                    his = placement_text(game.deck, entry["otto_placed"], entry["discarded"])
-                    self.message = (
-                        f"You take {', '.join(taken)}: {mine}. "
-                        f"Otto gets {', '.join(otto_gets) or 'nothing'}: {his}."
-                    )
+                    if game.phase == TURN_UP:  # the face-down card is still to be turned up
+                        self.message = f"You take {card_words(taken)}."
+                    else:
+                        self.message = self.placed(game)
                     self.save(game, before)
             elif game.phase == YOU_PLACE and action is Action.OK:
                 entry = game.log[-1]
@@ -555,8 +575,20 @@ class SoloScreen(Screen):
             self._game = None
             self.app.toast(str(error))
 
+    @staticmethod
+    def placed(game: SoloGame) -> str:
+        """What your choice did: where your cards and Otto's went (after the choice only)."""
+        entry = game.log[-1]
+        mine = placement_text(game.deck, entry["you_placed"], entry["discarded"])
+        his = placement_text(game.deck, entry["otto_placed"], entry["discarded"])
+        return (
+            f"You take {', '.join(entry['you_take'])}: {mine}. "
+            f"Otto gets {', '.join(entry['otto_gets']) or 'nothing'}: {his}."
+        )
+
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
+        from games.mixtape import FACE_DOWN
         from games.mixtape.solo import OTTO, OVER, YOU, YOU_CHOOSE, YOU_PLACE
 
         width, height = surface.get_size()
@@ -620,15 +652,16 @@ class SoloScreen(Screen):
             options = game.your_options()
             ui.text(
                 surface,
-                f"Round {game.round}: what do you take? (face-down: {game.face_down})",
+                f"Round {game.round}: what do you take?",
                 (area.left, area.top),
                 ui.SMALL,
                 ui.ACCENT,
             )
+            every = [*game.face_up(), FACE_DOWN]
             items = [
                 ui.MenuItem(
-                    " + ".join(o),
-                    "Otto gets " + (", ".join(c for c in game.drawn if c not in o) or "-"),
+                    card_words(o)[:1].upper() + card_words(o)[1:],
+                    "Otto gets " + card_words([c for c in every if c not in o]),
                 )
                 for o in options
             ]

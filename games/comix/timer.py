@@ -1,14 +1,15 @@
 """The Co-Mix sand timer as a small clock-driven model, shared by the scripting screen and
 ``tablekeeper bench timer``.
 
-It knows nothing of pygame: it is given the time (the app clock's ``now``) and answers how much
+It knows no clock of its own: it is given the time (the app clock's ``now``) and answers how much
 sand is left, whether a warning beep is due and when time is up. ``remaining`` is what survives a
-power cut (the app clock restarts at an unrelated value), so :meth:`SandTimer.snapshot` stores it.
+power cut (the app clock restarts at an unrelated value), so :meth:`SandTimer.to_json` stores it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,7 +91,7 @@ class SandTimer:
             return second
         return None
 
-    def snapshot(self, now: float) -> dict[str, Any]:
+    def to_json(self, now: float) -> dict[str, Any]:
         return {
             "duration": self.duration,
             "running": self.running,
@@ -99,7 +100,7 @@ class SandTimer:
         }
 
     @classmethod
-    def restore(cls, data: dict[str, Any], now: float) -> SandTimer:
+    def from_json(cls, data: Mapping[str, Any], now: float) -> SandTimer:
         timer = cls(float(data.get("duration", DEFAULT_SECONDS)))
         timer.finished = bool(data.get("finished", False))
         timer.left = 0.0 if timer.finished else float(data.get("remaining", timer.duration))
