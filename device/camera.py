@@ -20,6 +20,9 @@ Backends:
 
 from __future__ import annotations
 
+import importlib.util
+import struct
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -69,8 +72,6 @@ MAX_IMAGE_PIXELS = 80_000_000
 
 def image_file_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) read from a PNG, JPEG, GIF or BMP header without decoding, else None."""
-    import struct
-
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
@@ -107,7 +108,7 @@ def check_image_size(data: bytes, source: str) -> None:
 
 def read_image(path: Path) -> np.ndarray:
     """Read an image file as BGR, or raise CameraError naming the file."""
-    import cv2
+    import cv2  # local: ~0.1 s CPU on a PC, more on a Pi; not before the first screen
 
     if not path.is_file():
         raise CameraError(f"no image file at {path}")
@@ -218,7 +219,7 @@ class OpenCVCamera:
         self._capture: Any = None
 
     def _open(self) -> Any:
-        import cv2
+        import cv2  # local: ~0.1 s CPU on a PC, more on a Pi; not before the first screen
 
         capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2)
         if not capture.isOpened():
@@ -259,7 +260,7 @@ class Picamera2Camera:
 
     def _open(self) -> Any:
         try:
-            from picamera2 import Picamera2  # apt python3-picamera2; venv --system-site-packages
+            from picamera2 import Picamera2  # local: 1-3 s on a Pi 4, paid at the first photo
         except ImportError as error:
             raise CameraError(
                 "picamera2 is not installed (apt install python3-picamera2, and a venv made "
@@ -274,7 +275,7 @@ class Picamera2Camera:
             camera.configure(config)
             self._has_autofocus = "AfMode" in camera.camera_controls
             if self.autofocus and self._has_autofocus:
-                from libcamera import controls  # ships with picamera2
+                from libcamera import controls  # local: comes with picamera2, same cost
 
                 camera.set_controls({"AfMode": controls.AfModeEnum.Continuous})
             camera.start()
@@ -307,16 +308,22 @@ class Picamera2Camera:
                 self._camera = None
 
 
+def module_installed(name: str) -> bool:
+    """Whether ``import name`` would find the module, without importing it (importing picamera2
+    costs 1-3 s on a Pi 4: that belongs to the first photo, not to start-up)."""
+    if name in sys.modules:
+        return sys.modules[name] is not None  # None = blocked, as tests do
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def camera_from_config(config: CameraConfig) -> Camera:
-    """Build the configured real camera. ``auto`` = picamera2 if importable, else a webcam."""
+    """Build the configured real camera. ``auto`` = picamera2 if installed, else a webcam."""
     backend = config.backend
     if backend == "auto":
-        try:
-            import picamera2  # noqa: F401
-
-            backend = "picamera2"
-        except ImportError:
-            backend = "opencv"
+        backend = "picamera2" if module_installed("picamera2") else "opencv"
     if backend == "picamera2":
         return Picamera2Camera(config.width, config.height, config.autofocus)
     if backend == "opencv":

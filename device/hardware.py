@@ -4,9 +4,9 @@ Both backends are the same gpiozero classes; only the pin factory differs:
 
 * real: gpiozero's default factory (lgpio on a Pi 5 / Bookworm) on the configured BCM pins;
 * simulated: ``MockFactory(pin_class=MockPWMPin)`` (PWM-capable, so PWMLED, TonalBuzzer and a
-  PWM LEDBarGraph work). :meth:`Hardware.sim_press` / :meth:`Hardware.sim_release` drive the mock
-  pins low/high (buttons are pull-up, pressed = low), so gpiozero's own Button and RotaryEncoder
-  code decides what happened, exactly as with real wires.
+  PWM LEDBarGraph work). :mod:`device.simulated` presses, releases and turns the inputs by
+  driving those mock pins low/high (buttons are pull-up, pressed = low), so gpiozero's own
+  Button and RotaryEncoder code decides what happened, exactly as with real wires.
 
 Inputs come out of :meth:`Hardware.poll` as :class:`InputEvent` values named by the action keys of
 the config (``"seat_1"`` .. ``"shutter"``; the display layer maps them to its Action enum). They
@@ -28,14 +28,13 @@ from gpiozero import (
     PWMLED,
     Button,
     Buzzer,
-    Device,
     LEDBarGraph,
     RotaryEncoder,
     TonalBuzzer,
 )
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device.config import ACTION_KEYS, Config
+from device.pins import pin_label, simulated_pin_factory
 
 
 class HardwareError(Exception):
@@ -48,17 +47,6 @@ class InputEvent:
 
     kind: str
     name: str
-
-
-# Quadrature sequences (A, B levels; 1 = high/idle) for one detent of the encoder, as gpiozero's
-# RotaryEncoder decodes them: A falls first = clockwise.
-_CLOCKWISE = ((0, 1), (0, 0), (1, 0), (1, 1))
-_COUNTER_CLOCKWISE = ((1, 0), (0, 0), (0, 1), (1, 1))
-
-
-def simulated_pin_factory() -> MockFactory:
-    """A fresh PWM-capable mock factory (gpiozero mock pins are class-level: reset between uses)."""
-    return MockFactory(pin_class=MockPWMPin)
 
 
 class Hardware:
@@ -179,57 +167,16 @@ class Hardware:
         return [name for name in ACTION_KEYS if name in names]
 
     def is_pressed(self, name: str) -> bool:
-        button = self.buttons.get(name)
-        if button is None and name == "ok":
-            button = self.buttons.get("encoder_button")
+        button = self.button_for(name)
         return bool(button is not None and button.is_pressed)
 
-    def _button_for(self, name: str) -> Button | None:
+    def button_for(self, name: str) -> Button | None:
+        """The button behind action key ``name`` (OK may be the encoder's push switch)."""
         if name in self.buttons:
             return self.buttons[name]
         if name == "ok":
             return self.buttons.get("encoder_button")
         return None
-
-    def sim_press(self, name: str) -> None:
-        """Simulated mode: press the input behind action key ``name`` (drives the mock pin low).
-
-        LEFT/RIGHT without their own buttons turn the encoder one detent instead.
-        """
-        self._require_sim()
-        button = self._button_for(name)
-        if button is not None:
-            button.pin.drive_low()
-            return
-        if name in ("left", "right") and self.encoder is not None:
-            self.sim_turn(1 if name == "right" else -1)
-            return
-        raise KeyError(f"no input is wired for {name!r}")
-
-    def sim_release(self, name: str) -> None:
-        """Simulated mode: release the input behind ``name`` (drives the mock pin high)."""
-        self._require_sim()
-        button = self._button_for(name)
-        if button is not None:
-            button.pin.drive_high()
-        elif not (name in ("left", "right") and self.encoder is not None):
-            raise KeyError(f"no input is wired for {name!r}")
-
-    def sim_turn(self, detents: int) -> None:
-        """Simulated mode: turn the encoder; positive = clockwise (RIGHT)."""
-        self._require_sim()
-        if self.encoder is None:
-            raise KeyError("no rotary encoder is wired")
-        pin_a, pin_b = self.encoder.a.pin, self.encoder.b.pin
-        sequence = _CLOCKWISE if detents > 0 else _COUNTER_CLOCKWISE
-        for _ in range(abs(detents)):
-            for level_a, level_b in sequence:
-                pin_a.drive_high() if level_a else pin_a.drive_low()
-                pin_b.drive_high() if level_b else pin_b.drive_low()
-
-    def _require_sim(self) -> None:
-        if not self.simulated:
-            raise RuntimeError("simulated input on real hardware")
 
     # -- outputs ------------------------------------------------------------------------------
     def set_bar(self, fraction: float) -> None:
@@ -362,27 +309,4 @@ class Hardware:
         return lines
 
 
-# BCM GPIO number -> physical pin of the 40-pin header (all Pis since the B+).
-HEADER_PIN = {
-    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
-    13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
-    24: 18, 25: 22, 26: 37, 27: 13,
-}  # fmt: skip
-
-
-def pin_label(pin: int | None) -> str:
-    """ "GPIO5 (pin 29)"."""
-    if pin is None:
-        return "not wired"
-    return f"GPIO{pin} (pin {HEADER_PIN[pin]})"
-
-
-__all__ = [
-    "Device",
-    "HEADER_PIN",
-    "Hardware",
-    "HardwareError",
-    "InputEvent",
-    "pin_label",
-    "simulated_pin_factory",
-]
+__all__ = ["Hardware", "HardwareError", "InputEvent"]

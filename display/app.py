@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pygame
 
+from device import simulated
 from device.camera import Camera, CameraError
 from device.config import Config
 from device.hardware import Hardware, InputEvent
@@ -384,9 +385,9 @@ class App:
                 # Through the mock pins, so gpiozero's Button/RotaryEncoder code runs.
                 try:
                     if down:
-                        self.hardware.sim_press(name)
+                        simulated.press(self.hardware, name)
                     else:
-                        self.hardware.sim_release(name)
+                        simulated.release(self.hardware, name)
                 except KeyError:
                     if down:
                         self.toast(f"{action.label} is not wired in the config")

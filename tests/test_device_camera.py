@@ -158,3 +158,15 @@ def test_camera_from_config_picks_backends(tmp_path: Path, monkeypatch: pytest.M
     assert isinstance(
         camera_from_config(parse_config('[camera]\nbackend = "none"\n').camera), NoCamera
     )
+
+
+def test_auto_picks_picamera2_without_importing_it(tmp_path: Path, monkeypatch):
+    # An installed picamera2 whose import would be slow (here: would fail loudly): choosing the
+    # backend must only look for it, so start-up never pays for the import.
+    package = tmp_path / "picamera2"
+    package.mkdir()
+    (package / "__init__.py").write_text("raise RuntimeError('imported at start-up')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    camera = camera_from_config(parse_config().camera)
+    assert isinstance(camera, Picamera2Camera) and "picamera2" not in sys.modules

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from gpiozero import Device
 
+from device import simulated
 from device.config import parse_config
-from device.hardware import Hardware, InputEvent, simulated_pin_factory
+from device.hardware import Hardware, InputEvent
+from device.pins import simulated_pin_factory
 
 
 class Clock:
@@ -47,24 +49,24 @@ def test_mock_pin_press_and_release_come_out_as_events(factory, clock):
 
 def test_sim_press_goes_through_the_mock_pin(factory, clock):
     hardware = make(factory, clock)
-    hardware.sim_press("shutter")
+    simulated.press(hardware, "shutter")
     assert factory.pin(20).state == 0  # pulled low, as a real button to ground
     assert hardware.buttons["shutter"].is_pressed
-    hardware.sim_release("shutter")
+    simulated.release(hardware, "shutter")
     assert factory.pin(20).state == 1
     assert [e.kind for e in hardware.poll()] == ["press", "release"]
 
 
 def test_encoder_turns_both_ways_and_push_is_ok(factory, clock):
     hardware = make(factory, clock)
-    hardware.sim_turn(3)
+    simulated.turn(hardware, 3)
     assert hardware.encoder is not None and hardware.encoder.steps == 3
-    hardware.sim_turn(-1)
+    simulated.turn(hardware, -1)
     assert hardware.encoder.steps == 2
     names = [e.name for e in hardware.poll() if e.kind == "press"]
     assert names == ["right", "right", "right", "left"]
-    hardware.sim_press("ok")  # the encoder's push switch
-    hardware.sim_release("ok")
+    simulated.press(hardware, "ok")  # the encoder's push switch
+    simulated.release(hardware, "ok")
     assert hardware.poll() == [InputEvent("press", "ok"), InputEvent("release", "ok")]
 
 
@@ -81,18 +83,18 @@ def test_navigation_buttons_instead_of_encoder(factory, clock):
     text = "[pins]\nleft = 2\nright = 3\nok = 14\nencoder_a = false\nencoder_b = false\n"
     hardware = make(factory, clock, text)
     assert hardware.encoder is None
-    hardware.sim_press("left")
-    hardware.sim_release("left")
+    simulated.press(hardware, "left")
+    simulated.release(hardware, "left")
     assert hardware.poll()[0] == InputEvent("press", "left")
     with pytest.raises(KeyError):
-        hardware.sim_turn(1)
+        simulated.turn(hardware, 1)
 
 
 def test_unwired_input_is_a_key_error(factory, clock):
     hardware = make(factory, clock, "[seats]\ncount = 2\n")
     assert "seat_3" not in hardware.inputs()
     with pytest.raises(KeyError):
-        hardware.sim_press("seat_3")
+        simulated.press(hardware, "seat_3")
 
 
 def test_led_bar_shows_a_fraction(factory, clock):
@@ -150,7 +152,7 @@ def test_close_resets_an_owned_mock_factory(clock):
     first = Hardware(parse_config(), simulated=True, now=clock.now)
     first.close()
     second = Hardware(parse_config(), simulated=True, now=clock.now)  # same pins, no conflict
-    second.sim_press("seat_2")
+    simulated.press(second, "seat_2")
     assert second.poll()[0].name == "seat_2"
     second.close()
 
@@ -159,3 +161,21 @@ def test_describe_lists_pins_with_header_numbers(factory, clock):
     lines = make(factory, clock).describe()
     assert "SEAT 1: GPIO5 (pin 29)" in lines
     assert "BUZZER (tonal): GPIO18 (pin 12)" in lines
+
+
+def test_simulated_input_refuses_real_hardware(factory, clock):
+    hardware = Hardware(parse_config(), simulated=False, now=clock.now, pin_factory=factory)
+    try:
+        with pytest.raises(RuntimeError, match="real hardware"):
+            simulated.press(hardware, "seat_1")
+        assert not hasattr(hardware, "sim_press")  # no simulated entry points on Hardware
+    finally:
+        hardware.close()
+
+
+def test_the_package_face_exports_what_the_app_uses():
+    import device
+
+    for name in device.__all__:
+        assert getattr(device, name) is not None, name
+    assert device.Hardware is Hardware and device.simulated is simulated
