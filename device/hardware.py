@@ -19,26 +19,43 @@ deterministically. Call :meth:`Hardware.update` once a frame.
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gpiozero import (
     PWMLED,
     Button,
     Buzzer,
+    Device,
     LEDBarGraph,
     RotaryEncoder,
     TonalBuzzer,
 )
 
 from device.config import ACTION_KEYS, Config
-from device.pins import pin_label, simulated_pin_factory
+from device.pins import (
+    PinProblem,
+    describe_pin_error,
+    pin_label,
+    pin_trouble,
+    simulated_pin_factory,
+)
+
+log = logging.getLogger(__name__)
 
 
 class HardwareError(Exception):
-    """The hardware could not be set up (e.g. a pin is busy or the GPIO chip is missing)."""
+    """No GPIO at all (no pin library, no GPIO chip). A busy or invalid pin is not an error:
+    that part is left out and listed in :attr:`Hardware.problems`."""
+
+
+def part_name(action_key: str) -> str:
+    """ "seat_1" -> "SEAT 1", as players and the About page call the part."""
+    return action_key.upper().replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -69,12 +86,20 @@ class Hardware:
         self._owns_factory = pin_factory is None and simulated
         if self._owns_factory:
             pin_factory = simulated_pin_factory()
+        elif pin_factory is None:
+            try:  # no GPIO at all (a PC, a missing pin library) stops the launch with a reason
+                Device.ensure_pin_factory()
+            except Exception as error:
+                raise HardwareError(f"cannot set up the GPIO devices: {error}") from error
+            pin_factory = Device.pin_factory
         self.pin_factory = pin_factory
         self.buttons: dict[str, Button] = {}
         self.encoder: RotaryEncoder | None = None
         self.bar: LEDBarGraph | None = None
         self.status: PWMLED | None = None
         self.buzzer: TonalBuzzer | Buzzer | None = None
+        #: Parts that could not be set up (a busy or invalid pin): the rest runs without them.
+        self.problems: list[PinProblem] = []
         self._devices: list[Any] = []
         self._buzz_until: float | None = None
         self._tone_hz: float | None = None
@@ -83,59 +108,109 @@ class Hardware:
         #: Player settings: a muted buzzer stays silent; a disabled status LED stays dark.
         self.muted = False
         self.status_enabled = True
-        try:
-            self._build()
-        except Exception as error:  # gpiozero raises many kinds: busy pin, no chip, bad pin
-            self.close()
-            raise HardwareError(f"cannot set up the GPIO devices: {error}") from error
+        self._build()
+        for problem in self.problems:
+            log.warning("%s", problem.sentence())
 
     # -- construction -------------------------------------------------------------------------
+    def _attempt(self, part: str, pins: tuple[int, ...], make: Callable[[], Any]) -> Any:
+        """``make()``'s device, or None with a :class:`PinProblem` saying which pin and why.
+
+        Each pin is tried on its own first: the pin libraries do not always say which pin of a
+        part failed, and a device that fails half-built keeps its pins reserved.
+        """
+        troubles = {pin: pin_trouble(pin, self.pin_factory) for pin in pins}
+        bad = {pin: why for pin, why in troubles.items() if why is not None}
+        if bad:
+            self.problems.append(PinProblem(part, tuple(bad), "; ".join(bad.values())))
+            return None
+        try:
+            device = make()
+        except Exception as error:  # gpiozero raises many kinds: busy pin, bad pin, no PWM
+            if len(pins) == 1:
+                reason = describe_pin_error(pins[0], error)
+            else:
+                labels = ", ".join(pin_label(pin) for pin in pins)
+                reason = f"{labels}: {type(error).__name__}: {error}"
+            self.problems.append(PinProblem(part, pins, reason))
+            return None
+        self._devices.append(device)
+        return device
+
+    def _button(self, pin: int) -> Button:
+        timing = self.config.buttons
+        return Button(
+            pin,
+            pull_up=True,
+            bounce_time=timing.bounce_time or None,
+            hold_time=timing.hold_time,
+            pin_factory=self.pin_factory,
+        )
+
     def _build(self) -> None:
         pins = self.config.pins
-        timing = self.config.buttons
-        factory = self.pin_factory
         for name in ACTION_KEYS:
             pin = pins.buttons[name]
             if pin is None or (name.startswith("seat_") and int(name[5:]) > self.config.seat_count):
                 continue
-            button = Button(
-                pin,
-                pull_up=True,
-                bounce_time=timing.bounce_time or None,
-                hold_time=timing.hold_time,
-                pin_factory=factory,
+            button = self._attempt(part_name(name), (pin,), partial(self._button, pin))
+            if button is not None:
+                self._wire_button(button, name)
+                self.buttons[name] = button
+        if pins.encoder_a is not None and pins.encoder_b is not None:
+            a, b = pins.encoder_a, pins.encoder_b
+            self.encoder = self._attempt(
+                "ENCODER",
+                (a, b),
+                lambda: RotaryEncoder(a, b, max_steps=0, pin_factory=self.pin_factory),
             )
-            self._wire_button(button, name)
-            self.buttons[name] = button
-        if pins.has_encoder:
-            self.encoder = RotaryEncoder(
-                pins.encoder_a, pins.encoder_b, max_steps=0, pin_factory=factory
-            )
-            self.encoder.when_rotated_clockwise = lambda: self._tap("right")
-            self.encoder.when_rotated_counter_clockwise = lambda: self._tap("left")
-            self._devices.append(self.encoder)
+            if self.encoder is not None:
+                self.encoder.when_rotated_clockwise = lambda: self._tap("right")
+                self.encoder.when_rotated_counter_clockwise = lambda: self._tap("left")
         if pins.encoder_button is not None:
-            push = Button(
-                pins.encoder_button,
-                pull_up=True,
-                bounce_time=timing.bounce_time or None,
-                hold_time=timing.hold_time,
-                pin_factory=factory,
-            )
-            self._wire_button(push, "ok")
-            self.buttons["encoder_button"] = push
+            push_pin = pins.encoder_button
+            push = self._attempt("ENCODER PUSH", (push_pin,), lambda: self._button(push_pin))
+            if push is not None:
+                self._wire_button(push, "ok")
+                self.buttons["encoder_button"] = push
+        self._build_outputs()
+
+    def _build_outputs(self) -> None:
+        pins, factory = self.config.pins, self.pin_factory
         if pins.led_bar:
-            self.bar = LEDBarGraph(*pins.led_bar, pwm=True, pin_factory=factory)
-            self._devices.append(self.bar)
+            self._build_bar(pins.led_bar)
         if pins.status_led is not None:
-            self.status = PWMLED(pins.status_led, pin_factory=factory)
-            self._devices.append(self.status)
+            status_pin = pins.status_led
+            self.status = self._attempt(
+                "STATUS LED", (status_pin,), lambda: PWMLED(status_pin, pin_factory=factory)
+            )
         if pins.buzzer is not None:
-            if pins.buzzer_type == "tonal":
-                self.buzzer = TonalBuzzer(pins.buzzer, octaves=3, pin_factory=factory)
-            else:
-                self.buzzer = Buzzer(pins.buzzer, pin_factory=factory)
-            self._devices.append(self.buzzer)
+            buzzer_pin = pins.buzzer
+            make: Callable[[], Any] = (
+                partial(TonalBuzzer, buzzer_pin, octaves=3, pin_factory=factory)
+                if pins.buzzer_type == "tonal"
+                else partial(Buzzer, buzzer_pin, pin_factory=factory)
+            )
+            self.buzzer = self._attempt("BUZZER", (buzzer_pin,), make)
+
+    def _build_bar(self, bar_pins: tuple[int, ...]) -> None:
+        """The LED bar on every pin that works: a busy pin leaves one LED out, not the bar."""
+        factory = self.pin_factory
+        self.bar = self._attempt(
+            "LED BAR", bar_pins, lambda: LEDBarGraph(*bar_pins, pwm=True, pin_factory=factory)
+        )
+        if self.bar is not None or not self.problems:
+            return
+        problem = self.problems[-1]
+        usable = tuple(pin for pin in bar_pins if pin not in problem.pins)
+        if not usable or len(usable) == len(bar_pins):
+            return
+        self.bar = self._attempt(
+            "LED BAR", usable, lambda: LEDBarGraph(*usable, pwm=True, pin_factory=factory)
+        )
+        if self.bar is not None:
+            effect = f"runs on {len(usable)} of its {len(bar_pins)} LEDs"
+            self.problems[-1] = PinProblem(problem.part, problem.pins, problem.reason, effect)
 
     def _wire_button(self, button: Button, name: str) -> None:
         button.when_pressed = lambda: self._events.put(InputEvent("press", name))
@@ -288,10 +363,11 @@ class Hardware:
             self.pin_factory.reset()
 
     def describe(self) -> list[str]:
-        """One line per wired input/output with BCM and header pin, for the About page."""
+        """One line per wired input/output with BCM and header pin, for the About page; parts
+        left out (a busy or invalid pin) say so at the end."""
         pins = self.config.pins
         lines = [
-            f"{name.upper().replace('_', ' ')}: {pin_label(pins.buttons[name])}"
+            f"{part_name(name)}: {pin_label(pins.buttons[name])}"
             for name in self.buttons
             if name in pins.buttons
         ]
@@ -306,7 +382,7 @@ class Hardware:
             lines.append(f"STATUS LED: {pin_label(pins.status_led)}")
         if pins.buzzer is not None:
             lines.append(f"BUZZER ({pins.buzzer_type}): {pin_label(pins.buzzer)}")
-        return lines
+        return lines + [problem.sentence() for problem in self.problems]
 
 
-__all__ = ["Hardware", "HardwareError", "InputEvent"]
+__all__ = ["Hardware", "HardwareError", "InputEvent", "PinProblem", "part_name"]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from gpiozero import Device
+from gpiozero import Button, Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device import simulated
 from device.config import parse_config
-from device.hardware import Hardware, InputEvent
+from device.hardware import Hardware, HardwareError, InputEvent
 from device.pins import simulated_pin_factory
 
 
@@ -179,3 +180,73 @@ def test_the_package_face_exports_what_the_app_uses():
     for name in device.__all__:
         assert getattr(device, name) is not None, name
     assert device.Hardware is Hardware and device.simulated is simulated
+
+
+class error(Exception):  # noqa: N801 - named as lgpio names its exception
+    """What lgpio raises when the kernel (an SPI driver) holds a line."""
+
+
+class KernelHeldPin(MockPWMPin):
+    """A mock pin that the kernel holds, as an SPI touch HAT's driver holds GPIO 7-11, 17, 25."""
+
+    held: frozenset[int] = frozenset()
+
+    def __init__(self, factory, info, **kwargs):
+        if int(info.name[4:]) in self.held:
+            raise error("'GPIO busy'")
+        super().__init__(factory, info, **kwargs)
+
+
+def test_a_pin_reserved_by_another_device_disables_only_that_input(factory, clock, caplog):
+    other = Button(17, pin_factory=factory)  # someone else has the encoder's A pin
+    hardware = make(factory, clock)
+    assert hardware.encoder is None
+    assert [p.part for p in hardware.problems] == ["ENCODER"]
+    problem = hardware.problems[0]
+    assert problem.pins == (17,)
+    assert problem.sentence() == (
+        "ENCODER disabled: GPIO17 (pin 11) is already used by another device"
+    )
+    assert problem.sentence() in caplog.text  # and in the log
+    # Everything else starts and works.
+    simulated.press(hardware, "seat_1")
+    simulated.release(hardware, "seat_1")
+    simulated.press(hardware, "ok")  # the encoder's push switch is on its own pin
+    assert [e.name for e in hardware.poll()] == ["seat_1", "seat_1", "ok"]
+    assert "left" not in hardware.inputs() and "ok" in hardware.inputs()
+    with pytest.raises(KeyError):
+        simulated.turn(hardware, 1)
+    assert problem.sentence() in hardware.describe()
+    hardware.close()
+    other.close()
+
+
+def test_an_spi_touch_hat_leaves_out_its_pins_and_the_appliance_starts(clock):
+    KernelHeldPin.held = frozenset({7, 8, 9, 10, 11, 17, 25})
+    factory = MockFactory(pin_class=KernelHeldPin)
+    try:
+        hardware = Hardware(parse_config(), simulated=True, now=clock.now, pin_factory=factory)
+        parts = {p.part: p for p in hardware.problems}
+        assert set(parts) == {"ENCODER", "LED BAR"}
+        assert parts["ENCODER"].pins == (17,)
+        assert "busy" in parts["ENCODER"].reason and "SPI touch screen" in parts["ENCODER"].reason
+        # The bar runs on the LEDs whose pins are free (4, 23, 24, 21), not on none.
+        assert parts["LED BAR"].pins == (25, 9, 10, 11)
+        assert parts["LED BAR"].effect == "runs on 4 of its 8 LEDs"
+        hardware.set_bar(1.0)
+        assert hardware.bar_levels == [1.0, 1.0, 1.0, 1.0]
+        assert "seat_5" in hardware.inputs() and hardware.buzzer is not None
+        hardware.close()
+    finally:
+        factory.reset()
+        KernelHeldPin.held = frozenset()
+
+
+def test_no_gpio_at_all_is_still_a_hardware_error(clock, monkeypatch):
+    def no_factory():
+        raise ImportError("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+    with pytest.raises(HardwareError, match="cannot set up the GPIO devices"):
+        Hardware(parse_config(), simulated=False, now=clock.now)
