@@ -1,4 +1,5 @@
-"""The hardware seam: configuration, buttons/encoder/LEDs/buzzer, and the camera.
+"""The hardware seam: configuration, buttons/encoder/LEDs/buzzer, the camera, and the Pi's
+service side.
 
 The package's face, after gpiozero's own: everything the app needs is importable from
 ``device`` directly, grouped by the module that owns it::
@@ -6,15 +7,21 @@ The package's face, after gpiozero's own: everything the app needs is importable
     from device import Hardware, load_config, camera_from_config, simulated
 
 * :mod:`device.config` - the appliance configuration (TOML, defaults built in).
-* :mod:`device.pins` - pin numbers, header positions, the simulated pin factory.
-* :mod:`device.hardware` - :class:`Hardware`, gpiozero devices on real or mock pins.
+* :mod:`device.pins` - pin numbers, header positions, the simulated pin factory, why a pin
+  cannot be claimed.
+* :mod:`device.hardware` - :class:`Hardware`, gpiozero devices on real or mock pins; a busy pin
+  disables only its part (:attr:`Hardware.problems`).
 * :mod:`device.simulated` - presses, releases and turns the mock pins (``--sim``, tests).
-* :mod:`device.camera` - the camera protocol and its backends.
+* :mod:`device.camera` - the camera protocol and its backends; :mod:`device.frames` (what a
+  frame is), :mod:`device.picamera` and :mod:`device.webcam` (the real cameras, each call under
+  a :mod:`device.deadline`), :mod:`device.focus` (the one-off focus calibration).
+* :mod:`device.service` - the systemd side: the last failure, the unit's status.
+* :mod:`device.health` - the device checks of ``tablekeeper doctor``.
 
 ``device`` never imports pygame, ``display``, ``games`` or ``vision``.
 """
 
-from device import simulated
+from device import health, simulated
 from device.camera import (
     Camera,
     CameraError,
@@ -22,10 +29,12 @@ from device.camera import (
     FunctionCamera,
     NoCamera,
     OpenCVCamera,
+    OrientedCamera,
     Picamera2Camera,
     ScriptedCamera,
     camera_from_config,
     check_image_size,
+    orient,
     read_image,
 )
 from device.config import (
@@ -40,8 +49,10 @@ from device.config import (
     load_config,
     parse_config,
 )
+from device.focus import FocusReport, calibrate_focus
 from device.hardware import Hardware, HardwareError, InputEvent
-from device.pins import HEADER_PIN, pin_label, simulated_pin_factory
+from device.pins import HEADER_PIN, PinProblem, pin_label, simulated_pin_factory
+from device.service import LastFailure, read_last_failure, record_crash, take_last_failure
 
 __all__ = [
     # config
@@ -55,25 +66,35 @@ __all__ = [
     "config_path",
     "load_config",
     "parse_config",
-    # pins
+    # pins and hardware
     "HEADER_PIN",
-    "pin_label",
-    "simulated_pin_factory",
-    # hardware
     "Hardware",
     "HardwareError",
     "InputEvent",
+    "PinProblem",
+    "pin_label",
     "simulated",
+    "simulated_pin_factory",
     # camera
     "Camera",
     "CameraError",
+    "FocusReport",
     "FolderCamera",
     "FunctionCamera",
     "NoCamera",
     "OpenCVCamera",
+    "OrientedCamera",
     "Picamera2Camera",
     "ScriptedCamera",
+    "calibrate_focus",
     "camera_from_config",
     "check_image_size",
+    "orient",
     "read_image",
+    # service and doctor
+    "LastFailure",
+    "health",
+    "read_last_failure",
+    "record_crash",
+    "take_last_failure",
 ]
