@@ -14,14 +14,17 @@ The package's face, after gpiozero's own: everything the app needs is importable
 * :mod:`device.simulated` - presses, releases and turns the mock pins (``--sim``, tests).
 * :mod:`device.camera` - the camera protocol and its backends; :mod:`device.frames` (what a
   frame is), :mod:`device.picamera` and :mod:`device.webcam` (the real cameras, each call under
-  a :mod:`device.deadline`), :mod:`device.focus` (the one-off focus calibration).
-* :mod:`device.service` - the systemd side: the last failure, the unit's status.
-* :mod:`device.health` - the device checks of ``tablekeeper doctor``.
+  a :mod:`device.deadline`).
+* :mod:`device.service` - the last failure, noted by systemd or the app, for the next start.
+
+Imported on their own (commands only, kept off the app's start-up): :mod:`device.focus` (the
+one-off focus calibration, ``tablekeeper focus``) and :mod:`device.health` (the device checks of
+``tablekeeper doctor``, and what systemd says about the unit).
 
 ``device`` never imports pygame, ``display``, ``games`` or ``vision``.
 """
 
-from device import health, simulated
+from device import simulated
 from device.camera import (
     Camera,
     CameraError,
@@ -49,7 +52,6 @@ from device.config import (
     load_config,
     parse_config,
 )
-from device.focus import FocusReport, calibrate_focus
 from device.hardware import Hardware, HardwareError, InputEvent
 from device.pins import HEADER_PIN, PinProblem, pin_label, simulated_pin_factory
 from device.service import LastFailure, read_last_failure, record_crash, take_last_failure
@@ -78,7 +80,6 @@ __all__ = [
     # camera
     "Camera",
     "CameraError",
-    "FocusReport",
     "FolderCamera",
     "FunctionCamera",
     "NoCamera",
@@ -86,14 +87,12 @@ __all__ = [
     "OrientedCamera",
     "Picamera2Camera",
     "ScriptedCamera",
-    "calibrate_focus",
     "camera_from_config",
     "check_image_size",
     "orient",
     "read_image",
-    # service and doctor
+    # service
     "LastFailure",
-    "health",
     "read_last_failure",
     "record_crash",
     "take_last_failure",

@@ -13,9 +13,10 @@ import os
 import pwd
 import shutil
 import stat
+import subprocess
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,9 @@ from gpiozero import Device
 from device.camera import Camera, camera_from_config, module_installed
 from device.config import CameraConfig, Config
 from device.pins import pin_label, pin_trouble
-from device.service import UNIT, Runner, read_last_failure, run_command, unit_status
+from device.service import read_last_failure
 
+UNIT = "tablekeeper.service"
 GROUPS = ("video", "render", "input", "gpio")
 SERVICE_USER = "tablekeeper"
 #: The libraries SDL's KMSDRM driver loads at run time (the pygame-ce wheel does not bundle them).
@@ -83,7 +85,45 @@ def timed(name: str, probe: Callable[[], Check]) -> Check:
     return check
 
 
-# -- user, groups, /dev/dri, libraries ----------------------------------------------------------
+# -- what systemd says about the unit ------------------------------------------------------------
+Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
+
+
+def run_command(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(command), capture_output=True, text=True, timeout=15, check=False)
+
+
+@dataclass(frozen=True)
+class UnitStatus:
+    installed: bool
+    enabled: str  # UnitFileState: enabled, disabled, masked... ("" unknown)
+    active: str  # active, activating, failed, inactive...
+    sub_state: str  # running, auto-restart (between two tries), dead...
+    result: str  # the last run's Result: success, exit-code, watchdog...
+    exit_status: str  # ExecMainStatus of the last run
+    restarts: str  # NRestarts since the unit was last started by hand
+
+
+def unit_status(runner: Runner = run_command, unit: str = UNIT) -> UnitStatus:
+    """What ``systemctl show`` says about the unit (OSError when there is no systemctl)."""
+    properties = "LoadState,UnitFileState,ActiveState,SubState,Result,ExecMainStatus,NRestarts"
+    shown = runner(["systemctl", "show", unit, "--property", properties])
+    values = {}
+    for line in shown.stdout.splitlines():
+        key, _, value = line.partition("=")
+        values[key] = value
+    return UnitStatus(
+        installed=values.get("LoadState") == "loaded",
+        enabled=values.get("UnitFileState", ""),
+        active=values.get("ActiveState", ""),
+        sub_state=values.get("SubState", ""),
+        result=values.get("Result", ""),
+        exit_status=values.get("ExecMainStatus", ""),
+        restarts=values.get("NRestarts", ""),
+    )
+
+
+# -- user, groups, /dev/dri, libraries -------------------------------------------------------------
 def service_user() -> str:
     """The user the service runs as if it exists here, else whoever runs the doctor."""
     try:

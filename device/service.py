@@ -1,4 +1,4 @@
-"""The appliance as a systemd service: how it last stopped, and what systemd says about the unit.
+"""The appliance as a systemd service: how it last stopped, shown on the next start.
 
 Two witnesses write into the state directory when the appliance dies, and the next start shows
 what they saw (once):
@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-UNIT = "tablekeeper.service"
 LAST_EXIT = "last-exit"
 LAST_CRASH = "last-crash.json"
 
@@ -151,41 +149,3 @@ def _short_path(filename: str) -> str:
         if parts[index] in ("display", "device", "games", "vision"):
             return "/".join(parts[index:])
     return Path(filename).name
-
-
-# -- what systemd says -----------------------------------------------------------------------------
-Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]
-
-
-def run_command(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(command), capture_output=True, text=True, timeout=15, check=False)
-
-
-@dataclass(frozen=True)
-class UnitStatus:
-    installed: bool
-    enabled: str  # systemctl is-enabled's word: enabled, disabled, masked... ("" unknown)
-    active: str  # active, activating, failed, inactive...
-    sub_state: str  # running, auto-restart (between two tries), dead...
-    result: str  # the last run's Result: success, exit-code, watchdog...
-    exit_status: str  # ExecMainStatus of the last run
-    restarts: str  # NRestarts since the unit was last started by hand
-
-
-def unit_status(runner: Runner = run_command, unit: str = UNIT) -> UnitStatus:
-    """What ``systemctl show`` says about the unit (OSError when there is no systemctl)."""
-    properties = "LoadState,UnitFileState,ActiveState,SubState,Result,ExecMainStatus,NRestarts"
-    shown = runner(["systemctl", "show", unit, "--property", properties])
-    values = {}
-    for line in shown.stdout.splitlines():
-        key, _, value = line.partition("=")
-        values[key] = value
-    return UnitStatus(
-        installed=values.get("LoadState") == "loaded",
-        enabled=values.get("UnitFileState", ""),
-        active=values.get("ActiveState", ""),
-        sub_state=values.get("SubState", ""),
-        result=values.get("Result", ""),
-        exit_status=values.get("ExecMainStatus", ""),
-        restarts=values.get("NRestarts", ""),
-    )

@@ -7,12 +7,12 @@ import json
 import subprocess
 from pathlib import Path
 
+from device.health import unit_status
 from device.service import (
     LastFailure,
     read_last_failure,
     record_crash,
     take_last_failure,
-    unit_status,
 )
 
 REPO = Path(__file__).resolve().parent.parent

@@ -137,7 +137,6 @@ def run_checks(args: argparse.Namespace) -> list[Any]:
     """Every check in order; those that do not apply are skipped with the reason."""
     from device import health  # local: numpy and gpiozero, only for `doctor`
     from device.pins import simulated_pin_factory  # local: as above
-    from device.service import unit_status  # local: as above
 
     sim = "--sim: "
     config, config_check = _config(args)
@@ -158,7 +157,7 @@ def run_checks(args: argparse.Namespace) -> list[Any]:
         for name in ("camera", "GPIO pins"):
             checks.append(health.skipped(name, "the config could not be read (see above)"))
     else:
-        checks += _hardware_checks(args, config, health, simulated_pin_factory, unit_status)
+        checks += _hardware_checks(args, config, health, simulated_pin_factory)
     state = _state_dir(args)
     checks.append(
         health.timed("state directory", lambda: health.check_state_dir(state, volatile_ok=args.sim))
@@ -175,7 +174,7 @@ def run_checks(args: argparse.Namespace) -> list[Any]:
 
 
 def _hardware_checks(
-    args: argparse.Namespace, config: Any, health: Any, mock_factory: Any, unit_status: Any
+    args: argparse.Namespace, config: Any, health: Any, mock_factory: Any
 ) -> list[Any]:
     checks = []
     if args.sim and config.camera.backend != "folder":
@@ -192,7 +191,7 @@ def _hardware_checks(
             factory.reset()
     else:
         try:
-            running = unit_status().active in ("active", "activating")
+            running = health.unit_status().active in ("active", "activating")
         except (OSError, ValueError, subprocess.SubprocessError):
             running = False
         checks.append(health.timed("GPIO pins", lambda: health.check_pins(config, None, running)))
