@@ -63,6 +63,7 @@ lens_position = false  # fixed focus in dioptres (1 / metres), as `tablekeeper f
                        # false = continuous autofocus where the module has it
 autofocus = true     # without lens_position: keep the module focusing by itself (false = leave it)
 timeout = 5.0        # seconds one camera call may take before it is reported as stalled
+                     # (opening the camera, picamera2's import included, gets 3 times as long)
 rotate = 0           # 0 | 90 | 180 | 270: turn every photo clockwise (180: camera upside down)
 flip = "none"        # none | horizontal | vertical: mirror every photo, after turning it
 device_index = 0     # opencv: /dev/videoN

@@ -78,14 +78,15 @@ class Picamera2Camera:
         self.lens_limits: tuple[float, float] | None = None
 
     # -- calls under the deadline ---------------------------------------------------------------
-    def _call(self, what: str, work: Callable[[], Any]) -> Any:
+    def _call(self, what: str, work: Callable[[], Any], seconds: float | None = None) -> Any:
         try:
-            return self._deadline.call(work, self.timeout, what)
+            return self._deadline.call(work, seconds or self.timeout, what)
         except Stalled as error:
             raise CameraError(f"{error}; check the camera's ribbon cable") from None
 
     def _open(self) -> Any:
-        camera = self._call("opening the camera", self._open_backend)
+        # Opening includes importing picamera2 (1-3 s on a Pi 4): it gets three times as long.
+        camera = self._call("opening the camera", self._open_backend, 3 * self.timeout)
         try:
             self._call("configuring the camera", lambda: self._configure(camera))
             self._call("starting the camera", camera.start)

@@ -246,6 +246,21 @@ def test_a_stalled_camera_is_a_message_within_its_timeout(call: str):
     camera.close()
 
 
+def test_opening_gets_three_timeouts_then_is_a_message():
+    release = threading.Event()
+
+    def stuck_open() -> FakePicamera2:  # an import or a Picamera2() that never returns
+        release.wait(30)
+        return FakePicamera2()
+
+    camera = Picamera2Camera(640, 480, timeout=0.1, open_backend=stuck_open, settle_seconds=0)
+    started = time.monotonic()
+    with pytest.raises(CameraError, match=r"did not answer within 0.3 s \(opening the camera\)"):
+        camera.capture()
+    assert 0.25 < time.monotonic() - started < 2.0
+    release.set()
+
+
 def test_a_stalled_camera_through_the_app_is_a_message(tmp_path: Path):
     from device.hardware import Hardware
     from display.app import App, FakeClock
