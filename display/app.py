@@ -27,9 +27,11 @@ from typing import Any
 import numpy as np
 import pygame
 
+from device import simulated
 from device.camera import Camera, CameraError
 from device.config import Config
 from device.hardware import Hardware, InputEvent
+from device.service import take_last_failure
 from display import ui
 from display.actions import Action
 from display.screens.base import SCREENS, Screen
@@ -175,6 +177,12 @@ class App:
             self.screens.append(self._make_home())
         for notice in self.store.notices:
             self.screens.append(MessageScreen(self, "Saved state moved aside", notice))
+        failure = take_last_failure(self.store.state_dir)  # noted by the unit or run() below
+        if failure is not None:
+            self.screens.append(MessageScreen(self, "Restarted", failure.sentence(), "info"))
+        if self.hardware.problems:  # busy or invalid pins: those parts are left out
+            wiring = " ".join(problem.sentence() for problem in self.hardware.problems)
+            self.screens.append(MessageScreen(self, "Wiring problem", wiring))
         for problem in problems:
             self.screens.append(MessageScreen(self, "Could not resume", problem))
         self.top.on_show()
@@ -384,9 +392,9 @@ class App:
                 # Through the mock pins, so gpiozero's Button/RotaryEncoder code runs.
                 try:
                     if down:
-                        self.hardware.sim_press(name)
+                        simulated.press(self.hardware, name)
                     else:
-                        self.hardware.sim_release(name)
+                        simulated.release(self.hardware, name)
                 except KeyError:
                     if down:
                         self.toast(f"{action.label} is not wired in the config")

@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "display.commands.vision",
     "display.commands.flows",
     "display.commands.check",
+    "display.commands.doctor",
 ]
 
 EXIT_BAD_INPUT = 2

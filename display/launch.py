@@ -19,6 +19,7 @@ from types import FrameType
 from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
 from device.config import Config, ConfigError, load_config
 from device.hardware import Hardware, HardwareError
+from device.service import record_crash
 from display.app import App, Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
 from display.store import Store, StoreError, default_state_dir
@@ -200,4 +201,13 @@ def run(options: RunOptions) -> int:
         if shots:
             print(f"wrote {len(shots)} screenshots to {options.screenshots}")
         return 0
-    return run_interactive(options)
+    try:
+        return run_interactive(options)
+    except (LaunchError, KeyboardInterrupt):
+        raise
+    except Exception as error:  # noted for the next start to show (device/service.py)
+        try:
+            record_crash(options.state_dir or default_state_dir(), error)
+        except OSError:
+            pass
+        raise

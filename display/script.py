@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from device import simulated
 from display.actions import Action
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class ScriptRunner:
                 assert step.action is not None
                 name = step.action.value.lower()
                 try:
-                    app.hardware.sim_press(name)
+                    simulated.press(app.hardware, name)
                 except KeyError:
                     raise ScriptError(
                         f"{where}: {step.action.script_name} is not wired in the config"
@@ -161,7 +162,7 @@ class ScriptRunner:
                 app.update()
                 if step.verb == "hold":
                     self.advance(step.seconds)
-                app.hardware.sim_release(name)
+                simulated.release(app.hardware, name)
                 app.update()
             elif step.verb == "advance":
                 self.advance(step.seconds)

@@ -11,6 +11,7 @@ import pygame
 import pytest
 from gpiozero import Device
 
+from device import simulated
 from device.camera import FunctionCamera
 from display import ui
 from display.actions import Action
@@ -97,9 +98,9 @@ def start(state: Path, clock: FakeClock | None = None, strict: bool = True, **kw
 
 
 def press(app: App, name: str) -> None:
-    app.hardware.sim_press(name)
+    simulated.press(app.hardware, name)
     app.update()
-    app.hardware.sim_release(name)
+    simulated.release(app.hardware, name)
     app.update()
 
 
@@ -121,8 +122,8 @@ def test_mock_pin_presses_reach_the_screen(state: Path):
         for name in ("seat_1", "seat_5", "shutter", "ok"):
             press(app, name)
         # The encoder (default navigation) turned by its A/B pins gives LEFT and RIGHT.
-        app.hardware.sim_turn(1)
-        app.hardware.sim_turn(-2)
+        simulated.turn(app.hardware, 1)
+        simulated.turn(app.hardware, -2)
         app.update()
         assert app.top.actions == [  # type: ignore[attr-defined]
             "SEAT_1",
@@ -176,12 +177,12 @@ def test_hold_back_goes_home(state: Path):
     try:
         app.push(TimerScreen(app))
         app.push(TimerScreen(app))
-        app.hardware.sim_press("back")
+        simulated.press(app.hardware, "back")
         app.update()  # the press itself pops one screen
         assert len(app.screens) == 2
         clock.advance(app.config.buttons.hold_time + 0.1)
         app.update()  # the hold goes home
-        app.hardware.sim_release("back")
+        simulated.release(app.hardware, "back")
         app.update()
         assert [s.kind for s in app.screens] == ["home"]
     finally:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from device import simulated
 from device.camera import CameraError
 from display.app import App, FakeClock
 from display.launch import RunOptions, build_app, run_script
@@ -76,7 +77,7 @@ def test_a_stuck_seat_button_fires_once_and_the_others_still_work(
 ) -> None:
     shell, clock = app
     to_scripting(shell, clock)
-    shell.hardware.sim_press("seat_1")  # and never released
+    simulated.press(shell.hardware, "seat_1")  # and never released
     settle(shell, clock, 30)
     play(shell, clock, ["press seat2", "advance 5", "press seat3"])
     settle(shell, clock, 70)  # the sand runs out with the button still down
@@ -85,17 +86,17 @@ def test_a_stuck_seat_button_fires_once_and_the_others_still_work(
     assert shell.top.kind == "comix.scripting"
     play(shell, clock, ["press ok"])  # the table goes on to storytelling
     assert shell.top.kind == "comix.storytelling"
-    shell.hardware.sim_release("seat_1")
+    simulated.release(shell.hardware, "seat_1")
 
 
 def test_two_seat_buttons_at_the_same_moment(app: tuple[App, FakeClock]) -> None:
     shell, clock = app
     to_scripting(shell, clock)
-    shell.hardware.sim_press("seat_3")
-    shell.hardware.sim_press("seat_2")  # before the app looks at the inputs again
+    simulated.press(shell.hardware, "seat_3")
+    simulated.press(shell.hardware, "seat_2")  # before the app looks at the inputs again
     settle(shell, clock)
-    shell.hardware.sim_release("seat_3")
-    shell.hardware.sim_release("seat_2")
+    simulated.release(shell.hardware, "seat_3")
+    simulated.release(shell.hardware, "seat_2")
     settle(shell, clock)
     scripting = comix(shell).round.scripting
     assert scripting.done_order == ["Cat", "Ben"]
@@ -109,8 +110,8 @@ def test_the_encoder_spun_fast_loses_no_detent(app: tuple[App, FakeClock]) -> No
         pytest.skip("the default config has no encoder")  # pragma: no cover - it has one
     entries = len(shell.top.snapshot().get("entries", [])) or None
     start = shell.top.snapshot().get("selected", 0)
-    shell.hardware.sim_turn(37)  # many detents between two frames
-    shell.hardware.sim_turn(-12)
+    simulated.turn(shell.hardware, 37)  # many detents between two frames
+    simulated.turn(shell.hardware, -12)
     settle(shell, clock)
     from display.screens.home import HOME_ENTRIES
 

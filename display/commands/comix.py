@@ -129,6 +129,7 @@ def measure_time_up(seconds: float, runs: int) -> list[float]:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
+    from device import simulated
     from display.launch import LaunchError, RunOptions, build_app
     from display.screens.comix_common import NAMESPACE, SETTINGS_KEY, save_game
     from display.screens.comix_play import ScriptingScreen
@@ -159,7 +160,7 @@ def measure_time_up(seconds: float, runs: int) -> list[float]:
                 app.update()
                 app.render()
                 ticker.tick(fps)
-                app.hardware.sim_press("seat_1")
+                simulated.press(app.hardware, "seat_1")
                 pressed = time.monotonic()
                 # A real press lands anywhere in a frame: wait like the loop's frame pacing would
                 time.sleep(spread.uniform(0.0, 1.0 / fps))
@@ -175,7 +176,7 @@ def measure_time_up(seconds: float, runs: int) -> list[float]:
                     ticker.tick(fps)
                     if time.monotonic() - pressed > seconds + 30:
                         raise CliError("the sand timer never declared time up")
-                app.hardware.sim_release("seat_1")
+                simulated.release(app.hardware, "seat_1")
                 app.update()
                 errors.append(declared - pressed - seconds)
         finally:

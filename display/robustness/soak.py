@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from device import simulated
 from display.actions import SEAT_ACTIONS, Action
 
 STUCK_PRESSES = 400
@@ -235,11 +236,11 @@ def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> 
                         report.photos += 1
                     name = action.value.lower()
                     try:
-                        app.hardware.sim_press(name)
+                        simulated.press(app.hardware, name)
                     except KeyError:
                         continue  # not wired in this config (e.g. a sixth seat)
                     app.update()
-                    app.hardware.sim_release(name)
+                    simulated.release(app.hardware, name)
                     app.update()
                     report.presses += 1
                 # -- stuck? ---------------------------------------------------------------------
