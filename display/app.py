@@ -5,7 +5,7 @@ The :class:`App` owns the injected clock (``app.clock.now()``), the device ``Har
 (``app.store``) and the screen stack (:meth:`push`, :meth:`pop`, :meth:`replace`,
 :meth:`go_home`). Inputs from GPIO (through gpiozero, real or mock pins), the keyboard, taps on
 the legend bar and scripts all arrive as :class:`~display.actions.Action` values; after every
-handled one the whole stack is saved (:meth:`save`). See ``display/screens/base.py`` for how to
+handled one the whole stack is saved (:meth:`save`). See ``display/screen.py`` for how to
 write a screen.
 
 Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
@@ -32,7 +32,7 @@ from device.config import Config
 from device.hardware import Hardware, InputEvent
 from display import ui
 from display.actions import Action
-from display.screens.base import SCREENS, Screen
+from display.screen import SCREENS, Screen
 from display.store import Store
 
 HOME_KIND = "home"

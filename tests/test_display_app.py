@@ -16,7 +16,7 @@ from display import ui
 from display.actions import Action
 from display.app import App, FakeClock
 from display.launch import LaunchError, RunOptions, build_app
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 from display.store import Store
 
 

@@ -22,7 +22,7 @@ from display import ui
 from display.actions import Action
 from display.flows.reading import Reading
 from display.flows.widgets import MenuScreen, NameKeyboardScreen, PhotoReviewScreen
-from display.screens.base import SCREENS, LegendItem, Screen
+from display.screen import SCREENS, LegendItem, Screen
 
 if TYPE_CHECKING:
     from display.app import App

@@ -38,7 +38,7 @@ from display.flows.reading import (
     card_quads,
     read_photo,
 )
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 from display.screens.menu import MenuScreen
 
 if TYPE_CHECKING:

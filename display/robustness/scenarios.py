@@ -234,7 +234,7 @@ def mixtape_solo_game() -> Scenario:
 def available_scenarios(games: list[str], rounds: int = 2) -> tuple[list[Scenario], dict[str, str]]:
     """The scenarios for ``games`` whose screens exist; {game: why not} for the others."""
     from display.app import load_screen_modules
-    from display.screens.base import SCREENS
+    from display.screen import SCREENS
 
     load_screen_modules()
     scenarios: list[Scenario] = []

@@ -15,7 +15,7 @@ import pygame
 
 from display import ui
 from display.actions import Action
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 from display.screens.comix_common import (
     STORYTELLER_CHOICES,
     TIMER_CHOICES,

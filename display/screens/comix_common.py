@@ -25,7 +25,7 @@ from games.comix.game import OVER, REVEAL, REVIEWING, SCRIPTING, STORYTELLING, T
 
 if TYPE_CHECKING:
     from display.app import App
-    from display.screens.base import Screen
+    from display.screen import Screen
 
 NAMESPACE = "comix"
 GAME_KEY = "game"

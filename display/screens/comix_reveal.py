@@ -18,7 +18,7 @@ import pygame
 
 from display import ui
 from display.actions import Action
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 from display.screens.comix_common import TOKEN_COLOURS, story_colour, token_chip
 from display.screens.comix_play import GameScreen
 from games.comix import SCORING_KINDS, Game, RoundResult, Token

@@ -48,7 +48,7 @@ from display.flows.widgets import (
     SlowWork,
     capture_and_read,
 )
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
     from display.app import App

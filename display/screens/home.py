@@ -3,7 +3,7 @@
 ``HOME_ENTRIES`` is the list shown. Each entry names the screen *kind* it opens; when no screen
 of that kind is registered (its module is not written yet, or failed to import) the entry says
 so and cannot be opened. To add an entry, append a :class:`HomeEntry`; to make an existing one
-live, register a screen with its kind (see ``display/screens/base.py``).
+live, register a screen with its kind (see ``display/screen.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pygame
 
 from display import ui
 from display.actions import Action
-from display.screens.base import SCREENS, LegendItem, register_screen
+from display.screen import SCREENS, LegendItem, register_screen
 from display.screens.menu import MenuScreen
 
 

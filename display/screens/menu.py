@@ -15,7 +15,7 @@ import pygame
 
 from display import ui
 from display.actions import Action
-from display.screens.base import LegendItem, Screen
+from display.screen import LegendItem, Screen
 
 if TYPE_CHECKING:
     from display.app import App

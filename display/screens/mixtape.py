@@ -29,7 +29,7 @@ from display import ui
 from display.actions import Action
 from display.flows import table
 from display.flows.widgets import MenuScreen, PhotoReviewScreen
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
     from display.app import App

@@ -7,7 +7,7 @@ Subclass :class:`Screen`, give it a unique ``kind`` and decorate it with
 package): the app imports every module there at start-up, so registration is automatic::
 
     from display.actions import Action
-    from display.screens.base import Screen, register_screen
+    from display.screen import Screen, register_screen
     from display import ui
 
     @register_screen
