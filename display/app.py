@@ -18,7 +18,6 @@ import importlib
 import pkgutil
 import sqlite3
 import sys
-import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -30,37 +29,17 @@ import pygame
 from device.camera import Camera, CameraError
 from device.config import Config
 from device.hardware import Hardware, InputEvent
-from display import ui
+from display import settings, ui
 from display.actions import Action
+from display.clock import Clock, MonotonicClock
+from display.keys import build_keymap, key_hints
 from display.screen import SCREENS, Screen
 from display.store import Store
 
+#: The two kinds the kernel knows by name (registered by display/screens and display/widgets):
+#: the bottom of every stack, and the framed message for notices and crashes.
 HOME_KIND = "home"
-
-
-class MonotonicClock:
-    """The real clock: seconds from an arbitrary origin, never going backwards."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-
-class FakeClock:
-    """A clock that moves only when told (scripts' ``advance``, tests)."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self._now = start
-
-    def now(self) -> float:
-        return self._now
-
-    def advance(self, seconds: float) -> None:
-        if seconds < 0:
-            raise ValueError("the clock cannot go backwards")
-        self._now += seconds
-
-
-Clock = MonotonicClock | FakeClock
+MESSAGE_KIND = "message"
 
 
 def logical_size(width: int, height: int) -> tuple[int, int]:
@@ -68,55 +47,26 @@ def logical_size(width: int, height: int) -> tuple[int, int]:
     return (round(ui.LOGICAL_HEIGHT * width / height), ui.LOGICAL_HEIGHT)
 
 
+SCREEN_PACKAGES = ("display.widgets", "display.screens")
+
+
 def load_screen_modules() -> dict[str, str]:
-    """Import every module under ``display.screens`` (which registers their screens).
+    """Import every module under ``display.widgets`` and ``display.screens`` (which registers
+    their screens). The packages are walked by name: the kernel never imports a screen.
 
     Returns {module name: error} for modules that failed to import, so one broken game screen
     shows up as a message on the home screen instead of taking the appliance down.
     """
-    import display.screens as package
-
     failures: dict[str, str] = {}
-    for info in pkgutil.walk_packages(package.__path__, prefix="display.screens."):
-        try:
-            importlib.import_module(info.name)
-        except Exception as error:
-            failures[info.name] = f"{type(error).__name__}: {error}"
-            traceback.print_exc(file=sys.stderr)
+    for package_name in SCREEN_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{package_name}."):
+            try:
+                importlib.import_module(info.name)
+            except Exception as error:
+                failures[info.name] = f"{type(error).__name__}: {error}"
+                traceback.print_exc(file=sys.stderr)
     return failures
-
-
-def key_code(name: str) -> int | None:
-    """pygame key code for a key name ("a", "1", "return", "left", "f1"), or None."""
-    for attribute in (f"K_{name}", f"K_{name.upper()}", f"K_{name.lower()}"):
-        code = getattr(pygame, attribute, None)
-        if isinstance(code, int):
-            return code
-    return None
-
-
-def build_keymap(config: Config) -> dict[int, Action]:
-    """pygame key code -> Action from ``[keyboard]``; ConfigError naming the line if a key
-    name is unknown."""
-    from device.config import ConfigError
-
-    keymap: dict[int, Action] = {}
-    for name, keys in config.keyboard.items():
-        for key in keys:
-            code = key_code(key)
-            if code is None:
-                raise ConfigError(
-                    f"{config.where(f'keyboard.{name}')}: unknown key name {key!r} "
-                    "(pygame key names: a, 1, return, space, left, escape, f1...)"
-                )
-            keymap[code] = Action(name.upper())
-    return keymap
-
-
-def pretty_key(name: str) -> str:
-    """A key name as printed under a legend item: "return" -> "Enter"."""
-    special = {"return": "Enter", "space": "Space", "backspace": "Bksp", "escape": "Esc"}
-    return special.get(name.lower(), name.upper() if len(name) == 1 else name.capitalize())
 
 
 class App:
@@ -160,25 +110,29 @@ class App:
         self._pressed: dict[Action, list[Any]] = {}  # action -> [pressed_at, hold_fired]
         self._toasts: list[tuple[str, float]] = []
         self._legend_targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
-        self.keymap = self._build_keymap()
+        self.keymap = build_keymap(config)
 
     # -- start-up -----------------------------------------------------------------------------
     def start(self) -> None:
         """Import the screens, rebuild the saved stack (or show home), show start-up notices."""
-        from display import settings
-        from display.screens.message import MessageScreen
-
         self.load_errors = load_screen_modules()
-        settings.apply(self)
+        settings.apply(self.hardware, settings.load(self.store))
         problems = self._restore_stack()
         if not self.screens:
             self.screens.append(self._make_home())
         for notice in self.store.notices:
-            self.screens.append(MessageScreen(self, "Saved state moved aside", notice))
+            self.screens.append(self.message("Saved state moved aside", notice))
         for problem in problems:
-            self.screens.append(MessageScreen(self, "Could not resume", problem))
+            self.screens.append(self.message("Could not resume", problem))
         self.top.on_show()
         self.save()
+
+    def message(self, heading: str, body: str, tone: str = "bad") -> Screen:
+        """A framed message screen (OK or BACK closes it), to push or show at start-up."""
+        cls = SCREENS.get(MESSAGE_KIND)
+        if cls is None:
+            raise RuntimeError("the message screen is not registered")
+        return cls(self, heading, body, tone)  # type: ignore[call-arg]
 
     def _make_home(self) -> Screen:
         home = SCREENS.get(HOME_KIND)
@@ -195,7 +149,9 @@ class App:
                 problems.append(f"The saved screen '{kind}' is not part of this version.")
                 break
             try:
-                self.screens.append(cls.restore(self, entry["snapshot"]))
+                screen = cls.restore(self, entry["snapshot"])
+                screen.purpose = str(entry["snapshot"].get("purpose", screen.purpose))
+                self.screens.append(screen)
             except Exception as error:
                 if self.strict:
                     raise
@@ -206,28 +162,29 @@ class App:
             self.screens.insert(0, self._make_home())
         return problems
 
-    def _build_keymap(self) -> dict[int, Action]:
-        return build_keymap(self.config)
-
-    def key_hints(self) -> dict[Action, str]:
-        """Action -> its first keyboard key, for the legend bar in simulated mode."""
-        return {
-            Action(name.upper()): pretty_key(keys[0])
-            for name, keys in self.config.keyboard.items()
-            if keys
-        }
-
     # -- the stack ----------------------------------------------------------------------------
     @property
     def top(self) -> Screen:
         return self.screens[-1]
 
-    def push(self, screen: Screen) -> None:
+    def push(self, screen: Screen, purpose: str | None = None) -> None:
+        """Show ``screen`` on top; ``purpose`` says why, and comes back with its answer
+        (:meth:`dismiss`)."""
+        if purpose is not None:
+            screen.purpose = purpose
         if self.screens:
             self.top.on_hide()
         self._toasts.clear()  # a toast belongs to the screen it was shown on
         self.screens.append(screen)
         screen.on_show()
+
+    def dismiss(self, screen: Screen, result: Any = None) -> None:
+        """Close ``screen`` (the top one) and give ``(its purpose, result)`` to the screen
+        below: the one way a screen answers the screen that pushed it."""
+        if not self.screens or screen is not self.top:
+            raise RuntimeError(f"only the top screen can be dismissed, not {screen.kind!r}")
+        if self.pop() is not None:
+            self.top.on_result(screen.purpose, result)
 
     def pop(self) -> Screen | None:
         """Remove the top screen (the home screen at the bottom always stays)."""
@@ -264,7 +221,15 @@ class App:
 
     # -- persistence --------------------------------------------------------------------------
     def stack_snapshot(self) -> list[dict[str, Any]]:
-        return [{"kind": s.kind, "snapshot": s.snapshot()} for s in self.screens]
+        """[{"kind", "snapshot"}] bottom first; a pushed screen's purpose is kept in its
+        snapshot (the key ``purpose``)."""
+        stack = []
+        for screen in self.screens:
+            snapshot = screen.snapshot()
+            if screen.purpose:
+                snapshot = {**snapshot, "purpose": screen.purpose}
+            stack.append({"kind": screen.kind, "snapshot": snapshot})
+        return stack
 
     def save(self) -> None:
         """Write the screen stack (and pending store writes) in one transaction.
@@ -314,11 +279,8 @@ class App:
             if self.strict:
                 raise
             traceback.print_exc(file=sys.stderr)
-            from display.screens.message import MessageScreen
-
             self.push(
-                MessageScreen(
-                    self,
+                self.message(
                     "Something went wrong",
                     f"{self.top.title or self.top.kind}: {type(error).__name__}: {error}. "
                     "The last saved state is kept.",
@@ -491,7 +453,7 @@ class App:
             legend_rect = pygame.Rect(0, height - ui.LEGEND_H, width, ui.LEGEND_H)
             legend: list[Any] = []
             self._guard(lambda: legend.extend(screen.legend()))
-            hints = self.key_hints() if self.simulated else None
+            hints = key_hints(self.config) if self.simulated else None
             self._legend_targets = ui.legend_bar(surface, legend, legend_rect, hints)
         else:
             self._guard(lambda: screen.draw(surface))

@@ -21,7 +21,7 @@ COMMAND_MODULES = [
     "display.commands.remix",
     "display.commands.mixtape",
     "display.commands.vision",
-    "display.commands.flows",
+    "display.commands.bench",
     "display.commands.check",
 ]
 

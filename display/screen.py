@@ -1,14 +1,16 @@
-"""Screens: how to write one, list it on the home screen, and keep its state.
+"""The Screen base class and the registry of screen kinds: how to write a screen.
 
 Writing a screen
 ----------------
 Subclass :class:`Screen`, give it a unique ``kind`` and decorate it with
-:func:`register_screen`. Put the module anywhere under ``display/screens/`` (a file or a
-package): the app imports every module there at start-up, so registration is automatic::
+:func:`register_screen`. Put the module under ``display/screens/`` (a game's screens in their
+own subpackage, e.g. ``display/screens/comix/``) or, for a screen any game reuses, under
+``display/widgets/``: the app imports every module of both packages at start-up, so
+registration is automatic::
 
+    from display import ui
     from display.actions import Action
     from display.screen import Screen, register_screen
-    from display import ui
 
     @register_screen
     class TimerScreen(Screen):
@@ -48,6 +50,24 @@ screen; the app always renders at a logical height of 480 and SDL scales it). Us
 :mod:`display.ui` (fonts, colours, menus, text wrapping) so every screen looks the same and stays
 readable from across the table: nothing smaller than ``ui.SMALL``, and never colour alone.
 
+Asking another screen (one way to get an answer)
+------------------------------------------------
+Push the screen that asks (a widget from ``display/widgets/``: the keyboard, a pick list...)
+with a ``purpose``; when it is done it calls :meth:`Screen.dismiss` with its result, which
+closes it and hands ``(purpose, result)`` to :meth:`Screen.on_result` of the screen below::
+
+    def handle(self, action):
+        if action is Action.OK:
+            self.app.push(KeyboardScreen(self.app, "Name of this table"), purpose="table_name")
+
+    def on_result(self, purpose, result):
+        if purpose == "table_name" and result is not None:   # None: cancelled
+            self.name = result
+
+The purpose is a plain string and is saved with the stack, so a question survives a power cut:
+the widget comes back and still answers the right screen. ``purpose`` is therefore a reserved
+key in every snapshot.
+
 Clock: use ``self.app.clock.now()`` / the ``now`` given to :meth:`update` - never ``time``.
 Tests and scripts move a fake clock. ``now`` is seconds, monotonic, with an arbitrary origin.
 A timer that must survive a power cut should store its remaining time (the app clock restarts
@@ -56,10 +76,11 @@ at an unrelated value after a reboot) - e.g. snapshot ``remaining`` and a ``runn
 Hardware: ``self.app.hardware`` has ``set_bar(fraction)``, ``set_status(level)``,
 ``blink_status(period)``, ``beep(tone_hz, seconds)``, ``silence()``, ``outputs_off()``.
 Camera: ``image, error = self.app.capture()`` gives a BGR numpy image or a message to show.
-Slow work (recognition): ``self.job = self.app.run_job(lambda: work(image))`` runs it off the UI
-thread (inline in scripts and tests); poll ``self.job.done()`` in :meth:`update`. Do this for
+Slow work (recognition): :class:`display.widgets.slow.SlowWork` runs it off the UI thread with a
+busy state on screen (through ``self.app.run_job``; inline in scripts and tests). Do this for
 anything that can take seconds on a Pi: the loop must keep drawing and pinging the watchdog.
-Objects that are costly to rebuild but not saved (a loaded gallery): ``self.app.cache``.
+Objects that are costly to rebuild but not saved (a loaded gallery): ``self.app.cache``, keyed by
+your game's name (``"remix.enrolment"``).
 
 Listing on the home screen
 --------------------------
@@ -71,20 +92,21 @@ entry live; that screen is pushed with ``cls(app)`` when the entry is chosen.
 Persistence
 -----------
 After every handled event (button, key, tap, typed text) the app saves the whole screen stack -
-each screen's ``kind`` and ``snapshot()`` - to SQLite, in one transaction with whatever the
-screens wrote to ``self.app.store`` (``put(namespace, key, value)``, ``get``, ``items``,
-``delete``). On start the app rebuilds the stack bottom-up with ``restore(app, snapshot)``; a
-screen that cannot be restored (unknown kind, exception) is dropped together with the screens
-above it and the player is told. Keep long-lived game state (scores, ballots) in the store under
-your game's namespace, and screen-local state (cursor, page) in the snapshot.
+each screen's ``kind`` and ``snapshot()`` (plus its ``purpose``) - to SQLite, in one transaction
+with whatever the screens wrote to ``self.app.store`` (``put(namespace, key, value)``, ``get``,
+``items``, ``delete``). On start the app rebuilds the stack bottom-up with ``restore(app,
+snapshot)``; a screen that cannot be restored (unknown kind, exception) is dropped together with
+the screens above it and the player is told. Keep long-lived game state (scores, ballots) in the
+store under your game's namespace, and screen-local state (cursor, page) in the snapshot. A
+screen renamed or merged into another keeps its old kind in ``legacy_kinds`` so saved stacks
+still restore.
 
 Scripts and tests
 -----------------
 ``tablekeeper run --sim --script FILE --dump-state out.json`` drives the real screens; the dump
-holds ``screens`` (kind + snapshot, bottom first) and ``store`` (every namespace). Screens that
-accept text set ``takes_text = True`` and implement :meth:`handle_text`; to ask the player for
-a name, push ``display.screens.text_entry.TextEntryScreen`` and receive it in
-:meth:`Screen.handle_result`.
+holds ``screens`` (kind + snapshot, bottom first) and ``store`` (every namespace). Typed text
+(a USB keyboard, the script's ``type TEXT``) goes to screens that set ``takes_text = True``
+through :meth:`Screen.handle_text` - the keyboard widget and search-as-you-type lists.
 """
 
 from __future__ import annotations
@@ -101,20 +123,25 @@ if TYPE_CHECKING:
 LegendKey = Action | tuple[Action, ...] | str
 LegendItem = tuple[LegendKey, str]
 
+#: kind -> screen class, for every registered kind (legacy kinds included)
 SCREENS: dict[str, type[Screen]] = {}
 
 S = TypeVar("S", bound="type[Screen]")
 
 
 def register_screen(cls: S) -> S:
-    """Class decorator: make a screen known by its ``kind`` (for restore and the home list)."""
+    """Class decorator: make a screen known by its ``kind`` (and its ``legacy_kinds``), for
+    restoring saved stacks and for the home list."""
     kind = getattr(cls, "kind", "")
     if not kind:
         raise ValueError(f"{cls.__name__} has no kind")
-    existing = SCREENS.get(kind)
-    if existing is not None and existing.__qualname__ != cls.__qualname__:
-        raise ValueError(f"screen kind {kind!r} is used by {existing.__name__} and {cls.__name__}")
-    SCREENS[kind] = cls
+    for name in (kind, *cls.legacy_kinds):
+        existing = SCREENS.get(name)
+        if existing is not None and existing.__qualname__ != cls.__qualname__:
+            raise ValueError(
+                f"screen kind {name!r} is used by {existing.__name__} and {cls.__name__}"
+            )
+        SCREENS[name] = cls
     return cls
 
 
@@ -126,12 +153,16 @@ class Screen:
     """One page of the appliance. See the module docstring."""
 
     kind: ClassVar[str] = ""
+    #: Kinds this screen had in earlier versions: saved stacks holding them still restore.
+    legacy_kinds: ClassVar[tuple[str, ...]] = ()
     #: Header bar text (class or instance attribute).
     title: str = ""
     #: False = the screen draws the whole 480-high canvas itself (no header/legend bars).
     chrome: ClassVar[bool] = True
-    #: True if :meth:`handle_text` accepts text (the script's ``type TEXT``).
+    #: True if :meth:`handle_text` accepts text (the script's ``type TEXT``, a USB keyboard).
     takes_text: ClassVar[bool] = False
+    #: Why the screen below pushed this one; handed back with :meth:`dismiss`'s result.
+    purpose: str = ""
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -151,13 +182,18 @@ class Screen:
     def handle_text(self, text: str) -> None:
         """Text typed by the player (only if ``takes_text``)."""
 
-    def handle_result(self, tag: str, value: Any) -> None:
-        """A screen this one pushed has finished with an answer (e.g. TextEntryScreen: the
-        text, or None when cancelled). ``tag`` is what this screen gave it."""
-
     def handle_tap(self, x: int, y: int) -> bool:
         """A touch/click inside the content area (content coordinates). True if used."""
         return False
+
+    # -- answers ------------------------------------------------------------------------------
+    def dismiss(self, result: Any = None) -> None:
+        """Close this screen and hand ``result`` to the screen below (its :meth:`on_result`,
+        with this screen's :attr:`purpose`). ``None`` means cancelled, nothing chosen."""
+        self.app.dismiss(self, result)
+
+    def on_result(self, purpose: str, result: Any) -> None:
+        """A screen this one pushed (with ``purpose``) was dismissed with ``result``."""
 
     # -- time and drawing ---------------------------------------------------------------------
     def update(self, now: float) -> None:
@@ -180,7 +216,7 @@ class Screen:
 
     # -- persistence --------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        """JSON-able state that :meth:`restore` needs."""
+        """JSON-able state that :meth:`restore` needs (the key ``purpose`` is the app's)."""
         return {}
 
     @classmethod

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import pygame
 
-from display import ui
+from display import settings, ui
 from display.actions import Action
 from display.screen import SCREENS, LegendItem, register_screen
-from display.screens.menu import MenuScreen
+from display.widgets.menu import MenuScreen
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class HomeScreen(MenuScreen):
     def note(self, entry: HomeEntry) -> str:
         if self.available(entry):
             return ""
-        broken = [m for m in self.app.load_errors if m.rsplit(".", 1)[-1] == entry.kind]
+        # a game's screens live in display/screens/<kind>/ (or display/screens/<kind>.py)
+        broken = [m for m in self.app.load_errors if entry.kind in m.split(".")[2:]]
         return "broken" if broken else "coming"
 
     def rows(self) -> list[tuple[str, str, str]]:
@@ -63,9 +64,7 @@ class HomeScreen(MenuScreen):
         self.app.hardware.outputs_off()
 
     def update(self, now: float) -> None:
-        from display import settings
-
-        name = settings.load(self.app).table_name
+        name = settings.load(self.app.store).table_name
         self.title = f"Tablekeeper - {name}" if name else "Tablekeeper"
 
     def handle(self, action: Action) -> None:
