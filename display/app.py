@@ -29,7 +29,7 @@ import pygame
 from device.camera import Camera, CameraError
 from device.config import Config
 from device.hardware import Hardware, InputEvent
-from display import settings, ui
+from display import chrome, settings, ui
 from display.actions import Action
 from display.clock import Clock, MonotonicClock
 from display.keys import build_keymap, key_hints
@@ -40,6 +40,7 @@ from display.store import Store
 #: the bottom of every stack, and the framed message for notices and crashes.
 HOME_KIND = "home"
 MESSAGE_KIND = "message"
+SIM_PANEL_W = 300  # the right end of the header mirrors the LEDs and buzzer in simulated mode
 
 
 def logical_size(width: int, height: int) -> tuple[int, int]:
@@ -433,8 +434,6 @@ class App:
         return self._executor.submit(work)
 
     # -- drawing ------------------------------------------------------------------------------
-    SIM_PANEL_W = 300
-
     def render(self) -> pygame.Surface:
         """Draw the current frame onto :attr:`surface` and return it."""
         surface = self.surface
@@ -443,7 +442,7 @@ class App:
         width, height = surface.get_size()
         self._legend_targets = []
         if screen.chrome:
-            panel_w = self.SIM_PANEL_W if self.simulated else 0
+            panel_w = SIM_PANEL_W if self.simulated else 0
             ui.header_bar(
                 surface, screen.title or screen.kind, pygame.Rect(0, 0, width, ui.HEADER_H), panel_w
             )
@@ -458,55 +457,11 @@ class App:
         else:
             self._guard(lambda: screen.draw(surface))
         if self.simulated:
-            self._draw_sim_panel(surface)
-        self._draw_toasts(surface)
+            chrome.sim_panel(surface, self.hardware, SIM_PANEL_W)
+        if self._toasts:
+            chrome.toast(surface, self._toasts[-1][0])
         self.frames += 1
         return surface
-
-    def _draw_sim_panel(self, surface: pygame.Surface) -> None:
-        """Mirror of the LED bar, status LED and buzzer (simulated mode only)."""
-        width = surface.get_width()
-        area = pygame.Rect(width - self.SIM_PANEL_W, 4, self.SIM_PANEL_W - 6, ui.HEADER_H - 8)
-        pygame.draw.rect(surface, ui.BACKGROUND, area, border_radius=6)
-        pygame.draw.rect(surface, ui.DIM, area, width=1, border_radius=6)
-        x = area.left + 8
-        levels = self.hardware.bar_levels
-        if levels:
-            seg_w = max(6, min(14, (150 - 2 * len(levels)) // len(levels)))
-            for level in levels:
-                cell = pygame.Rect(x, area.top + 8, seg_w, area.height - 16)
-                glow = int(60 + 195 * level)
-                pygame.draw.rect(
-                    surface, (glow, int(glow * 0.78), 30) if level > 0 else ui.PANEL, cell
-                )
-                pygame.draw.rect(surface, ui.DIM, cell, width=1)
-                x += seg_w + 2
-        x += 10
-        status = self.hardware.status_value
-        pygame.draw.circle(surface, ui.GOOD if status > 0 else ui.PANEL, (x + 10, area.centery), 9)
-        pygame.draw.circle(surface, ui.DIM, (x + 10, area.centery), 9, width=1)
-        x += 26
-        if self.hardware.buzzing:
-            tone = self.hardware.tone_hz
-            label = f"BZ {tone:.0f}" if tone else "BZ on"
-            ui.text(surface, label, (x, area.centery), 22, ui.ACCENT, anchor="midleft")
-        else:
-            ui.text(surface, "BZ -", (x, area.centery), 22, ui.DIM, anchor="midleft")
-
-    def _draw_toasts(self, surface: pygame.Surface) -> None:
-        if not self._toasts:
-            return
-        content = self._toasts[-1][0]
-        width, height = surface.get_size()
-        lines = ui.wrap(content, ui.SMALL, width - 120)[:2]
-        line_h = ui.font(ui.SMALL).get_linesize()
-        box = pygame.Rect(0, 0, width - 80, line_h * len(lines) + 20)
-        box.midbottom = (width // 2, height - ui.LEGEND_H - 10)
-        ui.panel(surface, box, ui.HEADER, border=ui.INFO)
-        for i, line in enumerate(lines):
-            ui.text(
-                surface, line, (box.centerx, box.top + 10 + i * line_h), ui.SMALL, anchor="midtop"
-            )
 
     def screenshot(self, path: Any) -> None:
         pygame.image.save(self.render(), str(path))

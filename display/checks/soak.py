@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from display.actions import SEAT_ACTIONS, Action
+from display.app import App
 from display.checks.scenarios import (
     FOUR,
     REMIX_HANDS,
@@ -43,6 +44,7 @@ from display.checks.scenarios import (
 from display.checks.scenes import columns_scene, enrol_directly, scene, write
 from display.clock import FakeClock
 from display.launch import RunOptions, build_app
+from display.screen import Screen
 from display.screens.comix.menu import ComixMenuScreen
 from display.screens.home import HOME_ENTRIES
 from display.script import ScriptRunner, parse_script
@@ -168,11 +170,8 @@ def legal_actions(screen: Any) -> list[Action]:
 
 
 def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> SoakReport:
-
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-    rng = random.Random(seed)
     report = SoakReport()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tk-soak-") as scratch:
@@ -184,74 +183,45 @@ def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> 
         photos = photo_pool(base / "photos")
         clock = FakeClock()
         app = build_app(RunOptions(simulated=True, state_dir=state), clock, strict=True)
-        runner = ScriptRunner(app, clock, None, None)
-        camera: Any = app.camera
-        begin = clock.now()
-        end = begin + hours * 3600
-        next_frame = begin
-        next_sample = begin
-        next_home = begin + rng.uniform(180, 900)
+        Soak(app, clock, random.Random(seed), report, photos).play(hours)
+    if report.growth_mb >= MAX_GROWTH_MB:
+        report.problems.append(f"memory grew by {report.growth_mb:.1f} MB")
+    report.real_seconds = time.monotonic() - started
+    return report
+
+
+class Soak:
+    """One simulated appliance and the random player at its table."""
+
+    def __init__(
+        self,
+        app: App,
+        clock: FakeClock,
+        rng: random.Random,
+        report: SoakReport,
+        photos: list[Path],
+    ) -> None:
+        self.app, self.clock, self.rng, self.report, self.photos = app, clock, rng, report, photos
+        self.runner = ScriptRunner(app, clock, None, None)
+        self.begin = clock.now()
+        self.next_frame = self.begin
+        self.next_sample = self.begin
+        self.next_home = self.begin + rng.uniform(180, 900)
+
+    def hours(self) -> float:
+        return (self.clock.now() - self.begin) / 3600
+
+    def play(self, hours: float) -> None:
+        """Play until ``hours`` of app clock have passed, a screen is stuck or one raises."""
+        app, clock, report = self.app, self.clock, self.report
+        end = self.begin + hours * 3600
         unchanged = 0
         last_state = ""
         try:
             while end - clock.now() > 1e-6:
-                # -- wait like a table does, drawing frames on the way -----------------------
-                pause = rng.choice(PAUSES + [rng.uniform(0, 30), rng.uniform(30, 150)])
-                target = min(end, clock.now() + pause)
-                while target - clock.now() > 1e-6:
-                    step = min(target - clock.now(), max(0.1, next_frame - clock.now()))
-                    runner.advance(step)
-                    if clock.now() >= next_frame:
-                        app.render()
-                        report.frames += 1
-                        next_frame = clock.now() + 2.0
-                if clock.now() >= next_sample:
-                    gc.collect()
-                    report.memory.append(((clock.now() - begin) / 3600, rss_mb()))
-                    next_sample = clock.now() + 1800
-                # -- one thing a player does -------------------------------------------------
-                screen = app.top
-                report.screens[screen.kind] += 1
-                if clock.now() >= next_home:
-                    runner.run(_steps(["hold back 2"]))
-
-                    if rng.random() < 0.3:  # a whole Co-Mix round, as a table plays it
-                        lines = comix_episode(app, rng)
-                        report.comix_rounds += 1
-                    else:
-                        picks = rng.randrange(len(HOME_ENTRIES))
-                        lines = ["press right"] * picks + ["press ok"]
-                    for step in _steps(lines):  # a frame after each, as the loop would
-                        runner.run([step])
-                        app.render()
-                        report.frames += 1
-                    next_home = clock.now() + rng.uniform(180, 900)
-                    report.presses += 1 + sum(line.startswith("press") for line in lines)
-                elif screen.takes_text and rng.random() < 0.3:
-                    app.type_text(rng.choice(NAMES))
-                    app.update()
-                    report.texts += 1
-                else:
-                    actions = legal_actions(screen)
-                    roll = rng.random()
-                    if roll < 0.1:
-                        actions = list(SEAT_ACTIONS)  # a seat button, whatever the screen
-                    elif roll < 0.2:
-                        actions = list(NAV_ACTIONS)  # any button within reach
-                    action = rng.choice(actions)
-                    if action is Action.SHUTTER:
-                        camera.queue_file(rng.choice(photos))
-                        report.photos += 1
-                    name = action.value.lower()
-                    try:
-                        app.hardware.sim_press(name)
-                    except KeyError:
-                        continue  # not wired in this config (e.g. a sixth seat)
-                    app.update()
-                    app.hardware.sim_release(name)
-                    app.update()
-                    report.presses += 1
-                # -- stuck? ---------------------------------------------------------------------
+                self.wait(end)
+                if not self.act():
+                    continue  # the button is not wired in this config (e.g. a sixth seat)
                 now_state = json.dumps(app.stack_snapshot(), sort_keys=True, default=str)
                 unchanged = unchanged + 1 if now_state == last_state else 0
                 last_state = now_state
@@ -261,21 +231,94 @@ def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> 
                     )
                     break
             gc.collect()
-            report.memory.append(((clock.now() - begin) / 3600, rss_mb()))
+            report.memory.append((self.hours(), rss_mb()))
         except Exception as error:
             report.problems.append(
-                f"exception on '{app.top.kind}' after {(clock.now() - begin) / 3600:.2f} h: "
+                f"exception on '{app.top.kind}' after {self.hours():.2f} h: "
                 f"{type(error).__name__}: {error}\n{traceback.format_exc()[-1500:]}"
             )
         finally:
-            report.simulated_hours = (clock.now() - begin) / 3600
+            report.simulated_hours = self.hours()
             app.close()
-    if report.growth_mb >= MAX_GROWTH_MB:
-        report.problems.append(f"memory grew by {report.growth_mb:.1f} MB")
-    report.real_seconds = time.monotonic() - started
-    return report
+
+    def wait(self, end: float) -> None:
+        """A pause like a table's, drawing a frame every two seconds on the way."""
+        clock, rng = self.clock, self.rng
+        pause = rng.choice(PAUSES + [rng.uniform(0, 30), rng.uniform(30, 150)])
+        target = min(end, clock.now() + pause)
+        while target - clock.now() > 1e-6:
+            step = min(target - clock.now(), max(0.1, self.next_frame - clock.now()))
+            self.runner.advance(step)
+            if clock.now() >= self.next_frame:
+                self.app.render()
+                self.report.frames += 1
+                self.next_frame = clock.now() + 2.0
+        if clock.now() >= self.next_sample:
+            gc.collect()
+            self.report.memory.append((self.hours(), rss_mb()))
+            self.next_sample = clock.now() + 1800
+
+    def act(self) -> bool:
+        """One thing a player does: go home and pick a game, type a name, or press a button.
+        False when the button chosen is not wired (nothing happened)."""
+        screen = self.app.top
+        self.report.screens[screen.kind] += 1
+        if self.clock.now() >= self.next_home:
+            self.go_home_and_play()
+        elif screen.takes_text and self.rng.random() < 0.3:
+            self.app.type_text(self.rng.choice(NAMES))
+            self.app.update()
+            self.report.texts += 1
+        else:
+            return self.press_something(screen)
+        return True
+
+    def go_home_and_play(self) -> None:
+        rng, report = self.rng, self.report
+        self.runner.run(_steps(["hold back 2"]))
+        if rng.random() < 0.3:  # a whole Co-Mix round, as a table plays it
+            lines = comix_episode(self.app, rng)
+            report.comix_rounds += 1
+        else:
+            picks = rng.randrange(len(HOME_ENTRIES))
+            lines = ["press right"] * picks + ["press ok"]
+        for step in _steps(lines):  # a frame after each, as the loop would
+            self.runner.run([step])
+            self.app.render()
+            report.frames += 1
+        self.next_home = self.clock.now() + rng.uniform(180, 900)
+        report.presses += 1 + sum(line.startswith("press") for line in lines)
+
+    def press_something(self, screen: Screen) -> bool:
+        rng = self.rng
+        actions = legal_actions(screen)
+        roll = rng.random()
+        if roll < 0.1:
+            actions = list(SEAT_ACTIONS)  # a seat button, whatever the screen
+        elif roll < 0.2:
+            actions = list(NAV_ACTIONS)  # any button within reach
+        action = rng.choice(actions)
+        if action is Action.SHUTTER:
+            camera: Any = self.app.camera
+            camera.queue_file(rng.choice(self.photos))
+            self.report.photos += 1
+        if not self._press(action.value.lower()):
+            return False
+        self.report.presses += 1
+        return True
+
+    def _press(self, name: str) -> bool:
+        """Press and release a button through its mock pin; False if it is not wired."""
+        app = self.app
+        try:
+            app.hardware.sim_press(name)
+        except KeyError:
+            return False  # not wired in this config (e.g. a sixth seat)
+        app.update()
+        app.hardware.sim_release(name)
+        app.update()
+        return True
 
 
 def _steps(lines: list[str]) -> Any:
-
     return parse_script("\n".join(lines))

@@ -22,6 +22,11 @@ from display.commands.mixtape import deck_option, load_deck_option
 
 
 def register(commands: Any, benches: Any) -> None:
+    for add in (_ui, _timer, _remix, _mixtape, _vision, _flows):  # the order of `bench --help`
+        add(benches)
+
+
+def _ui(benches: Any) -> None:
     bench = benches.add_parser(
         "ui",
         help="start-up time to first frame and home-screen frame time",
@@ -32,6 +37,8 @@ def register(commands: Any, benches: Any) -> None:
     bench.add_argument("--frames", type=int, default=300, help="frames to time (default 300)")
     bench.set_defaults(func=bench_ui)
 
+
+def _timer(benches: Any) -> None:
     timer = benches.add_parser(
         "timer",
         help="Co-Mix sand timer accuracy: configured duration vs the moment time up is declared",
@@ -42,6 +49,8 @@ def register(commands: Any, benches: Any) -> None:
     timer.add_argument("--runs", type=int, default=10, help="number of runs (10)")
     timer.set_defaults(func=bench_timer)
 
+
+def _remix(benches: Any) -> None:
     bench = benches.add_parser(
         "remix", help="Remix scorer speed: random legal 7-card hands per second, worst cases"
     )
@@ -57,6 +66,8 @@ def register(commands: Any, benches: Any) -> None:
     )
     bench.set_defaults(func=bench_remix)
 
+
+def _mixtape(benches: Any) -> None:
     bench = benches.add_parser(
         "mixtape", help="Mixtape: time per simulated solo / multiplayer game and Otto's reasons"
     )
@@ -64,6 +75,8 @@ def register(commands: Any, benches: Any) -> None:
     bench.add_argument("--games", type=int, default=200, help="games per kind (200)")
     bench.set_defaults(func=bench_mixtape)
 
+
+def _vision(benches: Any) -> None:
     bench = benches.add_parser(
         "vision",
         help="card recognition accuracy and speed: synthetic scenes and the real photos",
@@ -105,6 +118,8 @@ def register(commands: Any, benches: Any) -> None:
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
     bench.set_defaults(func=bench_vision)
 
+
+def _flows(benches: Any) -> None:
     bench = benches.add_parser(
         "flows",
         help="photo to score: presses to enrol all Remix cards, seconds from SHUTTER to score",

@@ -275,96 +275,79 @@ class SoloScreen(Screen):
         game = self.game()
         y = 6
         if self.message:
-            y = (
-                ui.paragraph(
-                    surface,
-                    self.message,
-                    pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 62),
-                    ui.SMALL,
-                    ui.INFO,
-                )
-                + 4
-            )
+            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 62)
+            y = ui.paragraph(surface, self.message, area, ui.SMALL, ui.INFO) + 4
         if game is None:
-            ui.paragraph(
-                surface,
-                self.prompt(None)[2],
-                pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, 200),
-                ui.MEDIUM,
-            )
+            area = pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, 200)
+            ui.paragraph(surface, self.prompt(None)[2], area, ui.MEDIUM)
             return
+        y = self.draw_tapes(surface, game, y)
+        area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, height - y - 4)
+        purpose, _, what = self.prompt(game)
+        if game.phase == OVER:
+            self.draw_over(surface, game, area)
+        elif purpose:
+            ui.paragraph(surface, f"Round {game.round}. {what}", area, ui.SMALL, ui.TEXT)
+        elif game.phase == YOU_CHOOSE:
+            self.draw_options(surface, game, area)
+        elif game.phase == YOU_PLACE:
+            ui.paragraph(surface, self.placing_text(game), area, ui.SMALL)
+
+    def draw_tapes(self, surface: pygame.Surface, game: SoloGame, y: int) -> int:
+        """Both mixtapes and their points so far; returns the y under them."""
         scores = game.scores()
-        box = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 92)
+        box = pygame.Rect(ui.MARGIN, y, surface.get_width() - 2 * ui.MARGIN, 92)
         ui.panel(surface, box, ui.PANEL)
         for row, (who, tape) in enumerate(((YOU, game.you), (OTTO, game.otto))):
             label = "You " if who == YOU else "Otto"
             line = f"{label}  {scores[who].total:>3} pts   {tape_line(tape.to_json())}"
-            ui.text(
-                surface,
-                line,
-                (box.left + 12, box.top + 10 + row * 38),
-                ui.SMALL,
-                max_width=box.width - 24,
+            position = (box.left + 12, box.top + 10 + row * 38)
+            ui.text(surface, line, position, ui.SMALL, max_width=box.width - 24)
+        return box.bottom + 8
+
+    def draw_over(self, surface: pygame.Surface, game: SoloGame, area: pygame.Rect) -> None:
+        scores = game.scores()
+        you, otto = scores[YOU].total, scores[OTTO].total
+        verdict = "You win!" if game.winner() == YOU else "Otto wins."
+        text = f"Game over. You {you}, Otto {otto}. {verdict}"
+        if you == otto:
+            text += " (A tie goes to Otto: you must beat him.)"
+        y = ui.paragraph(surface, text, area, ui.MEDIUM, ui.ACCENT) + 6
+        for who, label in ((YOU, "You"), (OTTO, "Otto")):
+            s = scores[who]
+            line = (
+                f"{label}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
+                f" = {s.total}"
             )
-        y = box.bottom + 8
-        area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, height - y - 4)
-        if game.phase == OVER:
-            you, otto = scores[YOU].total, scores[OTTO].total
-            verdict = "You win!" if game.winner() == YOU else "Otto wins."
-            text = f"Game over. You {you}, Otto {otto}. {verdict}"
-            if you == otto:
-                text += " (A tie goes to Otto: you must beat him.)"
-            y = ui.paragraph(surface, text, area, ui.MEDIUM, ui.ACCENT) + 6
-            for who, label in ((YOU, "You"), (OTTO, "Otto")):
-                s = scores[who]
-                line = (
-                    f"{label}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
-                    f" = {s.total}"
-                )
-                ui.text(surface, line, (area.left, y), ui.SMALL, max_width=area.width)
-                y += 32
-            return
-        purpose, _, what = self.prompt(game)
-        if purpose:
-            ui.paragraph(surface, f"Round {game.round}. {what}", area, ui.SMALL, ui.TEXT)
-            return
-        if game.phase == YOU_CHOOSE:
-            options = game.your_options()
-            ui.text(
-                surface,
-                f"Round {game.round}: what do you take? (face-down: {game.face_down})",
-                (area.left, area.top),
-                ui.SMALL,
-                ui.ACCENT,
+            ui.text(surface, line, (area.left, y), ui.SMALL, max_width=area.width)
+            y += 32
+
+    def draw_options(self, surface: pygame.Surface, game: SoloGame, area: pygame.Rect) -> None:
+        """Your turn: the legal takes, each with what Otto gets."""
+        heading = f"Round {game.round}: what do you take? (face-down: {game.face_down})"
+        ui.text(surface, heading, (area.left, area.top), ui.SMALL, ui.ACCENT)
+        items = [
+            ui.MenuItem(
+                " + ".join(o),
+                "Otto gets " + (", ".join(c for c in game.drawn if c not in o) or "-"),
             )
-            items = [
-                ui.MenuItem(
-                    " + ".join(o),
-                    "Otto gets " + (", ".join(c for c in game.drawn if c not in o) or "-"),
-                )
-                for o in options
-            ]
-            ui.menu(
-                surface,
-                items,
-                self.choice,
-                pygame.Rect(area.left, area.top + 32, area.width, area.height - 32),
-                ui.SMALL,
-                row_gap=2,
-            )
-        elif game.phase == YOU_PLACE:
-            entry = game.log[-1]
-            text = (
-                f"Otto keeps {', '.join(entry['decision']['otto_takes'])}"
-                + (f" + {entry['extra']} from his deck" if entry.get("extra") else "")
-                + " and places: "
-                + placement_text(game.deck, entry["otto_placed"], entry["discarded"])
-                + ". "
-                + f"You take {', '.join(game.pending)}: place "
-                + placement_text(game.deck, self.best_order(game))
-                + ". OK when placed."
-            )
-            ui.paragraph(surface, text, area, ui.SMALL)
+            for o in game.your_options()
+        ]
+        rows = pygame.Rect(area.left, area.top + 32, area.width, area.height - 32)
+        ui.menu(surface, items, self.choice, rows, ui.SMALL, row_gap=2)
+
+    def placing_text(self, game: SoloGame) -> str:
+        entry = game.log[-1]
+        return (
+            f"Otto keeps {', '.join(entry['decision']['otto_takes'])}"
+            + (f" + {entry['extra']} from his deck" if entry.get("extra") else "")
+            + " and places: "
+            + placement_text(game.deck, entry["otto_placed"], entry["discarded"])
+            + ". "
+            + f"You take {', '.join(game.pending)}: place "
+            + placement_text(game.deck, self.best_order(game))
+            + ". OK when placed."
+        )
 
     @staticmethod
     def best_order(game: SoloGame) -> list[str]:
