@@ -14,7 +14,7 @@ from gpiozero import Device
 from device.camera import FunctionCamera
 from display import ui
 from display.actions import Action
-from display.app import App
+from display.app import SIM_PANEL_W, App
 from display.clock import FakeClock
 from display.launch import LaunchError, RunOptions, build_app
 from display.screen import LegendItem, Screen, register_screen
@@ -322,7 +322,7 @@ def test_render_sizes_and_sim_panel(state: Path, tmp_path: Path):
         app.hardware.set_bar(1.0)
         surface = app.render()
         # The simulation panel's first LED cell is lit (bright yellow-ish).
-        x = surface.get_width() - app.SIM_PANEL_W + 8 + 3
+        x = surface.get_width() - SIM_PANEL_W + 8 + 3
         r, g, b, _ = surface.get_at((x, 20))
         assert r > 200 and g > 150 and b < 100
     finally:
