@@ -52,7 +52,7 @@ def load_table_deck(app: App) -> Deck:
     stamp = (str(path), path.stat().st_mtime_ns)
     cached = app.cache.get(DECK_CACHE)
     if cached is not None and cached[0] == stamp:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     deck = load_deck(path)
     app.cache[DECK_CACHE] = (stamp, deck)
     return deck
