@@ -484,3 +484,19 @@ def test_a_screen_that_cannot_be_saved_keeps_the_last_good_stack(state: Path):
     finally:
         app.pop()
         app.close()
+
+
+def test_a_game_whose_screens_failed_to_load_says_broken(state: Path, monkeypatch):
+    from display.screen import SCREENS
+    from display.screens.home import HOME_ENTRIES
+
+    app = start(state)
+    try:
+        monkeypatch.delitem(SCREENS, "comix")
+        app.load_errors = {"display.screens.comix.ballot": "ImportError: something"}
+        comix = next(entry for entry in HOME_ENTRIES if entry.kind == "comix")
+        mixtape = next(entry for entry in HOME_ENTRIES if entry.kind == "mixtape")
+        assert app.top.note(comix) == "broken"  # type: ignore[attr-defined]
+        assert app.top.note(mixtape) == ""  # type: ignore[attr-defined]
+    finally:
+        app.close()

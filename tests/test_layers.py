@@ -323,3 +323,15 @@ def test_the_rooms_of_display_import_each_other_without_a_cycle() -> None:
     # cli (the kernel's entry point) starts the commands; it is their caller, not a dependency
     graph.get("kernel", set()).discard("commands")
     assert cycles(graph) == []
+
+
+def test_every_folder_of_code_is_a_package() -> None:
+    """An install carries only packages: a folder of modules without ``__init__.py`` would work
+    in the checkout and be missing on the Pi."""
+    missing = sorted(
+        str(folder.relative_to(ROOT))
+        for room_name in ROOMS
+        for folder in [ROOT / room_name, *(ROOT / room_name).rglob("*")]
+        if folder.is_dir() and any(folder.glob("*.py")) and not (folder / "__init__.py").exists()
+    )
+    assert missing == []
