@@ -4,10 +4,10 @@ The :class:`App` owns the injected clock (``app.clock.now()``), the device ``Har
 (``app.hardware``), the camera (``app.camera``, use :meth:`App.capture`), the state store
 (``app.store``), ``app.cache`` (costly objects of this run, not saved) and the screen stack
 (:meth:`push`, :meth:`pop`, :meth:`replace`, :meth:`go_home`, and :meth:`dismiss`: a pushed
-screen's answer, given to ``on_result`` of the screen below). Inputs from GPIO (through gpiozero, real or mock pins), the keyboard, taps on
-the legend bar and scripts all arrive as :class:`~display.actions.Action` values; after every
-handled one the whole stack is saved (:meth:`save`). See ``display/screen.py`` for how to
-write a screen.
+screen's answer, given to ``on_result`` of the screen below). Inputs from GPIO (through
+gpiozero, real or mock pins), the keyboard, taps on the legend bar and scripts all arrive as
+:class:`~display.actions.Action` values; after every handled one the whole stack is saved
+(:meth:`save`). See ``display/screen.py`` for how to write a screen.
 
 Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
 SDL scales it to the panel (pygame.SCALED), so layouts are written once.
