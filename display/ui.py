@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pygame
 
 from display.actions import Action
@@ -321,8 +322,6 @@ def message_box(
 def image_surface(image: object, max_size: tuple[int, int]) -> pygame.Surface:
     """A BGR numpy image (as cameras and vision give) as a pygame surface fitting ``max_size``,
     aspect ratio kept."""
-    import numpy as np
-
     array = np.asarray(image)
     if array.ndim == 2:
         array = np.repeat(array[:, :, None], 3, axis=2)

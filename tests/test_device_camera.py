@@ -263,7 +263,8 @@ def test_opening_gets_three_timeouts_then_is_a_message():
 
 def test_a_stalled_camera_through_the_app_is_a_message(tmp_path: Path):
     from device.hardware import Hardware
-    from display.app import App, FakeClock
+    from display.app import App
+    from display.clock import FakeClock
     from display.store import Store
 
     fake = FakePicamera2(stall="capture")

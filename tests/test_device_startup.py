@@ -13,7 +13,8 @@ from device.config import parse_config
 from device.hardware import Hardware
 from device.pins import simulated_pin_factory
 from display.actions import Action
-from display.app import App, FakeClock
+from display.app import App
+from display.clock import FakeClock
 from display.launch import LaunchError, RunOptions, build_app, run
 from display.store import Store
 

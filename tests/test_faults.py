@@ -20,9 +20,10 @@ import pytest
 
 from device import simulated
 from device.camera import CameraError
-from display.app import App, FakeClock
+from display.app import App
+from display.checks.scenarios import FOUR, comix_setup
+from display.clock import FakeClock
 from display.launch import RunOptions, build_app, run_script
-from display.robustness.scenarios import FOUR, comix_setup
 from display.script import ScriptRunner, parse_script
 from games.comix import Game
 
@@ -142,8 +143,8 @@ class FaultyCamera:
 
 @pytest.fixture(scope="module")
 def enrolled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from display.flows.scenes import enrol_directly
-    from display.robustness.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenes import enrol_directly
 
     names = _remix_names()
     state = tmp_path_factory.mktemp("enrolled")
@@ -157,8 +158,8 @@ def test_a_camera_fault_is_a_message_then_a_retry_works(
 ) -> None:
     import shutil
 
-    from display.flows.scenes import scene, write
-    from display.robustness.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenes import scene, write
 
     state = tmp_path / "state"
     shutil.copytree(enrolled, state)
@@ -169,6 +170,7 @@ def test_a_camera_fault_is_a_message_then_a_retry_works(
         inner = camera.inner  # type: ignore[attr-defined]
         camera.inner = FaultyCamera(fault)  # type: ignore[attr-defined]
         lines = ["press right", "press right", "press ok", "press ok", "press ok", "type Ann"]
+        lines += ["press ok"]  # Enter on the keyboard: the name is taken
         play(shell, clock, [*lines, "press shutter", "press shutter"])  # and once more
         screen: Any = shell.top
         assert screen.kind == "remix.hand"

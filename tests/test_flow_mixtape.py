@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from flowkit import run, shots_dir
 
-from display.flows.enrolment import Enrolment
-from display.flows.scenes import (
+from display.cards.enrolment import Enrolment
+from display.checks.scenes import (
     columns_scene,
     example_mixtape_enrolment,
     scene,
@@ -94,7 +94,7 @@ def test_enrol_cards_with_attributes_and_equalizer(tmp_path: Path) -> None:
     assert second.to_json() | {"id": "T01"} == first.to_json()  # pre-filled, saved as shown
     assert third.genre == "wild" and sorted(third.top) == ["center", "left", "right"]
     # The cards photographed in reading order got T01.. in that order: a new photo reads them.
-    from display.flows.reading import read_photo
+    from display.cards.reading import read_photo
 
     reading = read_photo(scene(faces, 42), done.gallery())
     assert [c.name for c in reading.cards] == ["T01", "T02", "T03"]
@@ -125,6 +125,7 @@ def test_import_then_score_two_mixtapes(tmp_path: Path, example_export: Path) ->
         press ok
         press ok
         type Ann
+        press ok
         camera ann.jpg
         press shutter
         shot 03-ann-columns-read

@@ -15,7 +15,9 @@ from games.mixtape import example_deck_path
 @pytest.fixture(autouse=True)
 def only_mixtape_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     # Test this module's commands on their own, whatever the state of the other areas' modules.
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["display.commands.mixtape"])
+    monkeypatch.setattr(
+        cli, "COMMAND_MODULES", ["display.commands.mixtape", "display.commands.bench"]
+    )
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

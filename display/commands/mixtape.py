@@ -15,20 +15,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from display.cli import CliError
+from display.commands.photo import doubt_lines, photo_json, read
 from games.mixtape import (
     GENRE_NAMES,
     Deck,
     IllegalMoveError,
     MixtapeError,
-    MixtapeGame,
     OttoDecision,
     SoloGame,
     Tape,
@@ -38,7 +36,6 @@ from games.mixtape import (
     next_step,
     otto_choose,
     parse_ids,
-    play_simple,
     play_solo,
     score_mixtape,
 )
@@ -53,7 +50,7 @@ def register(commands: Any, benches: Any) -> None:
     actions.required = True
 
     score = actions.add_parser("score", help="score one finished mixtape")
-    _deck_option(score)
+    deck_option(score)
     score.add_argument("--a", default="", metavar="IDS", help="column Trk A, top to bottom")
     score.add_argument("--b", default="", metavar="IDS", help="column Trk B, top to bottom")
     score.add_argument("--json", action="store_true", help="print the score as JSON")
@@ -62,7 +59,7 @@ def register(commands: Any, benches: Any) -> None:
     score.set_defaults(func=run_score)
 
     otto = actions.add_parser("otto", help="what Otto takes from three face-up cards")
-    _deck_option(otto)
+    deck_option(otto)
     for flag, what in (
         ("--otto-a", "Otto's column Trk A"),
         ("--otto-b", "Otto's column Trk B"),
@@ -76,7 +73,7 @@ def register(commands: Any, benches: Any) -> None:
     otto.set_defaults(func=run_otto)
 
     solo = actions.add_parser("solo", help="simulate a whole solo game: a simple human vs Otto")
-    _deck_option(solo)
+    deck_option(solo)
     solo.add_argument("--seed", type=int, help="the game is reproducible from it")
     solo.add_argument(
         "--table",
@@ -89,19 +86,12 @@ def register(commands: Any, benches: Any) -> None:
     solo.set_defaults(func=run_solo)
 
     deck = actions.add_parser("deck", help="check a deck file and summarise it")
-    _deck_option(deck)
+    deck_option(deck)
     deck.add_argument("--json", action="store_true", help="print the cards as JSON")
     deck.set_defaults(func=run_deck)
 
-    bench = benches.add_parser(
-        "mixtape", help="Mixtape: time per simulated solo / multiplayer game and Otto's reasons"
-    )
-    _deck_option(bench, required=False)
-    bench.add_argument("--games", type=int, default=200, help="games per kind (200)")
-    bench.set_defaults(func=run_bench)
 
-
-def _deck_option(parser: argparse.ArgumentParser, required: bool = True) -> None:
+def deck_option(parser: argparse.ArgumentParser, required: bool = True) -> None:
     parser.add_argument(
         "--deck",
         required=required,
@@ -111,7 +101,7 @@ def _deck_option(parser: argparse.ArgumentParser, required: bool = True) -> None
     )
 
 
-def _load(path: str) -> Deck:
+def load_deck_option(path: str) -> Deck:
     try:
         return load_example_deck() if path == EXAMPLE else load_deck(path)
     except MixtapeError as error:
@@ -127,12 +117,8 @@ def _tape(deck: Deck, a: str, b: str, whose: str) -> Tape:
 
 # ---- score ---------------------------------------------------------------------------------
 def run_score(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
-    if args.photo is not None or args.gallery is not None:  # issue 7: display/flows/photo_cli.py
-        from pathlib import Path
-
-        from display.flows.photo_cli import mixtape_score_photo
-
+    deck = load_deck_option(args.deck)
+    if args.photo is not None or args.gallery is not None:
         if args.photo is None or args.gallery is None or args.a or args.b:
             raise CliError("--photo PHOTO goes with --gallery DIR, without --a/--b")
         return mixtape_score_photo(deck, Path(args.photo), Path(args.gallery), args.json)
@@ -147,9 +133,28 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def mixtape_score_photo(deck: Deck, photo: Path, gallery_dir: Path, as_json: bool) -> int:
+    reading = read(photo, gallery_dir, "columns")
+    a = [c.name for c in reading.cards if c.column == "A" and c.name]
+    b = [c.name for c in reading.cards if c.column == "B" and c.name]
+    try:
+        score = score_mixtape(deck, a, b)
+    except MixtapeError as error:
+        raise CliError(f"{photo}: read Trk A {a}, Trk B {b}: {error}") from None
+    if as_json:
+        ids = [c.name or "" for c in reading.cards]
+        print(json.dumps({**score.to_json(), "photo": photo_json(photo, reading, ids)}, indent=2))
+    else:
+        print(f"read in {reading.seconds:.2f} s: Trk A {', '.join(a)}; Trk B {', '.join(b)}")
+        for line in doubt_lines(reading):
+            print(line)
+        print(describe_score(deck, score))
+    return 0
+
+
 # ---- otto ----------------------------------------------------------------------------------
 def run_otto(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
+    deck = load_deck_option(args.deck)
     otto = _tape(deck, args.otto_a, args.otto_b, "Otto's")
     you = _tape(deck, args.you_a, args.you_b, "your")
     try:
@@ -176,7 +181,7 @@ def describe_decision(decision: OttoDecision) -> str:
 
 # ---- solo ----------------------------------------------------------------------------------
 def run_solo(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
+    deck = load_deck_option(args.deck)
     if args.table is not None:
         return run_table(deck, args.table, args.seed or 0, args.json)
     if args.seed is None:
@@ -319,7 +324,7 @@ def run_table(deck: Deck, source: str, seed: int, as_json: bool) -> int:
 
 # ---- deck ----------------------------------------------------------------------------------
 def run_deck(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
+    deck = load_deck_option(args.deck)
     if args.json:
         print(
             json.dumps(
@@ -345,39 +350,4 @@ def run_deck(args: argparse.Namespace) -> int:
         "  Sides: "
         + ", ".join(f"{side} {sum(1 for c in deck.cards if c.side == side)}" for side in ("A", "B"))
     )
-    return 0
-
-
-# ---- bench ---------------------------------------------------------------------------------
-def run_bench(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
-    if args.games < 1:
-        raise CliError("--games must be at least 1")
-    reasons: Counter[str] = Counter()
-    solo_times, otto_wins = [], 0
-    for seed in range(args.games):
-        started = time.perf_counter()
-        game = play_solo(SoloGame.start(deck, seed=seed))
-        solo_times.append(time.perf_counter() - started)
-        otto_wins += game.winner() == "otto"
-        for entry in game.log:
-            if "decision" in entry:
-                reasons[entry["decision"]["decided_by"]] += 1
-    print(
-        f"solo game: median {statistics.median(solo_times) * 1000:.1f} ms "
-        f"(max {max(solo_times) * 1000:.1f} ms) over {args.games} games; "
-        f"Otto won {otto_wins}/{args.games}"
-    )
-    total = sum(reasons.values())
-    print(
-        "Otto decided by: "
-        + ", ".join(f"{k} {v} ({100 * v / total:.0f}%)" for k, v in reasons.most_common())
-    )
-    for players in (2, 3, 4):
-        times = []
-        for seed in range(args.games):
-            started = time.perf_counter()
-            play_simple(MixtapeGame.start(deck, players, seed=seed))
-            times.append(time.perf_counter() - started)
-        print(f"{players}-player game: median {statistics.median(times) * 1000:.1f} ms")
     return 0
