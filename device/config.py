@@ -21,8 +21,10 @@ DEFAULT_CONFIG_TOML = """\
 # Tablekeeper configuration. Every key is optional; these are the built-in defaults.
 
 [screen]
-width = 800          # pixels of the panel (official 7" touchscreen: 800x480)
+width = 800          # the panel's own pixels (7" touchscreen: 800x480; Touch Display 2: 720x1280)
 height = 480
+rotate = 0           # 0 | 90 | 180 | 270: turn the picture (and touches) clockwise by this much;
+                     # SDL ignores the panel's own rotation setting without a desktop
 fullscreen = true    # real hardware only; simulated mode always opens a window
 fps = 30
 
@@ -57,7 +59,13 @@ buzzer_type = "tonal"    # "tonal" (passive piezo, TonalBuzzer) or "active" (Buz
 backend = "auto"     # auto | picamera2 | opencv | folder | none
 width = 2304         # still size (Camera Module 3 2304x1296 mode)
 height = 1296
-autofocus = true     # used where the module has autofocus
+lens_position = false  # fixed focus in dioptres (1 / metres), as `tablekeeper focus` reports it;
+                       # false = continuous autofocus where the module has it
+autofocus = true     # without lens_position: keep the module focusing by itself (false = leave it)
+timeout = 5.0        # seconds one camera call may take before it is reported as stalled
+                     # (opening the camera, picamera2's import included, gets 3 times as long)
+rotate = 0           # 0 | 90 | 180 | 270: turn every photo clockwise (180: camera upside down)
+flip = "none"        # none | horizontal | vertical: mirror every photo, after turning it
 device_index = 0     # opencv: /dev/videoN
 folder = ""          # folder backend: images are returned in name order, round and round
 
@@ -88,6 +96,8 @@ ACTION_KEYS = (
     "shutter",
 )
 CAMERA_BACKENDS = ("auto", "picamera2", "opencv", "folder", "none")
+RIGHT_ANGLES = (0, 90, 180, 270)
+FLIPS = ("none", "horizontal", "vertical")
 BCM_PINS = range(0, 28)
 
 
@@ -97,10 +107,18 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class ScreenConfig:
-    width: int
+    width: int  # the panel's own pixels, as the video driver opens it
     height: int
     fullscreen: bool
     fps: int
+    rotate: int = 0  # clockwise degrees: 0, 90, 180 or 270
+
+    @property
+    def drawing_size(self) -> tuple[int, int]:
+        """(width, height) of the picture as the players see it: a quarter turn swaps them."""
+        if self.rotate in (90, 270):
+            return self.height, self.width
+        return self.width, self.height
 
 
 @dataclass(frozen=True)
@@ -126,6 +144,23 @@ class PinConfig:
     def has_encoder(self) -> bool:
         return self.encoder_a is not None and self.encoder_b is not None
 
+    def assigned(self, seat_count: int = 5) -> list[tuple[str, int]]:
+        """(config key, pin) for every wired pin, in config order; seats above ``seat_count``
+        are left out."""
+        keys: list[tuple[str, int | None]] = [
+            (f"pins.{name}", pin)
+            for name, pin in self.buttons.items()
+            if not name.startswith("seat_") or int(name[5:]) <= seat_count
+        ]
+        keys += [
+            ("pins.encoder_a", self.encoder_a),
+            ("pins.encoder_b", self.encoder_b),
+            ("pins.encoder_button", self.encoder_button),
+        ]
+        keys += [("pins.led_bar", pin) for pin in self.led_bar]
+        keys += [("pins.status_led", self.status_led), ("pins.buzzer", self.buzzer)]
+        return [(key, pin) for key, pin in keys if pin is not None]
+
 
 @dataclass(frozen=True)
 class CameraConfig:
@@ -135,6 +170,10 @@ class CameraConfig:
     autofocus: bool
     device_index: int
     folder: str
+    lens_position: float | None = None  # dioptres; None = autofocus (or the module's fixed focus)
+    timeout: float = 5.0  # seconds per camera call
+    rotate: int = 0  # clockwise degrees applied to every photo
+    flip: str = "none"  # mirror after turning: none | horizontal | vertical
 
 
 @dataclass(frozen=True)
@@ -248,6 +287,17 @@ class _Reader:
             raise self.fail(key, f"expected a string, got {value!r}")
         return value
 
+    def right_angle(self, key: str) -> int:
+        value = self.get(key)
+        if isinstance(value, bool) or value not in RIGHT_ANGLES:
+            raise self.fail(key, f"expected 0, 90, 180 or 270 (degrees clockwise), got {value!r}")
+        return int(value)
+
+    def number_or_false(self, key: str, low: float, high: float) -> float | None:
+        if self.get(key) is False:
+            return None
+        return self.number(key, low, high)
+
     def pin(self, key: str) -> int | None:
         value = self.get(key)
         if value is False:
@@ -298,18 +348,33 @@ def parse_config(text: str = "", source: Path | None = None) -> Config:
     lines = _key_lines(text)
     reader = _Reader(_merge(defaults, user), source, lines)
     _check_known_keys(defaults, user, reader)
+    seat_count = reader.integer("seats.count", 1, 5)
+    return Config(
+        screen=_screen(reader),
+        seat_count=seat_count,
+        buttons=ButtonConfig(
+            bounce_time=reader.number("buttons.bounce_time", 0.0, 1.0),
+            hold_time=reader.number("buttons.hold_time", 0.2, 30.0),
+        ),
+        pins=_pins(reader, seat_count),
+        camera=_camera(reader),
+        keyboard={name: reader.keys(f"keyboard.{name}") for name in ACTION_KEYS},
+        source=source,
+        key_lines=lines,
+    )
 
-    screen = ScreenConfig(
+
+def _screen(reader: _Reader) -> ScreenConfig:
+    return ScreenConfig(
         width=reader.integer("screen.width", 320, 7680),
         height=reader.integer("screen.height", 240, 4320),
         fullscreen=reader.boolean("screen.fullscreen"),
         fps=reader.integer("screen.fps", 5, 240),
+        rotate=reader.right_angle("screen.rotate"),
     )
-    buttons = ButtonConfig(
-        bounce_time=reader.number("buttons.bounce_time", 0.0, 1.0),
-        hold_time=reader.number("buttons.hold_time", 0.2, 30.0),
-    )
-    seat_count = reader.integer("seats.count", 1, 5)
+
+
+def _pins(reader: _Reader, seat_count: int) -> PinConfig:
     pins = PinConfig(
         buttons={name: reader.pin(f"pins.{name}") for name in ACTION_KEYS},
         encoder_a=reader.pin("pins.encoder_a"),
@@ -325,41 +390,28 @@ def parse_config(text: str = "", source: Path | None = None) -> Config:
         raise reader.fail(key, "the rotary encoder needs both encoder_a and encoder_b")
     _check_pins_unique(pins, reader)
     _check_navigation(pins, seat_count, reader)
-    camera = CameraConfig(
+    return pins
+
+
+def _camera(reader: _Reader) -> CameraConfig:
+    return CameraConfig(
         backend=reader.choice("camera.backend", CAMERA_BACKENDS),
         width=reader.integer("camera.width", 64, 10000),
         height=reader.integer("camera.height", 64, 10000),
         autofocus=reader.boolean("camera.autofocus"),
         device_index=reader.integer("camera.device_index", 0, 63),
         folder=reader.string("camera.folder"),
-    )
-    keyboard = {name: reader.keys(f"keyboard.{name}") for name in ACTION_KEYS}
-    return Config(
-        screen=screen,
-        seat_count=seat_count,
-        buttons=buttons,
-        pins=pins,
-        camera=camera,
-        keyboard=keyboard,
-        source=source,
-        key_lines=lines,
+        # libcamera's LensPosition is in dioptres: 0 = infinity, 10 = 10 cm.
+        lens_position=reader.number_or_false("camera.lens_position", 0.0, 32.0),
+        timeout=reader.number("camera.timeout", 0.5, 120.0),
+        rotate=reader.right_angle("camera.rotate"),
+        flip=reader.choice("camera.flip", FLIPS),
     )
 
 
 def _check_pins_unique(pins: PinConfig, reader: _Reader) -> None:
     owners: dict[int, str] = {}
-    assigned: list[tuple[str, int | None]] = [(f"pins.{k}", v) for k, v in pins.buttons.items()]
-    assigned += [
-        ("pins.encoder_a", pins.encoder_a),
-        ("pins.encoder_b", pins.encoder_b),
-        ("pins.encoder_button", pins.encoder_button),
-        ("pins.status_led", pins.status_led),
-        ("pins.buzzer", pins.buzzer),
-    ]
-    assigned += [("pins.led_bar", pin) for pin in pins.led_bar]
-    for key, pin in assigned:
-        if pin is None:
-            continue
+    for key, pin in pins.assigned():
         if pin in owners:
             raise reader.fail(key, f"pin {pin} is already used by {owners[pin]}")
         owners[pin] = key

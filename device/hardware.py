@@ -4,9 +4,9 @@ Both backends are the same gpiozero classes; only the pin factory differs:
 
 * real: gpiozero's default factory (lgpio on a Pi 5 / Bookworm) on the configured BCM pins;
 * simulated: ``MockFactory(pin_class=MockPWMPin)`` (PWM-capable, so PWMLED, TonalBuzzer and a
-  PWM LEDBarGraph work). :meth:`Hardware.sim_press` / :meth:`Hardware.sim_release` drive the mock
-  pins low/high (buttons are pull-up, pressed = low), so gpiozero's own Button and RotaryEncoder
-  code decides what happened, exactly as with real wires.
+  PWM LEDBarGraph work). :mod:`device.simulated` presses, releases and turns the inputs by
+  driving those mock pins low/high (buttons are pull-up, pressed = low), so gpiozero's own
+  Button and RotaryEncoder code decides what happened, exactly as with real wires.
 
 Inputs come out of :meth:`Hardware.poll` as :class:`InputEvent` values named by the action keys of
 the config (``"seat_1"`` .. ``"shutter"``; the display layer maps them to its Action enum). They
@@ -19,9 +19,11 @@ deterministically. Call :meth:`Hardware.update` once a frame.
 
 from __future__ import annotations
 
+import logging
 import queue
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from gpiozero import (
@@ -33,13 +35,27 @@ from gpiozero import (
     RotaryEncoder,
     TonalBuzzer,
 )
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device.config import ACTION_KEYS, Config
+from device.pins import (
+    PinProblem,
+    describe_pin_error,
+    pin_label,
+    pin_trouble,
+    simulated_pin_factory,
+)
+
+log = logging.getLogger(__name__)
 
 
 class HardwareError(Exception):
-    """The hardware could not be set up (e.g. a pin is busy or the GPIO chip is missing)."""
+    """No GPIO at all (no pin library, no GPIO chip). A busy or invalid pin is not an error:
+    that part is left out and listed in :attr:`Hardware.problems`."""
+
+
+def part_name(action_key: str) -> str:
+    """ "seat_1" -> "SEAT 1", as players and the About page call the part."""
+    return action_key.upper().replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -48,17 +64,6 @@ class InputEvent:
 
     kind: str
     name: str
-
-
-# Quadrature sequences (A, B levels; 1 = high/idle) for one detent of the encoder, as gpiozero's
-# RotaryEncoder decodes them: A falls first = clockwise.
-_CLOCKWISE = ((0, 1), (0, 0), (1, 0), (1, 1))
-_COUNTER_CLOCKWISE = ((1, 0), (0, 0), (0, 1), (1, 1))
-
-
-def simulated_pin_factory() -> MockFactory:
-    """A fresh PWM-capable mock factory (gpiozero mock pins are class-level: reset between uses)."""
-    return MockFactory(pin_class=MockPWMPin)
 
 
 class Hardware:
@@ -81,12 +86,20 @@ class Hardware:
         self._owns_factory = pin_factory is None and simulated
         if self._owns_factory:
             pin_factory = simulated_pin_factory()
+        elif pin_factory is None:
+            try:  # no GPIO at all (a PC, a missing pin library) stops the launch with a reason
+                Device.ensure_pin_factory()
+            except Exception as error:
+                raise HardwareError(f"cannot set up the GPIO devices: {error}") from error
+            pin_factory = Device.pin_factory
         self.pin_factory = pin_factory
         self.buttons: dict[str, Button] = {}
         self.encoder: RotaryEncoder | None = None
         self.bar: LEDBarGraph | None = None
         self.status: PWMLED | None = None
         self.buzzer: TonalBuzzer | Buzzer | None = None
+        #: Parts that could not be set up (a busy or invalid pin): the rest runs without them.
+        self.problems: list[PinProblem] = []
         self._devices: list[Any] = []
         self._buzz_until: float | None = None
         self._tone_hz: float | None = None
@@ -95,59 +108,109 @@ class Hardware:
         #: Player settings: a muted buzzer stays silent; a disabled status LED stays dark.
         self.muted = False
         self.status_enabled = True
-        try:
-            self._build()
-        except Exception as error:  # gpiozero raises many kinds: busy pin, no chip, bad pin
-            self.close()
-            raise HardwareError(f"cannot set up the GPIO devices: {error}") from error
+        self._build()
+        for problem in self.problems:
+            log.warning("%s", problem.sentence())
 
     # -- construction -------------------------------------------------------------------------
+    def _attempt(self, part: str, pins: tuple[int, ...], make: Callable[[], Any]) -> Any:
+        """``make()``'s device, or None with a :class:`PinProblem` saying which pin and why.
+
+        Each pin is tried on its own first: the pin libraries do not always say which pin of a
+        part failed, and a device that fails half-built keeps its pins reserved.
+        """
+        troubles = {pin: pin_trouble(pin, self.pin_factory) for pin in pins}
+        bad = {pin: why for pin, why in troubles.items() if why is not None}
+        if bad:
+            self.problems.append(PinProblem(part, tuple(bad), "; ".join(bad.values())))
+            return None
+        try:
+            device = make()
+        except Exception as error:  # gpiozero raises many kinds: busy pin, bad pin, no PWM
+            if len(pins) == 1:
+                reason = describe_pin_error(pins[0], error)
+            else:
+                labels = ", ".join(pin_label(pin) for pin in pins)
+                reason = f"{labels}: {type(error).__name__}: {error}"
+            self.problems.append(PinProblem(part, pins, reason))
+            return None
+        self._devices.append(device)
+        return device
+
+    def _button(self, pin: int) -> Button:
+        timing = self.config.buttons
+        return Button(
+            pin,
+            pull_up=True,
+            bounce_time=timing.bounce_time or None,
+            hold_time=timing.hold_time,
+            pin_factory=self.pin_factory,
+        )
+
     def _build(self) -> None:
         pins = self.config.pins
-        timing = self.config.buttons
-        factory = self.pin_factory
         for name in ACTION_KEYS:
             pin = pins.buttons[name]
             if pin is None or (name.startswith("seat_") and int(name[5:]) > self.config.seat_count):
                 continue
-            button = Button(
-                pin,
-                pull_up=True,
-                bounce_time=timing.bounce_time or None,
-                hold_time=timing.hold_time,
-                pin_factory=factory,
+            button = self._attempt(part_name(name), (pin,), partial(self._button, pin))
+            if button is not None:
+                self._wire_button(button, name)
+                self.buttons[name] = button
+        if pins.encoder_a is not None and pins.encoder_b is not None:
+            a, b = pins.encoder_a, pins.encoder_b
+            self.encoder = self._attempt(
+                "ENCODER",
+                (a, b),
+                lambda: RotaryEncoder(a, b, max_steps=0, pin_factory=self.pin_factory),
             )
-            self._wire_button(button, name)
-            self.buttons[name] = button
-        if pins.has_encoder:
-            self.encoder = RotaryEncoder(
-                pins.encoder_a, pins.encoder_b, max_steps=0, pin_factory=factory
-            )
-            self.encoder.when_rotated_clockwise = lambda: self._tap("right")
-            self.encoder.when_rotated_counter_clockwise = lambda: self._tap("left")
-            self._devices.append(self.encoder)
+            if self.encoder is not None:
+                self.encoder.when_rotated_clockwise = lambda: self._tap("right")
+                self.encoder.when_rotated_counter_clockwise = lambda: self._tap("left")
         if pins.encoder_button is not None:
-            push = Button(
-                pins.encoder_button,
-                pull_up=True,
-                bounce_time=timing.bounce_time or None,
-                hold_time=timing.hold_time,
-                pin_factory=factory,
-            )
-            self._wire_button(push, "ok")
-            self.buttons["encoder_button"] = push
+            push_pin = pins.encoder_button
+            push = self._attempt("ENCODER PUSH", (push_pin,), lambda: self._button(push_pin))
+            if push is not None:
+                self._wire_button(push, "ok")
+                self.buttons["encoder_button"] = push
+        self._build_outputs()
+
+    def _build_outputs(self) -> None:
+        pins, factory = self.config.pins, self.pin_factory
         if pins.led_bar:
-            self.bar = LEDBarGraph(*pins.led_bar, pwm=True, pin_factory=factory)
-            self._devices.append(self.bar)
+            self._build_bar(pins.led_bar)
         if pins.status_led is not None:
-            self.status = PWMLED(pins.status_led, pin_factory=factory)
-            self._devices.append(self.status)
+            status_pin = pins.status_led
+            self.status = self._attempt(
+                "STATUS LED", (status_pin,), lambda: PWMLED(status_pin, pin_factory=factory)
+            )
         if pins.buzzer is not None:
-            if pins.buzzer_type == "tonal":
-                self.buzzer = TonalBuzzer(pins.buzzer, octaves=3, pin_factory=factory)
-            else:
-                self.buzzer = Buzzer(pins.buzzer, pin_factory=factory)
-            self._devices.append(self.buzzer)
+            buzzer_pin = pins.buzzer
+            make: Callable[[], Any] = (
+                partial(TonalBuzzer, buzzer_pin, octaves=3, pin_factory=factory)
+                if pins.buzzer_type == "tonal"
+                else partial(Buzzer, buzzer_pin, pin_factory=factory)
+            )
+            self.buzzer = self._attempt("BUZZER", (buzzer_pin,), make)
+
+    def _build_bar(self, bar_pins: tuple[int, ...]) -> None:
+        """The LED bar on every pin that works: a busy pin leaves one LED out, not the bar."""
+        factory = self.pin_factory
+        self.bar = self._attempt(
+            "LED BAR", bar_pins, lambda: LEDBarGraph(*bar_pins, pwm=True, pin_factory=factory)
+        )
+        if self.bar is not None or not self.problems:
+            return
+        problem = self.problems[-1]
+        usable = tuple(pin for pin in bar_pins if pin not in problem.pins)
+        if not usable or len(usable) == len(bar_pins):
+            return
+        self.bar = self._attempt(
+            "LED BAR", usable, lambda: LEDBarGraph(*usable, pwm=True, pin_factory=factory)
+        )
+        if self.bar is not None:
+            effect = f"runs on {len(usable)} of its {len(bar_pins)} LEDs"
+            self.problems[-1] = PinProblem(problem.part, problem.pins, problem.reason, effect)
 
     def _wire_button(self, button: Button, name: str) -> None:
         button.when_pressed = lambda: self._events.put(InputEvent("press", name))
@@ -179,57 +242,16 @@ class Hardware:
         return [name for name in ACTION_KEYS if name in names]
 
     def is_pressed(self, name: str) -> bool:
-        button = self.buttons.get(name)
-        if button is None and name == "ok":
-            button = self.buttons.get("encoder_button")
+        button = self.button_for(name)
         return bool(button is not None and button.is_pressed)
 
-    def _button_for(self, name: str) -> Button | None:
+    def button_for(self, name: str) -> Button | None:
+        """The button behind action key ``name`` (OK may be the encoder's push switch)."""
         if name in self.buttons:
             return self.buttons[name]
         if name == "ok":
             return self.buttons.get("encoder_button")
         return None
-
-    def sim_press(self, name: str) -> None:
-        """Simulated mode: press the input behind action key ``name`` (drives the mock pin low).
-
-        LEFT/RIGHT without their own buttons turn the encoder one detent instead.
-        """
-        self._require_sim()
-        button = self._button_for(name)
-        if button is not None:
-            button.pin.drive_low()
-            return
-        if name in ("left", "right") and self.encoder is not None:
-            self.sim_turn(1 if name == "right" else -1)
-            return
-        raise KeyError(f"no input is wired for {name!r}")
-
-    def sim_release(self, name: str) -> None:
-        """Simulated mode: release the input behind ``name`` (drives the mock pin high)."""
-        self._require_sim()
-        button = self._button_for(name)
-        if button is not None:
-            button.pin.drive_high()
-        elif not (name in ("left", "right") and self.encoder is not None):
-            raise KeyError(f"no input is wired for {name!r}")
-
-    def sim_turn(self, detents: int) -> None:
-        """Simulated mode: turn the encoder; positive = clockwise (RIGHT)."""
-        self._require_sim()
-        if self.encoder is None:
-            raise KeyError("no rotary encoder is wired")
-        pin_a, pin_b = self.encoder.a.pin, self.encoder.b.pin
-        sequence = _CLOCKWISE if detents > 0 else _COUNTER_CLOCKWISE
-        for _ in range(abs(detents)):
-            for level_a, level_b in sequence:
-                pin_a.drive_high() if level_a else pin_a.drive_low()
-                pin_b.drive_high() if level_b else pin_b.drive_low()
-
-    def _require_sim(self) -> None:
-        if not self.simulated:
-            raise RuntimeError("simulated input on real hardware")
 
     # -- outputs ------------------------------------------------------------------------------
     def set_bar(self, fraction: float) -> None:
@@ -341,10 +363,11 @@ class Hardware:
             self.pin_factory.reset()
 
     def describe(self) -> list[str]:
-        """One line per wired input/output with BCM and header pin, for the About page."""
+        """One line per wired input/output with BCM and header pin, for the About page; parts
+        left out (a busy or invalid pin) say so at the end."""
         pins = self.config.pins
         lines = [
-            f"{name.upper().replace('_', ' ')}: {pin_label(pins.buttons[name])}"
+            f"{part_name(name)}: {pin_label(pins.buttons[name])}"
             for name in self.buttons
             if name in pins.buttons
         ]
@@ -359,30 +382,7 @@ class Hardware:
             lines.append(f"STATUS LED: {pin_label(pins.status_led)}")
         if pins.buzzer is not None:
             lines.append(f"BUZZER ({pins.buzzer_type}): {pin_label(pins.buzzer)}")
-        return lines
+        return lines + [problem.sentence() for problem in self.problems]
 
 
-# BCM GPIO number -> physical pin of the 40-pin header (all Pis since the B+).
-HEADER_PIN = {
-    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
-    13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
-    24: 18, 25: 22, 26: 37, 27: 13,
-}  # fmt: skip
-
-
-def pin_label(pin: int | None) -> str:
-    """ "GPIO5 (pin 29)"."""
-    if pin is None:
-        return "not wired"
-    return f"GPIO{pin} (pin {HEADER_PIN[pin]})"
-
-
-__all__ = [
-    "Device",
-    "HEADER_PIN",
-    "Hardware",
-    "HardwareError",
-    "InputEvent",
-    "pin_label",
-    "simulated_pin_factory",
-]
+__all__ = ["Hardware", "HardwareError", "InputEvent", "PinProblem", "part_name"]

@@ -2,7 +2,7 @@
 
 Physical buttons (GPIO), the rotary encoder, the keyboard (simulated mode), taps on the legend bar
 and the script runner all turn into these. A screen never sees a pin, a key code or a coordinate
-unless it asks for taps itself (see :meth:`display.screens.base.Screen.handle_tap`).
+unless it asks for taps itself (see :meth:`display.screen.Screen.handle_tap`).
 """
 
 from __future__ import annotations

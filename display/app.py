@@ -2,11 +2,12 @@
 
 The :class:`App` owns the injected clock (``app.clock.now()``), the device ``Hardware``
 (``app.hardware``), the camera (``app.camera``, use :meth:`App.capture`), the state store
-(``app.store``) and the screen stack (:meth:`push`, :meth:`pop`, :meth:`replace`,
-:meth:`go_home`). Inputs from GPIO (through gpiozero, real or mock pins), the keyboard, taps on
-the legend bar and scripts all arrive as :class:`~display.actions.Action` values; after every
-handled one the whole stack is saved (:meth:`save`). See ``display/screens/base.py`` for how to
-write a screen.
+(``app.store``), ``app.cache`` (costly objects of this run, not saved) and the screen stack
+(:meth:`push`, :meth:`pop`, :meth:`replace`, :meth:`go_home`, and :meth:`dismiss`: a pushed
+screen's answer, given to ``on_result`` of the screen below). Inputs from GPIO (through
+gpiozero, real or mock pins), the keyboard, taps on the legend bar and scripts all arrive as
+:class:`~display.actions.Action` values; after every handled one the whole stack is saved
+(:meth:`save`). See ``display/screen.py`` for how to write a screen.
 
 Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
 SDL scales it to the panel (pygame.SCALED), so layouts are written once.
@@ -18,7 +19,6 @@ import importlib
 import pkgutil
 import sqlite3
 import sys
-import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,40 +27,23 @@ from typing import Any
 import numpy as np
 import pygame
 
+from device import simulated
 from device.camera import Camera, CameraError
 from device.config import Config
 from device.hardware import Hardware, InputEvent
-from display import ui
+from device.service import take_last_failure
+from display import chrome, settings, ui
 from display.actions import Action
-from display.screens.base import SCREENS, Screen
+from display.clock import Clock, MonotonicClock
+from display.keys import build_keymap, key_hints
+from display.screen import SCREENS, Screen
 from display.store import Store
 
+#: The two kinds the kernel knows by name (registered by display/screens and display/widgets):
+#: the bottom of every stack, and the framed message for notices and crashes.
 HOME_KIND = "home"
-
-
-class MonotonicClock:
-    """The real clock: seconds from an arbitrary origin, never going backwards."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-
-class FakeClock:
-    """A clock that moves only when told (scripts' ``advance``, tests)."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self._now = start
-
-    def now(self) -> float:
-        return self._now
-
-    def advance(self, seconds: float) -> None:
-        if seconds < 0:
-            raise ValueError("the clock cannot go backwards")
-        self._now += seconds
-
-
-Clock = MonotonicClock | FakeClock
+MESSAGE_KIND = "message"
+SIM_PANEL_W = 300  # the right end of the header mirrors the LEDs and buzzer in simulated mode
 
 
 def logical_size(width: int, height: int) -> tuple[int, int]:
@@ -68,55 +51,26 @@ def logical_size(width: int, height: int) -> tuple[int, int]:
     return (round(ui.LOGICAL_HEIGHT * width / height), ui.LOGICAL_HEIGHT)
 
 
+SCREEN_PACKAGES = ("display.widgets", "display.screens")
+
+
 def load_screen_modules() -> dict[str, str]:
-    """Import every module under ``display.screens`` (which registers their screens).
+    """Import every module under ``display.widgets`` and ``display.screens`` (which registers
+    their screens). The packages are walked by name: the kernel never imports a screen.
 
     Returns {module name: error} for modules that failed to import, so one broken game screen
     shows up as a message on the home screen instead of taking the appliance down.
     """
-    import display.screens as package
-
     failures: dict[str, str] = {}
-    for info in pkgutil.walk_packages(package.__path__, prefix="display.screens."):
-        try:
-            importlib.import_module(info.name)
-        except Exception as error:
-            failures[info.name] = f"{type(error).__name__}: {error}"
-            traceback.print_exc(file=sys.stderr)
+    for package_name in SCREEN_PACKAGES:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{package_name}."):
+            try:
+                importlib.import_module(info.name)
+            except Exception as error:
+                failures[info.name] = f"{type(error).__name__}: {error}"
+                traceback.print_exc(file=sys.stderr)
     return failures
-
-
-def key_code(name: str) -> int | None:
-    """pygame key code for a key name ("a", "1", "return", "left", "f1"), or None."""
-    for attribute in (f"K_{name}", f"K_{name.upper()}", f"K_{name.lower()}"):
-        code = getattr(pygame, attribute, None)
-        if isinstance(code, int):
-            return code
-    return None
-
-
-def build_keymap(config: Config) -> dict[int, Action]:
-    """pygame key code -> Action from ``[keyboard]``; ConfigError naming the line if a key
-    name is unknown."""
-    from device.config import ConfigError
-
-    keymap: dict[int, Action] = {}
-    for name, keys in config.keyboard.items():
-        for key in keys:
-            code = key_code(key)
-            if code is None:
-                raise ConfigError(
-                    f"{config.where(f'keyboard.{name}')}: unknown key name {key!r} "
-                    "(pygame key names: a, 1, return, space, left, escape, f1...)"
-                )
-            keymap[code] = Action(name.upper())
-    return keymap
-
-
-def pretty_key(name: str) -> str:
-    """A key name as printed under a legend item: "return" -> "Enter"."""
-    special = {"return": "Enter", "space": "Space", "backspace": "Bksp", "escape": "Esc"}
-    return special.get(name.lower(), name.upper() if len(name) == 1 else name.capitalize())
 
 
 class App:
@@ -160,25 +114,35 @@ class App:
         self._pressed: dict[Action, list[Any]] = {}  # action -> [pressed_at, hold_fired]
         self._toasts: list[tuple[str, float]] = []
         self._legend_targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
-        self.keymap = self._build_keymap()
+        self.keymap = build_keymap(config)
 
     # -- start-up -----------------------------------------------------------------------------
     def start(self) -> None:
         """Import the screens, rebuild the saved stack (or show home), show start-up notices."""
-        from display import settings
-        from display.screens.message import MessageScreen
-
         self.load_errors = load_screen_modules()
-        settings.apply(self)
+        settings.apply(self.hardware, settings.load(self.store))
         problems = self._restore_stack()
         if not self.screens:
             self.screens.append(self._make_home())
         for notice in self.store.notices:
-            self.screens.append(MessageScreen(self, "Saved state moved aside", notice))
+            self.screens.append(self.message("Saved state moved aside", notice))
+        failure = take_last_failure(self.store.state_dir)  # noted by the unit or run() below
+        if failure is not None:
+            self.screens.append(self.message("Restarted", failure.sentence(), "info"))
+        if self.hardware.problems:  # busy or invalid pins: those parts are left out
+            wiring = " ".join(problem.sentence() for problem in self.hardware.problems)
+            self.screens.append(self.message("Wiring problem", wiring))
         for problem in problems:
-            self.screens.append(MessageScreen(self, "Could not resume", problem))
+            self.screens.append(self.message("Could not resume", problem))
         self.top.on_show()
         self.save()
+
+    def message(self, heading: str, body: str, tone: str = "bad") -> Screen:
+        """A framed message screen (OK or BACK closes it), to push or show at start-up."""
+        cls = SCREENS.get(MESSAGE_KIND)
+        if cls is None:
+            raise RuntimeError("the message screen is not registered")
+        return cls(self, heading, body, tone)  # type: ignore[call-arg]
 
     def _make_home(self) -> Screen:
         home = SCREENS.get(HOME_KIND)
@@ -195,7 +159,9 @@ class App:
                 problems.append(f"The saved screen '{kind}' is not part of this version.")
                 break
             try:
-                self.screens.append(cls.restore(self, entry["snapshot"]))
+                screen = cls.restore(self, entry["snapshot"])
+                screen.purpose = str(entry["snapshot"].get("purpose", screen.purpose))
+                self.screens.append(screen)
             except Exception as error:
                 if self.strict:
                     raise
@@ -206,28 +172,29 @@ class App:
             self.screens.insert(0, self._make_home())
         return problems
 
-    def _build_keymap(self) -> dict[int, Action]:
-        return build_keymap(self.config)
-
-    def key_hints(self) -> dict[Action, str]:
-        """Action -> its first keyboard key, for the legend bar in simulated mode."""
-        return {
-            Action(name.upper()): pretty_key(keys[0])
-            for name, keys in self.config.keyboard.items()
-            if keys
-        }
-
     # -- the stack ----------------------------------------------------------------------------
     @property
     def top(self) -> Screen:
         return self.screens[-1]
 
-    def push(self, screen: Screen) -> None:
+    def push(self, screen: Screen, purpose: str | None = None) -> None:
+        """Show ``screen`` on top; ``purpose`` says why, and comes back with its answer
+        (:meth:`dismiss`)."""
+        if purpose is not None:
+            screen.purpose = purpose
         if self.screens:
             self.top.on_hide()
         self._toasts.clear()  # a toast belongs to the screen it was shown on
         self.screens.append(screen)
         screen.on_show()
+
+    def dismiss(self, screen: Screen, result: Any = None) -> None:
+        """Close ``screen`` (the top one) and give ``(its purpose, result)`` to the screen
+        below: the one way a screen answers the screen that pushed it."""
+        if not self.screens or screen is not self.top:
+            raise RuntimeError(f"only the top screen can be dismissed, not {screen.kind!r}")
+        if self.pop() is not None:
+            self.top.on_result(screen.purpose, result)
 
     def pop(self) -> Screen | None:
         """Remove the top screen (the home screen at the bottom always stays)."""
@@ -264,7 +231,15 @@ class App:
 
     # -- persistence --------------------------------------------------------------------------
     def stack_snapshot(self) -> list[dict[str, Any]]:
-        return [{"kind": s.kind, "snapshot": s.snapshot()} for s in self.screens]
+        """[{"kind", "snapshot"}] bottom first; a pushed screen's purpose is kept in its
+        snapshot (the key ``purpose``)."""
+        stack = []
+        for screen in self.screens:
+            snapshot = screen.snapshot()
+            if screen.purpose:
+                snapshot = {**snapshot, "purpose": screen.purpose}
+            stack.append({"kind": screen.kind, "snapshot": snapshot})
+        return stack
 
     def save(self) -> None:
         """Write the screen stack (and pending store writes) in one transaction.
@@ -314,11 +289,8 @@ class App:
             if self.strict:
                 raise
             traceback.print_exc(file=sys.stderr)
-            from display.screens.message import MessageScreen
-
             self.push(
-                MessageScreen(
-                    self,
+                self.message(
                     "Something went wrong",
                     f"{self.top.title or self.top.kind}: {type(error).__name__}: {error}. "
                     "The last saved state is kept.",
@@ -384,9 +356,9 @@ class App:
                 # Through the mock pins, so gpiozero's Button/RotaryEncoder code runs.
                 try:
                     if down:
-                        self.hardware.sim_press(name)
+                        simulated.press(self.hardware, name)
                     else:
-                        self.hardware.sim_release(name)
+                        simulated.release(self.hardware, name)
                 except KeyError:
                     if down:
                         self.toast(f"{action.label} is not wired in the config")
@@ -471,8 +443,6 @@ class App:
         return self._executor.submit(work)
 
     # -- drawing ------------------------------------------------------------------------------
-    SIM_PANEL_W = 300
-
     def render(self) -> pygame.Surface:
         """Draw the current frame onto :attr:`surface` and return it."""
         surface = self.surface
@@ -481,7 +451,7 @@ class App:
         width, height = surface.get_size()
         self._legend_targets = []
         if screen.chrome:
-            panel_w = self.SIM_PANEL_W if self.simulated else 0
+            panel_w = SIM_PANEL_W if self.simulated else 0
             ui.header_bar(
                 surface, screen.title or screen.kind, pygame.Rect(0, 0, width, ui.HEADER_H), panel_w
             )
@@ -491,60 +461,16 @@ class App:
             legend_rect = pygame.Rect(0, height - ui.LEGEND_H, width, ui.LEGEND_H)
             legend: list[Any] = []
             self._guard(lambda: legend.extend(screen.legend()))
-            hints = self.key_hints() if self.simulated else None
+            hints = key_hints(self.config) if self.simulated else None
             self._legend_targets = ui.legend_bar(surface, legend, legend_rect, hints)
         else:
             self._guard(lambda: screen.draw(surface))
         if self.simulated:
-            self._draw_sim_panel(surface)
-        self._draw_toasts(surface)
+            chrome.sim_panel(surface, self.hardware, SIM_PANEL_W)
+        if self._toasts:
+            chrome.toast(surface, self._toasts[-1][0])
         self.frames += 1
         return surface
-
-    def _draw_sim_panel(self, surface: pygame.Surface) -> None:
-        """Mirror of the LED bar, status LED and buzzer (simulated mode only)."""
-        width = surface.get_width()
-        area = pygame.Rect(width - self.SIM_PANEL_W, 4, self.SIM_PANEL_W - 6, ui.HEADER_H - 8)
-        pygame.draw.rect(surface, ui.BACKGROUND, area, border_radius=6)
-        pygame.draw.rect(surface, ui.DIM, area, width=1, border_radius=6)
-        x = area.left + 8
-        levels = self.hardware.bar_levels
-        if levels:
-            seg_w = max(6, min(14, (150 - 2 * len(levels)) // len(levels)))
-            for level in levels:
-                cell = pygame.Rect(x, area.top + 8, seg_w, area.height - 16)
-                glow = int(60 + 195 * level)
-                pygame.draw.rect(
-                    surface, (glow, int(glow * 0.78), 30) if level > 0 else ui.PANEL, cell
-                )
-                pygame.draw.rect(surface, ui.DIM, cell, width=1)
-                x += seg_w + 2
-        x += 10
-        status = self.hardware.status_value
-        pygame.draw.circle(surface, ui.GOOD if status > 0 else ui.PANEL, (x + 10, area.centery), 9)
-        pygame.draw.circle(surface, ui.DIM, (x + 10, area.centery), 9, width=1)
-        x += 26
-        if self.hardware.buzzing:
-            tone = self.hardware.tone_hz
-            label = f"BZ {tone:.0f}" if tone else "BZ on"
-            ui.text(surface, label, (x, area.centery), 22, ui.ACCENT, anchor="midleft")
-        else:
-            ui.text(surface, "BZ -", (x, area.centery), 22, ui.DIM, anchor="midleft")
-
-    def _draw_toasts(self, surface: pygame.Surface) -> None:
-        if not self._toasts:
-            return
-        content = self._toasts[-1][0]
-        width, height = surface.get_size()
-        lines = ui.wrap(content, ui.SMALL, width - 120)[:2]
-        line_h = ui.font(ui.SMALL).get_linesize()
-        box = pygame.Rect(0, 0, width - 80, line_h * len(lines) + 20)
-        box.midbottom = (width // 2, height - ui.LEGEND_H - 10)
-        ui.panel(surface, box, ui.HEADER, border=ui.INFO)
-        for i, line in enumerate(lines):
-            ui.text(
-                surface, line, (box.centerx, box.top + 10 + i * line_h), ui.SMALL, anchor="midtop"
-            )
 
     def screenshot(self, path: Any) -> None:
         pygame.image.save(self.render(), str(path))

@@ -21,8 +21,9 @@ COMMAND_MODULES = [
     "display.commands.remix",
     "display.commands.mixtape",
     "display.commands.vision",
-    "display.commands.flows",
+    "display.commands.bench",
     "display.commands.check",
+    "display.commands.doctor",
 ]
 
 EXIT_BAD_INPUT = 2
@@ -49,8 +50,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        try:
+            return _dispatch(argv)
+        finally:
+            # The output still in the buffer goes now, inside this handler: when stdout is a
+            # pipe it is block-buffered, and a reader that left (`tablekeeper ... | head`)
+            # would otherwise be noticed only by the interpreter's last flush, at exit.
+            if sys.stdout is not None:
+                sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away: not an error of ours. Point stdout at /dev/null so the
+        # interpreter's last flush of what is left does not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         code = args.func(args)
     except CliError as error:
@@ -58,12 +76,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # The reader went away (`tablekeeper ... | head`): not an error of ours. Point stdout
-        # at /dev/null so the interpreter's last flush does not complain either.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
     return int(code or 0)
 
 

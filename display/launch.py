@@ -8,6 +8,7 @@ clear sentence; the CLI prints it and exits 2.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -15,17 +16,32 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Protocol
+
+import pygame
 
 from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
 from device.config import Config, ConfigError, load_config
 from device.hardware import Hardware, HardwareError
-from display.app import App, Clock, FakeClock, MonotonicClock
+from device.service import record_crash
+from display.app import App
+from display.clock import Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
+from display.script import ScriptObserver, ScriptRunner, load_script
+from display.sim_camera import synthetic_camera
 from display.store import Store, StoreError, default_state_dir
 
 
 class LaunchError(Exception):
     """Something the person running the appliance must fix; one sentence."""
+
+
+class RunObserver(ScriptObserver, Protocol):
+    """A development harness watching a scripted run: every committed transaction of the store
+    (from the first, at start-up) and the script's steps and updates."""
+
+    def committed(self, store: Store) -> None:
+        """A transaction was committed (durable) in ``store``."""
 
 
 @dataclass
@@ -40,6 +56,21 @@ class RunOptions:
     exit_after_frames: int | None = None  # for `bench ui`: stop after N frames
     report_first_frame: bool = False  # for `bench ui`: print the wall time of the first frame
 
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> RunOptions:
+        """The options ``tablekeeper run`` was given (parsed by its command line)."""
+        return cls(
+            simulated=args.sim,
+            script=args.script,
+            screenshots=args.screenshots,
+            state_dir=args.state_dir,
+            camera_dir=args.camera_dir,
+            dump_state=args.dump_state,
+            config=args.config,
+            exit_after_frames=args.exit_after_frames,
+            report_first_frame=args.report_first_frame,
+        )
+
 
 def make_camera(config: Config, options: RunOptions) -> Camera:
     if options.camera_dir is not None:
@@ -51,14 +82,18 @@ def make_camera(config: Config, options: RunOptions) -> Camera:
             return FolderCamera(Path(config.camera.folder).expanduser())
         if config.camera.backend == "none":
             return NoCamera()
-        from display.sim_camera import synthetic_camera
-
         return synthetic_camera()
     return camera_from_config(config.camera)
 
 
-def build_app(options: RunOptions, clock: Clock | None = None, strict: bool = False) -> App:
-    """Everything except the display window. The caller must ``app.close()``."""
+def build_app(
+    options: RunOptions,
+    clock: Clock | None = None,
+    strict: bool = False,
+    observer: RunObserver | None = None,
+) -> App:
+    """Everything except the display window. The caller must ``app.close()``. An ``observer``
+    sees every commit of the store, from the first one at start-up."""
     try:
         config = load_config(options.config)
     except ConfigError as error:
@@ -75,6 +110,8 @@ def build_app(options: RunOptions, clock: Clock | None = None, strict: bool = Fa
     except StoreError as error:
         hardware.close()
         raise LaunchError(str(error)) from None
+    if observer is not None:
+        store.observers.append(observer.committed)
     try:
         app = App(
             config=config,
@@ -102,17 +139,19 @@ def write_dump(app: App, path: Path) -> None:
     path.write_text(json.dumps(app.state_dump(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def run_script(options: RunOptions) -> list[Path]:
+def run_script(
+    options: RunOptions, clock: FakeClock | None = None, observer: RunObserver | None = None
+) -> list[Path]:
     """A headless scripted run on a fake clock; returns the screenshots written."""
-    from display.script import ScriptRunner, load_script
-
     assert options.script is not None
     steps = load_script(options.script)  # ScriptError before anything starts
-    clock = FakeClock()
-    app = build_app(options, clock=clock, strict=True)
+    clock = clock if clock is not None else FakeClock()
+    app = build_app(options, clock=clock, strict=True, observer=observer)
     try:
         camera = app.camera if isinstance(app.camera, ScriptedCamera) else None
-        runner = ScriptRunner(app, clock, camera, options.screenshots, options.script)
+        runner = ScriptRunner(
+            app, clock, camera, options.screenshots, options.script, observer=observer
+        )
         runner.run(steps)
         if options.dump_state is not None:
             write_dump(app, options.dump_state)
@@ -135,8 +174,6 @@ def display_available() -> str | None:
 
 def run_interactive(options: RunOptions) -> int:
     """The appliance: a window (simulated) or the full-screen panel (real), until quit/SIGTERM."""
-    import pygame
-
     started = time.time()
     if options.simulated and options.exit_after_frames is None:
         reason = display_available()
@@ -200,4 +237,13 @@ def run(options: RunOptions) -> int:
         if shots:
             print(f"wrote {len(shots)} screenshots to {options.screenshots}")
         return 0
-    return run_interactive(options)
+    try:
+        return run_interactive(options)
+    except (LaunchError, KeyboardInterrupt):
+        raise
+    except Exception as error:  # noted for the next start to show (device/service.py)
+        try:
+            record_crash(options.state_dir or default_state_dir(), error)
+        except OSError:
+            pass
+        raise

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from device import simulated
 from display.actions import Action
 
 if TYPE_CHECKING:
     from device.camera import ScriptedCamera
-    from display.app import App, FakeClock
+    from display.app import App
+    from display.clock import FakeClock
 
 ACTIONS = ("press", "hold", "advance", "camera", "shot", "type")
 UPDATE_STEP = 0.1  # seconds of app clock between updates during advance/hold
@@ -118,6 +120,16 @@ def load_script(path: Path) -> list[Step]:
     return parse_script(text, path)
 
 
+class ScriptObserver(Protocol):
+    """What a development harness may watch in a scripted run (``display/checks/child.py``)."""
+
+    def step_started(self, index: int, step: Step) -> None:
+        """Step ``index`` (0-based) of the script is about to be played."""
+
+    def updated(self) -> None:
+        """The app has just run one update (a tick of the clock, or after an input)."""
+
+
 class ScriptRunner:
     """Plays steps into a simulated :class:`App` whose clock is a :class:`FakeClock`."""
 
@@ -128,13 +140,20 @@ class ScriptRunner:
         camera: ScriptedCamera | None,
         screenshots: Path | None,
         source: Path | str = "script",
+        observer: ScriptObserver | None = None,
     ) -> None:
         self.app = app
         self.clock = clock
         self.camera = camera
         self.screenshots = screenshots
         self.source = source
+        self.observer = observer
         self.shots: list[Path] = []
+
+    def update(self) -> None:
+        self.app.update()
+        if self.observer is not None:
+            self.observer.updated()
 
     def advance(self, seconds: float) -> None:
         remaining = seconds
@@ -142,43 +161,46 @@ class ScriptRunner:
             step = min(UPDATE_STEP, remaining)
             self.clock.advance(step)
             remaining -= step
-            self.app.update()
+            self.update()
 
     def run(self, steps: list[Step]) -> None:
+        self.update()
+        for index, step in enumerate(steps):
+            if self.observer is not None:
+                self.observer.step_started(index, step)
+            self.play(step)
+
+    def play(self, step: Step) -> None:
         app = self.app
-        app.update()
-        for step in steps:
-            where = f"{self.source} line {step.line}"
-            if step.verb in ("press", "hold"):
-                assert step.action is not None
-                name = step.action.value.lower()
-                try:
-                    app.hardware.sim_press(name)
-                except KeyError:
-                    raise ScriptError(
-                        f"{where}: {step.action.script_name} is not wired in the config"
-                    ) from None
-                app.update()
-                if step.verb == "hold":
-                    self.advance(step.seconds)
-                app.hardware.sim_release(name)
-                app.update()
-            elif step.verb == "advance":
+        where = f"{self.source} line {step.line}"
+        if step.verb in ("press", "hold"):
+            assert step.action is not None
+            name = step.action.value.lower()
+            try:
+                simulated.press(app.hardware, name)
+            except KeyError:
+                raise ScriptError(
+                    f"{where}: {step.action.script_name} is not wired in the config"
+                ) from None
+            self.update()
+            if step.verb == "hold":
                 self.advance(step.seconds)
-            elif step.verb == "camera":
-                if self.camera is None:
-                    raise ScriptError(f"{where}: this run has no scriptable camera")
-                assert step.path is not None
-                self.camera.queue_file(step.path)
-            elif step.verb == "shot":
-                if self.screenshots is not None:
-                    self.screenshots.mkdir(parents=True, exist_ok=True)
-                    path = self.screenshots / f"{step.text}.png"
-                    app.screenshot(path)
-                    self.shots.append(path)
-            elif step.verb == "type":
-                if not app.type_text(step.text):
-                    raise ScriptError(
-                        f"{where}: the screen '{app.top.kind}' does not take typed text"
-                    )
-                app.update()
+            simulated.release(app.hardware, name)
+            self.update()
+        elif step.verb == "advance":
+            self.advance(step.seconds)
+        elif step.verb == "camera":
+            if self.camera is None:
+                raise ScriptError(f"{where}: this run has no scriptable camera")
+            assert step.path is not None
+            self.camera.queue_file(step.path)
+        elif step.verb == "shot":
+            if self.screenshots is not None:
+                self.screenshots.mkdir(parents=True, exist_ok=True)
+                path = self.screenshots / f"{step.text}.png"
+                app.screenshot(path)
+                self.shots.append(path)
+        elif step.verb == "type":
+            if not app.type_text(step.text):
+                raise ScriptError(f"{where}: the screen '{app.top.kind}' does not take typed text")
+            self.update()

@@ -10,7 +10,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from display.app import App
+    from device.hardware import Hardware
+    from display.store import Store
 
 NAMESPACE = "settings"
 
@@ -22,8 +23,8 @@ class Settings:
     table_name: str = ""  # shown in the home screen's title bar ("Tablekeeper - Friday club")
 
 
-def load(app: App) -> Settings:
-    stored = app.store.get(NAMESPACE, "values", {}) or {}
+def load(store: Store) -> Settings:
+    stored = store.get(NAMESPACE, "values", {}) or {}
     defaults = asdict(Settings())
     values = {}
     for key, default in defaults.items():
@@ -32,13 +33,12 @@ def load(app: App) -> Settings:
     return Settings(**values)
 
 
-def save(app: App, settings: Settings) -> None:
-    app.store.put(NAMESPACE, "values", asdict(settings))
-    apply(app, settings)
+def save(store: Store, hardware: Hardware, settings: Settings) -> None:
+    store.put(NAMESPACE, "values", asdict(settings))
+    apply(hardware, settings)
 
 
-def apply(app: App, settings: Settings | None = None) -> None:
+def apply(hardware: Hardware, settings: Settings) -> None:
     """Make the hardware follow the settings."""
-    settings = settings or load(app)
-    app.hardware.muted = not settings.sound
-    app.hardware.status_enabled = settings.status_led
+    hardware.muted = not settings.sound
+    hardware.status_enabled = settings.status_led

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from device.camera import FunctionCamera
 
 DEFAULT_CARD_NAMES = ("Lantern", "Harbour", "Red Kite", "Compass", "Tin Drum")
@@ -25,8 +27,7 @@ def synthetic_camera(
 
     def make_scene() -> Any:
         if not state:
-            import numpy as np
-
+            # start-up time: the scene maker loads OpenCV; a camera nobody uses costs nothing
             from vision.synth import compose_scene, render_card_face
 
             state["compose"] = compose_scene

@@ -10,6 +10,11 @@ What is stored:
 Writes join one open transaction that :meth:`Store.commit` ends; the app commits after every
 event, so the stack and the game data of one event land together or not at all.
 
+Observers: ``store.observers`` holds callables run after every COMMIT that wrote something, once
+SQLite has returned from it (the data is then durable). Development harnesses use them to watch
+the store (``display/checks/child.py`` logs every committed state for the power-cut check); the
+appliance itself registers none.
+
 Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL keeps the database
 consistent but may lose the last few commits on power loss; FULL fsyncs the WAL on every commit,
 so a button press that was acknowledged on screen survives pulling the plug. Commits happen only
@@ -73,6 +78,8 @@ class Store:
         self.state_dir = Path(state_dir)
         self.path = self.state_dir / DB_NAME
         self.notices: list[str] = []
+        #: called with the store after each commit that wrote something (see module docstring)
+        self.observers: list[Callable[[Store], None]] = []
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)  # ballots: private
         except OSError as error:
@@ -175,6 +182,8 @@ class Store:
     def commit(self) -> None:
         if self.db.in_transaction:
             self.db.execute("COMMIT")
+            for observer in self.observers:
+                observer(self)
 
     def close(self) -> None:
         try:

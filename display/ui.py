@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pygame
 
 from display.actions import Action
@@ -23,11 +24,15 @@ HEADER_H = 52
 LEGEND_H = 64
 MARGIN = 24
 
+# Type is sized for a player 60 cm from a 7-inch 800x480 panel (0.193 mm a pixel): nothing a
+# player must read has capitals under ~3.9 mm (about 22 arcminutes). pygame's bundled font draws
+# capitals of 21 px (4.05 mm) at SMALL = 42 and 24 px (4.6 mm) at MEDIUM = 48; at the old
+# SMALL = 28 they were 15 px (2.9 mm). Cut words, not sizes. tests/test_ui.py measures them.
 HUGE = 140  # the timer digits
-BIG = 72
-LARGE = 48
-MEDIUM = 36
-SMALL = 28  # the smallest type on any screen
+BIG = 80
+LARGE = 60
+MEDIUM = 48
+SMALL = 42  # the smallest type a player must read, on any screen
 
 # -- colours (high contrast on near-black) ----------------------------------------------------
 BACKGROUND = (12, 12, 16)
@@ -321,8 +326,6 @@ def message_box(
 def image_surface(image: object, max_size: tuple[int, int]) -> pygame.Surface:
     """A BGR numpy image (as cameras and vision give) as a pygame surface fitting ``max_size``,
     aspect ratio kept."""
-    import numpy as np
-
     array = np.asarray(image)
     if array.ndim == 2:
         array = np.repeat(array[:, :, None], 3, axis=2)

@@ -1,37 +1,89 @@
 #!/usr/bin/env bash
-# Install Tablekeeper as a service on Raspberry Pi OS (Bookworm or later), as root:
+# Install Tablekeeper as a service on Raspberry Pi OS Bookworm (12) or Trixie (13), as root:
 #
 #   sudo systemd/install.sh [--prefix /opt/tablekeeper] [--no-start] [--dry-run]
+#                           [--os-release FILE]
 #
-# It installs the apt packages (picamera2 and friends), copies this checkout to the prefix,
-# creates a venv there with --system-site-packages (so the apt picamera2/libcamera are visible)
-# and installs the project with the `pi` extra (numpy<2, opencv<4.12: see README), creates the
-# `tablekeeper` user and its groups, the state directory and /etc/tablekeeper/config.toml,
-# installs the unit and enables it. Running it again upgrades in place; state and config stay.
+# The plan follows the OS release (read from /etc/os-release, or FILE): Bookworm keeps numpy<2
+# and opencv-python-headless<4.12 (apt's picamera2 is built on numpy 1); Trixie uses numpy 2
+# from apt and current OpenCV. It installs the apt packages (picamera2, lgpio, the EGL/GBM/DRM
+# libraries SDL's KMSDRM driver loads), copies this checkout to the prefix, makes a venv there
+# with --system-site-packages and installs the project with that release's pins
+# (systemd/requirements-RELEASE.txt), creates the `tablekeeper` user and its groups, the state
+# directory and /etc/tablekeeper/config.toml, installs the unit and enables it. --dry-run prints
+# the plan and the steps without changing anything. Running it again upgrades in place.
 set -euo pipefail
 
 PREFIX=/opt/tablekeeper
 START=yes
 DRY_RUN=no
+OS_RELEASE=/etc/os-release
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SERVICE_USER=tablekeeper
 STATE_DIR=/var/lib/tablekeeper
 CONFIG_DIR=/etc/tablekeeper
 UNIT_DIR=/etc/systemd/system
-APT_PACKAGES=(python3-venv python3-pip python3-lgpio python3-picamera2 python3-libcamera
-  libcamera-apps-lite)
+RPI_ARCHIVE=http://archive.raspberrypi.com/debian/
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) PREFIX="${2:?--prefix needs a folder}"; shift 2 ;;
     --no-start) START=no; shift ;;
     --dry-run) DRY_RUN=yes; shift ;;
+    --os-release) OS_RELEASE="${2:?--os-release needs a file}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
 done
+
+# -- the release decides the plan ------------------------------------------------------------------
+if [ ! -r "$OS_RELEASE" ]; then
+  echo "install.sh: cannot read $OS_RELEASE (which OS is this?)" >&2
+  exit 2
+fi
+# os-release is shell-compatible (os-release(5)); read it in a subshell, keep three fields.
+read -r RELEASE_ID RELEASE_VERSION RELEASE_CODENAME < <(
+  # shellcheck disable=SC1090
+  . "$OS_RELEASE"; echo "${ID:-unknown} ${VERSION_ID:-0} ${VERSION_CODENAME:-unknown}"
+)
+PRETTY="$(. "$OS_RELEASE"; echo "${PRETTY_NAME:-$RELEASE_ID $RELEASE_VERSION}")"
+RELEASE_MAJOR="${RELEASE_VERSION%%.*}"
+case "$RELEASE_MAJOR" in ''|*[!0-9]*) RELEASE_MAJOR=0 ;; esac
+
+if [ "$RELEASE_MAJOR" -eq 12 ]; then
+  PLAN=bookworm
+  PYTHON_SERIES=3.11
+  CAMERA_APPS=libcamera-apps-lite
+  RESTART_STEPS=no   # systemd 252: no RestartSteps=
+elif [ "$RELEASE_MAJOR" -ge 13 ]; then
+  PLAN=trixie
+  PYTHON_SERIES=3.13
+  CAMERA_APPS=rpicam-apps-lite   # the camera tools' name since late 2023
+  RESTART_STEPS=yes  # systemd 257: restarts slow down step by step
+  if [ "$RELEASE_MAJOR" -gt 13 ]; then
+    echo "install.sh: $PRETTY is newer than Trixie; using the Trixie plan (untested)" >&2
+  fi
+else
+  echo "install.sh: $PRETTY is not supported: Tablekeeper needs Raspberry Pi OS Bookworm (12)" \
+    "or Trixie (13)" >&2
+  exit 2
+fi
+
+REQUIREMENTS="systemd/requirements-$PLAN.txt"
+# From Debian: Python, numpy (the one apt's picamera2 is built on) and the libraries SDL's
+# KMSDRM driver loads at run time (the pygame-ce wheel does not bundle them; Lite may lack them).
+DEBIAN_PACKAGES=(python3-venv python3-pip python3-numpy libegl1 libgles2 libgbm1 libdrm2)
+# From the Raspberry Pi archive, not Debian's.
+RPI_PACKAGES=(python3-picamera2 python3-libcamera python3-lgpio "$CAMERA_APPS")
+PIP_REQUIREMENTS="$(grep -v '^\s*#' "$SOURCE/$REQUIREMENTS" | grep -v '^\s*$' | tr '\n' ' ')"
+
+echo "== plan for $PRETTY (from $OS_RELEASE)"
+echo "plan release: $PLAN (Python $PYTHON_SERIES)"
+echo "plan apt: ${DEBIAN_PACKAGES[*]} ${RPI_PACKAGES[*]}"
+echo "plan apt from the Raspberry Pi archive ($RPI_ARCHIVE): ${RPI_PACKAGES[*]}"
+echo "plan pip: ${PIP_REQUIREMENTS% } (from $REQUIREMENTS) and the project"
 
 run() {
   if [ "$DRY_RUN" = yes ]; then
@@ -46,9 +98,33 @@ if [ "$DRY_RUN" = no ] && [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 
+require_rpi_archive() {
+  if [ "$DRY_RUN" = yes ]; then
+    echo "+ check that apt can find ${RPI_PACKAGES[*]}"
+    return
+  fi
+  local missing=() package
+  for package in "${RPI_PACKAGES[@]}"; do
+    apt-cache show "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    cat >&2 <<EOF
+install.sh: apt cannot find ${missing[*]}.
+  These come from the Raspberry Pi archive ($RPI_ARCHIVE), not from Debian's.
+  Raspberry Pi OS has it set up; on another Debian add it:
+    echo "deb $RPI_ARCHIVE $RELEASE_CODENAME main" > /etc/apt/sources.list.d/raspi.list
+  with its signing key (the raspberrypi-archive-keyring package), then apt-get update and run
+  this script again.
+EOF
+    exit 1
+  fi
+}
+
 echo "== apt packages"
 run apt-get update -qq
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}"
+require_rpi_archive
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+  "${DEBIAN_PACKAGES[@]}" "${RPI_PACKAGES[@]}"
 
 echo "== user $SERVICE_USER and groups"
 for group in video render input gpio; do
@@ -71,9 +147,11 @@ if [ "$(realpath "$SOURCE")" != "$(realpath -m "$PREFIX")" ]; then
       --exclude=./build --exclude='./*.egg-info' -cf - . | tar -C "$PREFIX" -xf -
   fi
 fi
+# --system-site-packages: apt's picamera2, libcamera, lgpio and numpy are seen in the venv.
 run python3 -m venv --system-site-packages "$PREFIX/.venv"
 run "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
-run "$PREFIX/.venv/bin/python" -m pip install --quiet "$PREFIX[pi]"
+run "$PREFIX/.venv/bin/python" -m pip install --quiet --requirement "$PREFIX/$REQUIREMENTS" \
+  "$PREFIX"
 
 echo "== state directory $STATE_DIR and config $CONFIG_DIR/config.toml"
 run install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$STATE_DIR"
@@ -94,10 +172,22 @@ else
     > "$UNIT_DIR/tablekeeper.service"
   chmod 0644 "$UNIT_DIR/tablekeeper.service"
 fi
+DROP_IN="$UNIT_DIR/tablekeeper.service.d/restart-pace.conf"
+if [ "$RESTART_STEPS" = yes ]; then
+  # systemd >= 254: the first restart comes quickly, a crash loop slows down to one a minute.
+  if [ "$DRY_RUN" = yes ]; then
+    echo "+ write $DROP_IN (RestartSec=2, RestartSteps=5, RestartMaxDelaySec=60)"
+  else
+    install -d -m 0755 "$(dirname "$DROP_IN")"
+    printf '[Service]\nRestartSec=2\nRestartSteps=5\nRestartMaxDelaySec=60\n' > "$DROP_IN"
+    chmod 0644 "$DROP_IN"
+  fi
+fi
 run systemctl daemon-reload
 if [ "$START" = yes ]; then
   run systemctl enable --now tablekeeper.service
 else
   run systemctl enable tablekeeper.service
 fi
-echo "== done: journalctl -u tablekeeper -f shows the log; edit $CONFIG_DIR/config.toml for pins"
+echo "== done: journalctl -u tablekeeper -f shows the log; $PREFIX/.venv/bin/tablekeeper doctor" \
+  "checks the set-up; edit $CONFIG_DIR/config.toml for pins"

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from display.flows.scenes import write
+from display.checks.scenes import write
 from display.launch import RunOptions, run_script
 
 
@@ -44,7 +44,7 @@ def top(dump: dict) -> dict:
 @contextmanager
 def sim_app(state: Path) -> Iterator[Any]:
     """A simulated appliance on ``state`` with a fake clock, strict (jobs inline), closed after."""
-    from display.app import FakeClock
+    from display.clock import FakeClock
     from display.launch import build_app
 
     app = build_app(RunOptions(simulated=True, state_dir=state), clock=FakeClock(), strict=True)

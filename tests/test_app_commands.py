@@ -17,7 +17,9 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
-    monkeypatch.setattr("display.cli.COMMAND_MODULES", ["display.commands.app"])
+    monkeypatch.setattr(
+        "display.cli.COMMAND_MODULES", ["display.commands.app", "display.commands.bench"]
+    )
     yield
     if Device.pin_factory is not None:
         Device.pin_factory.reset()

@@ -14,7 +14,9 @@ from display import cli
 @pytest.fixture(autouse=True)
 def only_comix_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     # Test this module's commands on their own, whatever the state of the other areas' modules.
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["display.commands.comix"])
+    monkeypatch.setattr(
+        cli, "COMMAND_MODULES", ["display.commands.comix", "display.commands.bench"]
+    )
 
 
 def run(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: object, *flags: str):

@@ -168,8 +168,8 @@ def test_a_whole_game_survives_a_snapshot_after_every_event(setup, data) -> None
     game = Game.new(setup, seed=data.draw(st.integers(0, 1000)))
 
     def saved(game: Game) -> Game:
-        restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
-        assert restored.to_dict() == game.to_dict()
+        restored = Game.from_json(json.loads(json.dumps(game.to_json())))
+        assert restored.to_json() == game.to_json()
         return restored
 
     expected_totals = {p: 0 for p in setup.players}

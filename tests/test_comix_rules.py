@@ -343,7 +343,7 @@ def test_three_round_game_with_snapshot_after_every_event() -> None:
     with pytest.raises(PhaseError):
         game.submit_ballot("Ann", FOUR_BALLOTS["Ann"])
     game.declare_done("Cat")
-    game = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    game = Game.from_json(json.loads(json.dumps(game.to_json())))
     game.declare_done("Ann")
     game.time_up()  # Ben and Dan were still scripting
     assert game.phase == SCRIPTING
@@ -354,7 +354,7 @@ def test_three_round_game_with_snapshot_after_every_event() -> None:
     assert game.phase == REVIEWING
     for player in FOUR:
         game.submit_ballot(player, FOUR_BALLOTS[player])
-        game = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+        game = Game.from_json(json.loads(json.dumps(game.to_json())))
     assert game.phase == REVEAL
     assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 6, "Dan": 4}
     game.next_round()
@@ -375,10 +375,10 @@ def test_three_round_game_with_snapshot_after_every_event() -> None:
     assert game.winners() == ["Ben"]
     titles = [r.title for r in game.rounds]
     assert titles[0] == "We Need a Hero" and len(set(titles)) == 3
-    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
-    assert restored.to_dict() == game.to_dict()
+    restored = Game.from_json(json.loads(json.dumps(game.to_json())))
+    assert restored.to_json() == game.to_json()
 
 
 def test_corrupt_state_is_refused() -> None:
     with pytest.raises(ValueError, match="not a saved Co-Mix game"):
-        Game.from_dict({"game": "remix"})
+        Game.from_json({"game": "remix"})

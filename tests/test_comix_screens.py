@@ -2,7 +2,7 @@
 `tablekeeper run --sim --script FILE --dump-state FILE`), asserting the game state in the dump.
 
 The scripts are generated from plain descriptions (names, done order, ballots) so each test reads
-as a game: the helpers (``display.robustness.scenarios``) turn a wanted ballot into the button
+as a game: the helpers (``display.checks.scenarios``) turn a wanted ballot into the button
 presses a player would make.
 """
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from test_comix_rules import FOUR_BALLOTS, SEVEN_BALLOTS
 
+from display.checks.scenarios import ballot_presses, comix_setup
 from display.launch import RunOptions, run_script
-from display.robustness.scenarios import ballot_presses, comix_setup
 from games.comix import Game
 
 
@@ -63,7 +63,7 @@ def run(tmp_path: Path, lines: list[str], name: str = "game", state: str = "stat
 
 
 def game_of(dump: dict) -> Game:
-    return Game.from_dict(dump["store"]["comix"]["game"])
+    return Game.from_json(dump["store"]["comix"]["game"])
 
 
 def top_kind(dump: dict) -> str:
@@ -189,7 +189,8 @@ def test_a_game_survives_a_restart_mid_round(tmp_path: Path) -> None:
 
 
 def test_setup_refuses_duplicate_names_with_the_rule(tmp_path: Path) -> None:
-    names = ["type Ann", "type Ann", "type Cat", "type Dan"]
+    names = ["type Ann", "press ok", "type Ann", "press ok", "type Cat", "press ok"]
+    names += ["type Dan", "press ok"]
     lines = ["press ok", "press ok", "press right", "press ok", *names, "press ok"]
     lines += ["press right"] * 6 + ["press ok", "shot dup"]
     dump = run(tmp_path, lines, "dup")
@@ -249,7 +250,8 @@ def test_names_on_the_on_screen_keyboard(tmp_path: Path) -> None:
     keyboard = ["press ok"] + ["press right"] * 13 + ["press ok", "press ok"]  # A, N, N
     keyboard += ["press right"] * 17 + ["press ok"]  # DONE
     lines = ["press ok", "press ok", "press right", "press ok", "press ok", *keyboard]
-    lines += ["type Bob", "type Cy", "type Di", "press ok"] + ["press right"] * 6 + ["press ok"]
+    lines += ["type Bob", "press ok", "type Cy", "press ok", "type Di", "press ok", "press ok"]
+    lines += ["press right"] * 6 + ["press ok"]
     dump = run(tmp_path, lines, "keyboard")
     assert game_of(dump).setup.players == ("Ann", "Bob", "Cy", "Di")
 
@@ -288,7 +290,8 @@ def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> N
     from test_comix_rules import THREE, THREE_BALLOTS
 
     lines = ["press ok", "press ok", "press ok", "press left", "press ok"]  # 3 players
-    lines += ["press right", "press ok", "type Ann", "type Ben", "type Cat", "press ok"]
+    lines += ["press right", "press ok", "type Ann", "press ok", "type Ben", "press ok"]
+    lines += ["type Cat", "press ok", "press ok"]
     lines += ["press right", "press right", "press ok", "press left", "press left", "press ok"]
     lines += ["press right"] * 4 + ["press ok"]  # one round, start
     lines += round_presses(THREE, THREE, [1, 2, 3], THREE_BALLOTS, time_up=False)

@@ -49,6 +49,13 @@ def test_file_overrides_only_what_it_names(tmp_path: Path):
         ("[pins]\nencoder_b = false\n", "line 2: pins.encoder_b: the rotary encoder needs both"),
         ("[pins]\nencoder_a = false\nencoder_b = false\n", "pins.left: wire LEFT and RIGHT"),
         ('[pins]\nled_bar = [4, "x"]\n', "line 2: pins.led_bar: expected a list of BCM pin"),
+        ("[screen]\nrotate = 45\n", "line 2: screen.rotate: expected 0, 90, 180 or 270"),
+        ("[screen]\nrotate = true\n", "line 2: screen.rotate: expected 0, 90, 180 or 270"),
+        ("[camera]\nrotate = -90\n", "line 2: camera.rotate: expected 0, 90, 180 or 270"),
+        ('[camera]\nflip = "both"\n', "line 2: camera.flip: expected one of none, horizontal"),
+        ("[camera]\nlens_position = 40\n", "line 2: camera.lens_position: 40 is out of range"),
+        ("[camera]\nlens_position = true\n", "line 2: camera.lens_position: expected a number"),
+        ("[camera]\ntimeout = 0\n", "line 2: camera.timeout: 0 is out of range 0.5..120"),
     ],
 )
 def test_errors_name_file_line_and_key(tmp_path: Path, text: str, expected: str):
@@ -83,3 +90,36 @@ def test_config_location_follows_xdg_and_override(tmp_path: Path):
     (tmp_path / "tablekeeper").mkdir()
     (tmp_path / "tablekeeper" / "config.toml").write_text("[seats]\ncount = 4\n")
     assert load_config(environ={"XDG_CONFIG_HOME": str(tmp_path)}).seat_count == 4
+
+
+def test_rotation_and_camera_keys():
+    config = parse_config(
+        "[screen]\nwidth = 720\nheight = 1280\nrotate = 90\n\n[camera]\nrotate = 180\n"
+        'flip = "horizontal"\nlens_position = 3.25\ntimeout = 2.5\n'
+    )
+    assert config.screen.rotate == 90
+    assert config.screen.drawing_size == (1280, 720)  # Touch Display 2 turned to landscape
+    camera = config.camera
+    assert (camera.rotate, camera.flip, camera.lens_position, camera.timeout) == (
+        180,
+        "horizontal",
+        3.25,
+        2.5,
+    )
+    defaults = parse_config()
+    assert defaults.screen.rotate == 0 and defaults.screen.drawing_size == (800, 480)
+    assert defaults.camera.lens_position is None  # autofocus unless a position is set
+    assert (defaults.camera.rotate, defaults.camera.flip, defaults.camera.timeout) == (
+        0,
+        "none",
+        5.0,
+    )
+    assert parse_config("[camera]\nlens_position = false\n").camera.lens_position is None
+
+
+def test_assigned_pins_follow_the_file_and_the_seat_count():
+    pins = parse_config("[seats]\ncount = 2\n").pins
+    keys = [key for key, _ in pins.assigned(2)]
+    assert keys[:3] == ["pins.seat_1", "pins.seat_2", "pins.back"]
+    assert "pins.seat_3" not in keys and keys.count("pins.led_bar") == 8
+    assert len(pins.assigned()) == len(keys) + 3

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from gpiozero import Device
+from gpiozero import Button, Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from device import simulated
 from device.config import parse_config
-from device.hardware import Hardware, InputEvent, simulated_pin_factory
+from device.hardware import Hardware, HardwareError, InputEvent
+from device.pins import simulated_pin_factory
 
 
 class Clock:
@@ -47,24 +50,24 @@ def test_mock_pin_press_and_release_come_out_as_events(factory, clock):
 
 def test_sim_press_goes_through_the_mock_pin(factory, clock):
     hardware = make(factory, clock)
-    hardware.sim_press("shutter")
+    simulated.press(hardware, "shutter")
     assert factory.pin(20).state == 0  # pulled low, as a real button to ground
     assert hardware.buttons["shutter"].is_pressed
-    hardware.sim_release("shutter")
+    simulated.release(hardware, "shutter")
     assert factory.pin(20).state == 1
     assert [e.kind for e in hardware.poll()] == ["press", "release"]
 
 
 def test_encoder_turns_both_ways_and_push_is_ok(factory, clock):
     hardware = make(factory, clock)
-    hardware.sim_turn(3)
+    simulated.turn(hardware, 3)
     assert hardware.encoder is not None and hardware.encoder.steps == 3
-    hardware.sim_turn(-1)
+    simulated.turn(hardware, -1)
     assert hardware.encoder.steps == 2
     names = [e.name for e in hardware.poll() if e.kind == "press"]
     assert names == ["right", "right", "right", "left"]
-    hardware.sim_press("ok")  # the encoder's push switch
-    hardware.sim_release("ok")
+    simulated.press(hardware, "ok")  # the encoder's push switch
+    simulated.release(hardware, "ok")
     assert hardware.poll() == [InputEvent("press", "ok"), InputEvent("release", "ok")]
 
 
@@ -81,18 +84,18 @@ def test_navigation_buttons_instead_of_encoder(factory, clock):
     text = "[pins]\nleft = 2\nright = 3\nok = 14\nencoder_a = false\nencoder_b = false\n"
     hardware = make(factory, clock, text)
     assert hardware.encoder is None
-    hardware.sim_press("left")
-    hardware.sim_release("left")
+    simulated.press(hardware, "left")
+    simulated.release(hardware, "left")
     assert hardware.poll()[0] == InputEvent("press", "left")
     with pytest.raises(KeyError):
-        hardware.sim_turn(1)
+        simulated.turn(hardware, 1)
 
 
 def test_unwired_input_is_a_key_error(factory, clock):
     hardware = make(factory, clock, "[seats]\ncount = 2\n")
     assert "seat_3" not in hardware.inputs()
     with pytest.raises(KeyError):
-        hardware.sim_press("seat_3")
+        simulated.press(hardware, "seat_3")
 
 
 def test_led_bar_shows_a_fraction(factory, clock):
@@ -150,7 +153,7 @@ def test_close_resets_an_owned_mock_factory(clock):
     first = Hardware(parse_config(), simulated=True, now=clock.now)
     first.close()
     second = Hardware(parse_config(), simulated=True, now=clock.now)  # same pins, no conflict
-    second.sim_press("seat_2")
+    simulated.press(second, "seat_2")
     assert second.poll()[0].name == "seat_2"
     second.close()
 
@@ -159,3 +162,91 @@ def test_describe_lists_pins_with_header_numbers(factory, clock):
     lines = make(factory, clock).describe()
     assert "SEAT 1: GPIO5 (pin 29)" in lines
     assert "BUZZER (tonal): GPIO18 (pin 12)" in lines
+
+
+def test_simulated_input_refuses_real_hardware(factory, clock):
+    hardware = Hardware(parse_config(), simulated=False, now=clock.now, pin_factory=factory)
+    try:
+        with pytest.raises(RuntimeError, match="real hardware"):
+            simulated.press(hardware, "seat_1")
+        assert not hasattr(hardware, "sim_press")  # no simulated entry points on Hardware
+    finally:
+        hardware.close()
+
+
+def test_the_package_face_exports_what_the_app_uses():
+    import device
+
+    for name in device.__all__:
+        assert getattr(device, name) is not None, name
+    assert device.Hardware is Hardware and device.simulated is simulated
+
+
+class error(Exception):  # noqa: N801 - named as lgpio names its exception
+    """What lgpio raises when the kernel (an SPI driver) holds a line."""
+
+
+class KernelHeldPin(MockPWMPin):
+    """A mock pin that the kernel holds, as an SPI touch HAT's driver holds GPIO 7-11, 17, 25."""
+
+    held: frozenset[int] = frozenset()
+
+    def __init__(self, factory, info, **kwargs):
+        if int(info.name[4:]) in self.held:
+            raise error("'GPIO busy'")
+        super().__init__(factory, info, **kwargs)
+
+
+def test_a_pin_reserved_by_another_device_disables_only_that_input(factory, clock, caplog):
+    other = Button(17, pin_factory=factory)  # someone else has the encoder's A pin
+    hardware = make(factory, clock)
+    assert hardware.encoder is None
+    assert [p.part for p in hardware.problems] == ["ENCODER"]
+    problem = hardware.problems[0]
+    assert problem.pins == (17,)
+    assert problem.sentence() == (
+        "ENCODER disabled: GPIO17 (pin 11) is already used by another device"
+    )
+    assert problem.sentence() in caplog.text  # and in the log
+    # Everything else starts and works.
+    simulated.press(hardware, "seat_1")
+    simulated.release(hardware, "seat_1")
+    simulated.press(hardware, "ok")  # the encoder's push switch is on its own pin
+    assert [e.name for e in hardware.poll()] == ["seat_1", "seat_1", "ok"]
+    assert "left" not in hardware.inputs() and "ok" in hardware.inputs()
+    with pytest.raises(KeyError):
+        simulated.turn(hardware, 1)
+    assert problem.sentence() in hardware.describe()
+    hardware.close()
+    other.close()
+
+
+def test_an_spi_touch_hat_leaves_out_its_pins_and_the_appliance_starts(clock):
+    KernelHeldPin.held = frozenset({7, 8, 9, 10, 11, 17, 25})
+    factory = MockFactory(pin_class=KernelHeldPin)
+    try:
+        hardware = Hardware(parse_config(), simulated=True, now=clock.now, pin_factory=factory)
+        parts = {p.part: p for p in hardware.problems}
+        assert set(parts) == {"ENCODER", "LED BAR"}
+        assert parts["ENCODER"].pins == (17,)
+        assert "busy" in parts["ENCODER"].reason and "SPI touch screen" in parts["ENCODER"].reason
+        # The bar runs on the LEDs whose pins are free (4, 23, 24, 21), not on none.
+        assert parts["LED BAR"].pins == (25, 9, 10, 11)
+        assert parts["LED BAR"].effect == "runs on 4 of its 8 LEDs"
+        hardware.set_bar(1.0)
+        assert hardware.bar_levels == [1.0, 1.0, 1.0, 1.0]
+        assert "seat_5" in hardware.inputs() and hardware.buzzer is not None
+        hardware.close()
+    finally:
+        factory.reset()
+        KernelHeldPin.held = frozenset()
+
+
+def test_no_gpio_at_all_is_still_a_hardware_error(clock, monkeypatch):
+    def no_factory():
+        raise ImportError("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+    with pytest.raises(HardwareError, match="cannot set up the GPIO devices"):
+        Hardware(parse_config(), simulated=False, now=clock.now)

@@ -11,13 +11,16 @@ import pygame
 import pytest
 from gpiozero import Device
 
+from device import simulated
 from device.camera import FunctionCamera
 from display import ui
 from display.actions import Action
-from display.app import App, FakeClock
+from display.app import SIM_PANEL_W, App
+from display.clock import FakeClock
 from display.launch import LaunchError, RunOptions, build_app
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 from display.store import Store
+from display.widgets.keyboard import KeyboardScreen
 
 
 @register_screen
@@ -97,9 +100,9 @@ def start(state: Path, clock: FakeClock | None = None, strict: bool = True, **kw
 
 
 def press(app: App, name: str) -> None:
-    app.hardware.sim_press(name)
+    simulated.press(app.hardware, name)
     app.update()
-    app.hardware.sim_release(name)
+    simulated.release(app.hardware, name)
     app.update()
 
 
@@ -121,8 +124,8 @@ def test_mock_pin_presses_reach_the_screen(state: Path):
         for name in ("seat_1", "seat_5", "shutter", "ok"):
             press(app, name)
         # The encoder (default navigation) turned by its A/B pins gives LEFT and RIGHT.
-        app.hardware.sim_turn(1)
-        app.hardware.sim_turn(-2)
+        simulated.turn(app.hardware, 1)
+        simulated.turn(app.hardware, -2)
         app.update()
         assert app.top.actions == [  # type: ignore[attr-defined]
             "SEAT_1",
@@ -176,12 +179,12 @@ def test_hold_back_goes_home(state: Path):
     try:
         app.push(TimerScreen(app))
         app.push(TimerScreen(app))
-        app.hardware.sim_press("back")
+        simulated.press(app.hardware, "back")
         app.update()  # the press itself pops one screen
         assert len(app.screens) == 2
         clock.advance(app.config.buttons.hold_time + 0.1)
         app.update()  # the hold goes home
-        app.hardware.sim_release("back")
+        simulated.release(app.hardware, "back")
         app.update()
         assert [s.kind for s in app.screens] == ["home"]
     finally:
@@ -320,7 +323,7 @@ def test_render_sizes_and_sim_panel(state: Path, tmp_path: Path):
         app.hardware.set_bar(1.0)
         surface = app.render()
         # The simulation panel's first LED cell is lit (bright yellow-ish).
-        x = surface.get_width() - app.SIM_PANEL_W + 8 + 3
+        x = surface.get_width() - SIM_PANEL_W + 8 + 3
         r, g, b, _ = surface.get_at((x, 20))
         assert r > 200 and g > 150 and b < 100
     finally:
@@ -363,27 +366,25 @@ class AskNameScreen(Screen):
         self.answers: list[tuple[str, Any]] = []
 
     def handle(self, action: Action) -> None:
-        from display.screens.text_entry import TextEntryScreen
-
         if action is Action.OK:
-            self.app.push(TextEntryScreen(self.app, tag="name", prompt="Seat 1 name"))
+            self.app.push(KeyboardScreen(self.app, "Seat 1 name"), purpose="name")
 
-    def handle_result(self, tag: str, value: Any) -> None:
-        self.answers.append((tag, value))
+    def on_result(self, purpose: str, result: Any) -> None:
+        self.answers.append((purpose, result))
 
 
-def test_text_entry_with_the_wheel_the_keyboard_and_typed_text(state: Path):
+def test_the_keyboard_by_buttons_by_keys_and_by_typed_text(state: Path):
     app = start(state)
     try:
         asker = AskNameScreen(app)
         app.push(asker)
         press(app, "ok")
-        assert app.top.kind == "text_entry"
+        assert app.top.kind == "keyboard"
         press(app, "right")  # B
         press(app, "ok")
         press(app, "left")  # A
         press(app, "ok")
-        assert app.top.value == "BA"  # type: ignore[attr-defined]
+        assert app.top.text == "Ba"  # type: ignore[attr-defined]  (key by key: "Ba", not "BA")
         # Keyboard: printable keys type (even "1", which is SEAT 1's key), Enter finishes.
         for key, char in ((pygame.K_1, "1"), (pygame.K_c, "c")):
             app.handle_pygame_event(
@@ -391,26 +392,47 @@ def test_text_entry_with_the_wheel_the_keyboard_and_typed_text(state: Path):
             )
             app.handle_pygame_event(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
         app.update()
-        assert app.top.value == "BA1c"  # type: ignore[attr-defined]
+        assert app.top.text == "Ba1c"  # type: ignore[attr-defined]
         app.render()
         app.handle_pygame_event(
             pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")
         )
         app.handle_pygame_event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0))
         app.update()
-        assert app.top is asker and asker.answers == [("name", "BA1c")]
-        # Typed text (the script's `type`) then OK; BACK on an empty entry cancels.
+        assert app.top is asker and asker.answers == [("name", "Ba1c")]
+        # Typed text (the script's `type`) then OK; SHUTTER is Done too.
         press(app, "ok")
         assert app.type_text("Zoe")
         press(app, "ok")
         press(app, "ok")
-        press(app, "back")
-        assert asker.answers[1:] == [("name", "Zoe"), ("name", None)]
+        assert app.type_text("Al")
+        press(app, "shutter")
+        assert asker.answers[1:] == [("name", "Zoe"), ("name", "Al")]
     finally:
         app.close()
 
 
-def test_text_entry_survives_a_restart(state: Path):
+def test_back_on_the_keyboard_deletes_and_cancels_only_an_empty_field(state: Path):
+    app = start(state)
+    try:
+        asker = AskNameScreen(app)
+        app.push(asker)
+        press(app, "ok")
+        app.type_text("Ann")
+        press(app, "back")
+        assert app.top.kind == "keyboard" and app.top.text == "An"  # type: ignore[attr-defined]
+        assert [label for _, label in app.top.legend()][2] == "Delete"
+        press(app, "back")
+        press(app, "back")
+        assert app.top.kind == "keyboard" and app.top.text == ""  # type: ignore[attr-defined]
+        assert [label for _, label in app.top.legend()][2] == "Cancel"
+        press(app, "back")  # empty: cancelled
+        assert app.top is asker and asker.answers == [("name", None)]
+    finally:
+        app.close()
+
+
+def test_a_question_survives_a_restart(state: Path):
     app = start(state)
     app.push(AskNameScreen(app))
     press(app, "ok")
@@ -419,7 +441,8 @@ def test_text_entry_survives_a_restart(state: Path):
     app.close()
     again = start(state)
     try:
-        assert again.top.kind == "text_entry" and again.top.value == "Half a na"  # type: ignore[attr-defined]
+        assert again.top.kind == "keyboard" and again.top.text == "Half a na"  # type: ignore[attr-defined]
+        assert again.top.purpose == "name"
         press(again, "ok")
         assert again.top.answers == [("name", "Half a na")]  # type: ignore[attr-defined]
     finally:
@@ -461,4 +484,20 @@ def test_a_screen_that_cannot_be_saved_keeps_the_last_good_stack(state: Path):
         assert [e["kind"] for e in app.store.load_stack()] == ["home", "test_timer"]
     finally:
         app.pop()
+        app.close()
+
+
+def test_a_game_whose_screens_failed_to_load_says_broken(state: Path, monkeypatch):
+    from display.screen import SCREENS
+    from display.screens.home import HOME_ENTRIES
+
+    app = start(state)
+    try:
+        monkeypatch.delitem(SCREENS, "comix")
+        app.load_errors = {"display.screens.comix.ballot": "ImportError: something"}
+        comix = next(entry for entry in HOME_ENTRIES if entry.kind == "comix")
+        mixtape = next(entry for entry in HOME_ENTRIES if entry.kind == "mixtape")
+        assert app.top.note(comix) == "broken"  # type: ignore[attr-defined]
+        assert app.top.note(mixtape) == ""  # type: ignore[attr-defined]
+    finally:
         app.close()

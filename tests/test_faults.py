@@ -18,10 +18,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from device import simulated
 from device.camera import CameraError
-from display.app import App, FakeClock
+from display.app import App
+from display.checks.scenarios import FOUR, comix_setup
+from display.clock import FakeClock
 from display.launch import RunOptions, build_app, run_script
-from display.robustness.scenarios import FOUR, comix_setup
 from display.script import ScriptRunner, parse_script
 from games.comix import Game
 
@@ -43,7 +45,7 @@ def play(app: App, clock: FakeClock, lines: list[str]) -> None:
 
 
 def comix(app: App) -> Game:
-    return Game.from_dict(app.store.get("comix", "game"))
+    return Game.from_json(app.store.get("comix", "game"))
 
 
 def to_scripting(app: App, clock: FakeClock) -> None:
@@ -76,7 +78,7 @@ def test_a_stuck_seat_button_fires_once_and_the_others_still_work(
 ) -> None:
     shell, clock = app
     to_scripting(shell, clock)
-    shell.hardware.sim_press("seat_1")  # and never released
+    simulated.press(shell.hardware, "seat_1")  # and never released
     settle(shell, clock, 30)
     play(shell, clock, ["press seat2", "advance 5", "press seat3"])
     settle(shell, clock, 70)  # the sand runs out with the button still down
@@ -85,17 +87,17 @@ def test_a_stuck_seat_button_fires_once_and_the_others_still_work(
     assert shell.top.kind == "comix.scripting"
     play(shell, clock, ["press ok"])  # the table goes on to storytelling
     assert shell.top.kind == "comix.storytelling"
-    shell.hardware.sim_release("seat_1")
+    simulated.release(shell.hardware, "seat_1")
 
 
 def test_two_seat_buttons_at_the_same_moment(app: tuple[App, FakeClock]) -> None:
     shell, clock = app
     to_scripting(shell, clock)
-    shell.hardware.sim_press("seat_3")
-    shell.hardware.sim_press("seat_2")  # before the app looks at the inputs again
+    simulated.press(shell.hardware, "seat_3")
+    simulated.press(shell.hardware, "seat_2")  # before the app looks at the inputs again
     settle(shell, clock)
-    shell.hardware.sim_release("seat_3")
-    shell.hardware.sim_release("seat_2")
+    simulated.release(shell.hardware, "seat_3")
+    simulated.release(shell.hardware, "seat_2")
     settle(shell, clock)
     scripting = comix(shell).round.scripting
     assert scripting.done_order == ["Cat", "Ben"]
@@ -109,8 +111,8 @@ def test_the_encoder_spun_fast_loses_no_detent(app: tuple[App, FakeClock]) -> No
         pytest.skip("the default config has no encoder")  # pragma: no cover - it has one
     entries = len(shell.top.snapshot().get("entries", [])) or None
     start = shell.top.snapshot().get("selected", 0)
-    shell.hardware.sim_turn(37)  # many detents between two frames
-    shell.hardware.sim_turn(-12)
+    simulated.turn(shell.hardware, 37)  # many detents between two frames
+    simulated.turn(shell.hardware, -12)
     settle(shell, clock)
     from display.screens.home import HOME_ENTRIES
 
@@ -141,8 +143,8 @@ class FaultyCamera:
 
 @pytest.fixture(scope="module")
 def enrolled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from display.flows.scenes import enrol_directly
-    from display.robustness.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenes import enrol_directly
 
     names = _remix_names()
     state = tmp_path_factory.mktemp("enrolled")
@@ -156,8 +158,8 @@ def test_a_camera_fault_is_a_message_then_a_retry_works(
 ) -> None:
     import shutil
 
-    from display.flows.scenes import scene, write
-    from display.robustness.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenarios import REMIX_HANDS, _remix_names
+    from display.checks.scenes import scene, write
 
     state = tmp_path / "state"
     shutil.copytree(enrolled, state)
@@ -168,6 +170,7 @@ def test_a_camera_fault_is_a_message_then_a_retry_works(
         inner = camera.inner  # type: ignore[attr-defined]
         camera.inner = FaultyCamera(fault)  # type: ignore[attr-defined]
         lines = ["press right", "press right", "press ok", "press ok", "press ok", "type Ann"]
+        lines += ["press ok"]  # Enter on the keyboard: the name is taken
         play(shell, clock, [*lines, "press shutter", "press shutter"])  # and once more
         screen: Any = shell.top
         assert screen.kind == "remix.hand"
@@ -265,7 +268,7 @@ def test_a_blocked_loop_starves_the_watchdog_and_the_restart_resumes(tmp_path: P
 
     store = Store(state)
     try:
-        game = Game.from_dict(store.get("comix", "game"))
+        game = Game.from_json(store.get("comix", "game"))
         assert game.round.scripting.done_order == ["Ben"]  # nothing lost across the restarts
     finally:
         store.close()

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from flowkit import run, shots_dir
 
-from display.flows.enrolment import Enrolment
-from display.flows.scenes import (
+from display.cards.enrolment import Enrolment
+from display.checks.scenes import (
     columns_scene,
     example_mixtape_enrolment,
     scene,
@@ -94,7 +94,7 @@ def test_enrol_cards_with_attributes_and_equalizer(tmp_path: Path) -> None:
     assert second.to_json() | {"id": "T01"} == first.to_json()  # pre-filled, saved as shown
     assert third.genre == "wild" and sorted(third.top) == ["center", "left", "right"]
     # The cards photographed in reading order got T01.. in that order: a new photo reads them.
-    from display.flows.reading import read_photo
+    from display.cards.reading import read_photo
 
     reading = read_photo(scene(faces, 42), done.gallery())
     assert [c.name for c in reading.cards] == ["T01", "T02", "T03"]
@@ -125,6 +125,7 @@ def test_import_then_score_two_mixtapes(tmp_path: Path, example_export: Path) ->
         press ok
         press ok
         type Ann
+        press ok
         camera ann.jpg
         press shutter
         shot 03-ann-columns-read
@@ -175,10 +176,13 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
     deck = load_deck(Enrolment(tmp_path / "prep", "mixtape").deck_path)
 
     # What the engine does with these cards, to know whether Otto keeps one (extra card).
-    setup, round1, round2 = ["EX02", "EX03"], ["EX05", "EX06", "EX07"], ["EX04", "EX08", "EX10"]
+    # Your turn: EX05 and EX06 face up, EX07 face down (photographed only after the choice).
+    setup, round1, round2 = ["EX02", "EX03"], ["EX05", "EX06"], ["EX04", "EX08", "EX10"]
+    face_down = "EX07"
     expected = SoloGame.at_table(deck, setup[0], setup[1], seed=1)
     expected.draw(round1)
     expected.you_choose([round1[1]])
+    expected.turn_up(face_down)
     expected.draw(round2)
     decision = expected.otto_turn()
     extra = "EX40"
@@ -190,6 +194,7 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
     images = {
         "setup.jpg": scene(setup, 61),
         "round1.jpg": scene(round1, 62),
+        "face-down.jpg": scene([face_down], 65),
         "round2.jpg": scene(round2, 63),
         "extra.jpg": scene([extra], 64),
     }
@@ -221,6 +226,10 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
         shot 05b-undone
         press right
         press ok
+        shot 05c-turn-the-face-down-card-up
+        camera face-down.jpg
+        press shutter
+        press ok
         shot 06-otto-turn
         camera round2.jpg
         press shutter
@@ -241,4 +250,7 @@ def test_short_solo_game_against_otto(tmp_path: Path) -> None:
     assert solo["otto"] == expected.otto.to_json()
     assert solo["log"][-1]["decision"]["otto_takes"] == list(decision.otto_takes)
     history = dump["store"]["mixtape"]["solo_history"]
-    assert len(history) >= 4  # every step can be undone
+    assert len(history) >= 5  # every step can be undone
+    # The face-down card is never named before your choice: not on the choosing screen.
+    choosing = [h for h in history if h["game"] and h["game"]["phase"] == "you-choose"]
+    assert choosing and all(h["game"]["face_down"] is None for h in choosing)

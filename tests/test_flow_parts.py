@@ -14,16 +14,17 @@ import numpy as np
 import pytest
 from flowkit import shots_dir, sim_app
 
-from display.flows.enrolment import (
+from display.cards.enrolment import (
     Enrolment,
     EnrolmentError,
     export_all,
     import_all,
 )
-from display.flows.reading import DOUBTFUL, OK, UNKNOWN, ReadCard, Reading
-from display.flows.widgets import best_match, card_options
-from display.screens.enrol import write_deck_file
-from display.screens.remix import ranking
+from display.cards.mixtape_deck import write_deck_file
+from display.cards.reading import DOUBTFUL, OK, UNKNOWN, ReadCard, Reading
+from display.screens.remix.common import ranking
+from display.widgets.photo_review import card_options
+from display.widgets.pick import best_match
 from games.mixtape import load_deck
 
 
@@ -134,7 +135,7 @@ def test_mixtape_deck_file_from_enrolment(tmp_path: Path) -> None:
 
 def test_attributes_by_touch(tmp_path: Path) -> None:
     from display import ui
-    from display.screens.enrol import AttributesScreen
+    from display.screens.enrol.attributes import AttributesScreen
 
     with sim_app(tmp_path) as app:
         screen = AttributesScreen(app, ["T01"])
@@ -151,8 +152,8 @@ def test_attributes_by_touch(tmp_path: Path) -> None:
 
 def test_a_doubtful_card_is_confirmed_before_scoring(tmp_path: Path) -> None:
     from display.actions import Action
-    from display.flows.photos import save_photo
-    from display.screens.remix import RemixHandScreen
+    from display.cards.photos import save_photo
+    from display.screens.remix.table import RemixHandScreen
     from games.remix import score_hand
 
     hand = ["Angel", "Beast", "Loki", "Selene", "Hawkeye", "Falcon", "Mystique"]
@@ -183,8 +184,8 @@ def blocked_reading(app: Any, state: Path) -> tuple[Any, threading.Event]:
     """A Remix hand screen whose SHUTTER reading (on the background worker, as on the Pi) waits
     for the returned event before it reads the photo."""
     from display.actions import Action
-    from display.flows.scenes import enrol_directly, scene
-    from display.screens.remix import RemixHandScreen
+    from display.checks.scenes import enrol_directly, scene
+    from display.screens.remix.table import RemixHandScreen
     from games.remix import default_catalogue
 
     names = {card.id: card.name for card in default_catalogue()}
@@ -236,7 +237,7 @@ def test_reading_runs_off_the_ui_thread_and_is_saved_when_it_lands(tmp_path: Pat
 
 def test_a_reading_cut_short_by_back_or_a_restart_asks_again(tmp_path: Path) -> None:
     from display.actions import Action
-    from display.screens.remix import RemixHandScreen
+    from display.screens.remix.table import RemixHandScreen
 
     state = tmp_path / "state"
     with sim_app(state) as app:
@@ -255,8 +256,8 @@ def test_a_reading_cut_short_by_back_or_a_restart_asks_again(tmp_path: Path) -> 
 
 
 def test_a_reopened_photo_is_read_back_off_the_ui_thread(tmp_path: Path) -> None:
-    from display.flows.photos import save_photo
-    from display.screens.remix import RemixHandScreen
+    from display.cards.photos import save_photo
+    from display.screens.remix.table import RemixHandScreen
 
     with sim_app(tmp_path) as app:
         screen = RemixHandScreen(app, "Dee")

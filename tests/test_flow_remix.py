@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from flowkit import run, shots_dir, top
 
-from display.flows.enrolment import Enrolment
-from display.flows.scenes import enrol_directly, scene
+from display.cards.enrolment import Enrolment
+from display.checks.scenes import enrol_directly, scene
 from games.remix import default_catalogue, score_hand
 
 CHECKLIST = [(card.id, card.name) for card in default_catalogue()]
@@ -139,7 +139,7 @@ def test_enrol_in_batches_resume_verify_and_reenrol(tmp_path: Path) -> None:
     assert done.cards[CHECKLIST[12][0]]["source"].startswith("enrol-")
     assert done.cards[CHECKLIST[12][0]]["source"] != enrolled_from  # the new photo
     # The re-enrolled card (in its new printing) is read right among the others.
-    from display.flows.reading import read_photo
+    from display.cards.reading import read_photo
 
     photo = scene(second, 22, size=ENROL_SIZE, printings={twelve_13: 5})
     reading = read_photo(photo, done.gallery())  # type: ignore[arg-type]
@@ -194,6 +194,7 @@ def test_score_three_hands_with_a_correction_and_loki(tmp_path: Path, remix_stat
         press ok
         shot 03-name-keyboard
         type Ann
+        press ok
         shot 04-ready-for-photo
         camera ann.jpg
         press shutter
@@ -204,6 +205,7 @@ def test_score_three_hands_with_a_correction_and_loki(tmp_path: Path, remix_stat
         shot 07-table-after-ann
         press ok
         type Bob
+        press ok
         camera bob.jpg
         press shutter
         shot 08-bob-photo-unknown-card
@@ -220,6 +222,7 @@ def test_score_three_hands_with_a_correction_and_loki(tmp_path: Path, remix_stat
         press ok
         press ok
         type Cat
+        press ok
         camera cat.jpg
         press shutter
         press ok
@@ -274,6 +277,7 @@ def test_review_survives_a_restart_mid_correction(tmp_path: Path, remix_state: P
         press ok
         press ok
         type Bob
+        press ok
         camera bob.jpg
         press shutter
         """,

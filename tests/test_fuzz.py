@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from display.checks.fuzz import FuzzReport, run_fuzz
 from display.cli import main
-from display.robustness.fuzz import FuzzReport, run_fuzz
 
 COUNTS = {"ballot-json": 150, "deck-toml": 80, "card-names": 150, "config-toml": 15,
           "gallery": 25, "image": 100}  # fmt: skip

@@ -15,7 +15,9 @@ from games.mixtape import example_deck_path
 @pytest.fixture(autouse=True)
 def only_mixtape_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     # Test this module's commands on their own, whatever the state of the other areas' modules.
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ["display.commands.mixtape"])
+    monkeypatch.setattr(
+        cli, "COMMAND_MODULES", ["display.commands.mixtape", "display.commands.bench"]
+    )
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -145,3 +147,46 @@ def test_solo_prints_both_final_scores_and_is_reproducible(capsys) -> None:
 def test_deck_summary(capsys) -> None:
     code, out, _ = run(capsys, "mixtape", "deck", "--deck", "example")
     assert code == 0 and "54 cards" in out and "2: 36, 3: 12, 4: 6" in out
+
+
+TABLE = """\
+setup EX02 EX03
+draw EX05 EX06        # your turn: only the two face-up cards
+take EX06
+turn-up EX07          # the face-down card, once it goes into a mixtape
+draw EX04 EX08 EX10   # Otto's turn
+extra EX40
+place
+"""
+
+
+def test_solo_at_a_table_asks_for_the_face_down_card_only_after_the_choice(
+    tmp_path, capsys
+) -> None:
+    events = tmp_path / "events.txt"
+    events.write_text(TABLE)
+    code, out, _ = run(capsys, "mixtape", "solo", "--deck", "example", "--table", str(events))
+    assert code == 0
+    before, after = out.split("line 4: turn-up EX07")
+    assert "EX07" not in before  # never shown before the choice
+    assert "choose what you take (? is the face-down card): EX05, EX06, ?, EX05+?, EX06+?" in before
+    assert "the face-down card goes into Otto's mixtape" in before
+    assert "(face down EX07), you take ['EX06'], Otto gets ['EX05', 'EX07']" in after
+    assert "Otto takes it and draws an extra card" in after  # Otto's steps in words
+    code, out, _ = run(
+        capsys, "mixtape", "solo", "--deck", "example", "--table", str(events), "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and [s["line"] for s in data["steps"]] == [1, 2, 3, 4, 5, 6, 7]
+    assert "EX07" not in json.dumps(data["steps"][:3])
+    you = data["state"]["you"]
+    assert sorted(you["a"] + you["b"]) == ["EX02", "EX06", "EX08", "EX10"]
+
+
+def test_solo_at_a_table_refuses_a_bad_event_with_its_line(tmp_path, capsys) -> None:
+    events = tmp_path / "events.txt"
+    events.write_text("setup EX02 EX03\ndraw EX05 EX06\ntake EX05 EX06\n")
+    code, _, err = run(capsys, "mixtape", "solo", "--deck", "example", "--table", str(events))
+    assert code == 2 and "line 3" in err and "face-down card" in err
+    code, _, err = run(capsys, "mixtape", "solo", "--deck", "example")
+    assert code == 2 and "--seed" in err

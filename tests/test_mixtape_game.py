@@ -80,7 +80,7 @@ def test_the_rulebook_worked_example_mikes_split_keep_and_balance() -> None:
     # 6. Repeat: the deck is empty, so the game is over.
     assert game.phase == OVER
     assert set(game.scores()) == {"Mike", "Cora"}
-    assert "threeLines" not in json.dumps(game.snapshot())  # a 3-line card stays in the box
+    assert "threeLines" not in json.dumps(game.to_json())  # a 3-line card stays in the box
 
 
 def test_the_engine_refuses_moves_out_of_turn_and_impossible_piles() -> None:
@@ -173,13 +173,13 @@ def test_multiplayer_snapshot_restores_mid_round() -> None:
     straight = play_simple(MixtapeGame.start(deck, 3, seed=11))
     game = MixtapeGame.start(deck, 3, seed=11)
     game.split(0, game.hands[0][:2])
-    saved = json.loads(json.dumps(game.snapshot()))
-    resumed = MixtapeGame.restore(deck, saved)
-    assert resumed.snapshot() == game.snapshot()
+    saved = json.loads(json.dumps(game.to_json()))
+    resumed = MixtapeGame.from_json(deck, saved)
+    assert resumed.to_json() == game.to_json()
     with pytest.raises(MixtapeError):
-        MixtapeGame.restore(deck, {**saved, "kind": "something else"})
+        MixtapeGame.from_json(deck, {**saved, "kind": "something else"})
     with pytest.raises(MixtapeError):
-        MixtapeGame.restore(deck, {**saved, "tapes": [{"a": ["nope"], "b": []}]})
+        MixtapeGame.from_json(deck, {**saved, "tapes": [{"a": ["nope"], "b": []}]})
     assert straight.phase == OVER
 
 
@@ -193,10 +193,10 @@ def test_the_multiplayer_engine_is_for_two_to_four() -> None:
 # ---- solo ---------------------------------------------------------------------------------
 def test_solo_game_is_reproducible_from_the_seed() -> None:
     deck = load_example_deck()
-    first = play_solo(SoloGame.start(deck, seed=42)).snapshot()
-    second = play_solo(SoloGame.start(deck, seed=42)).snapshot()
+    first = play_solo(SoloGame.start(deck, seed=42)).to_json()
+    second = play_solo(SoloGame.start(deck, seed=42)).to_json()
     assert first == second
-    other = play_solo(SoloGame.start(deck, seed=43)).snapshot()
+    other = play_solo(SoloGame.start(deck, seed=43)).to_json()
     assert other["log"] != first["log"]
 
 
@@ -221,25 +221,25 @@ def test_solo_snapshot_after_every_event_replays_the_same_game() -> None:
     straight = play_solo(SoloGame.start(deck, seed=9))
     game = SoloGame.start(deck, seed=9)
     while game.phase != "over":
-        game = SoloGame.restore(deck, json.loads(json.dumps(game.snapshot())))
+        game = SoloGame.from_json(deck, json.loads(json.dumps(game.to_json())))
         if game.phase == "you-choose":
             game.you_choose(simple_choice(game))
         elif game.phase == "otto-turn":
             game.otto_turn()
         else:
             game.you_place()
-    assert game.snapshot() == straight.snapshot()
+    assert game.to_json() == straight.to_json()
 
 
 def test_solo_restore_refuses_a_corrupt_state() -> None:
     deck = load_example_deck()
-    saved = SoloGame.start(deck, seed=1).snapshot()
+    saved = SoloGame.start(deck, seed=1).to_json()
     with pytest.raises(MixtapeError, match="not a solo Mixtape game"):
-        SoloGame.restore(deck, {"kind": "x"})
+        SoloGame.from_json(deck, {"kind": "x"})
     with pytest.raises(MixtapeError, match="malformed"):
-        SoloGame.restore(deck, {k: v for k, v in saved.items() if k != "main"})
+        SoloGame.from_json(deck, {k: v for k, v in saved.items() if k != "main"})
     with pytest.raises(MixtapeError, match="unknown card id"):
-        SoloGame.restore(deck, {**saved, "drawn": ["EX01", "NOPE", "EX02"]})
+        SoloGame.from_json(deck, {**saved, "drawn": ["EX01", "NOPE", "EX02"]})
 
 
 def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
@@ -251,14 +251,17 @@ def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
         game.draw([two_line[0], two_line[2], two_line[3]])
     rounds = 0
     while game.phase != "over":
-        saved = json.loads(json.dumps(game.snapshot()))
-        game = SoloGame.restore(deck, saved)
+        saved = json.loads(json.dumps(game.to_json()))
+        game = SoloGame.from_json(deck, saved)
         if game.phase == "draw":
-            game.draw(sorted(game.main)[-3:])  # whatever the table drew
+            # whatever the table drew; on your turn only the two face-up cards are given
+            game.draw(sorted(game.main)[-3:] if game.active == "otto" else sorted(game.main)[-2:])
             rounds += 1
         elif game.phase == "you-choose":
-            assert game.face_down == game.drawn[-1]
+            assert game.face_down is None and game.hidden
             game.you_choose(simple_choice(game))
+        elif game.phase == "turn-up":
+            game.turn_up(sorted(game.main)[0])  # the face-down card, now it is turned up
         elif game.phase == "otto-turn":
             decision = game.otto_turn()
             assert game.phase == ("otto-extra" if decision.extra_card else "you-place")
@@ -273,6 +276,62 @@ def test_solo_at_a_real_table_waits_for_the_cards_really_drawn() -> None:
     assert len(game.box) >= 4
     with pytest.raises(IllegalMoveError):
         play_solo(SoloGame.at_table(deck, two_line[0], two_line[1]))
+
+
+def test_solo_at_a_real_table_the_face_down_card_is_asked_for_only_after_your_choice() -> None:
+    """Rulings: "Solo hidden card: of the three cards you draw on your turn, one stays face down
+    until you have chosen. The appliance never shows or asks for it before your choice."
+    Rulebook: "If taking two, one of them must be the face-down card."."""
+    deck = load_example_deck()
+    game = SoloGame.at_table(deck, "EX02", "EX03", seed=3)
+    with pytest.raises(IllegalMoveError, match="two face-up ones"):
+        game.draw(["EX05"])
+    game.draw(["EX05", "EX06"])  # your turn: the two face-up cards, nothing else
+    assert game.phase == "you-choose" and game.face_down is None and game.hidden
+    assert game.your_options() == [["EX05"], ["EX06"], ["?"], ["EX05", "?"], ["EX06", "?"]]
+    with pytest.raises(IllegalMoveError, match="one of them the face-down card"):
+        game.you_choose(["EX05", "EX06"])
+    before = game.to_json()
+    assert game.you_choose(["EX06", "?"]) == []  # nothing placed while the card is unknown
+    assert game.phase == "turn-up" and game.taken == ["EX06", "?"]
+    assert game.you.card_ids() == ["EX02"] and game.otto.card_ids() == ["EX03"]
+    saved = json.loads(json.dumps(game.to_json()))  # a power cut while it is turned up
+    game = SoloGame.from_json(deck, saved)
+    with pytest.raises(IllegalMoveError, match="not in the main deck"):
+        game.turn_up("EX05")  # a face-up card
+    with pytest.raises(IllegalMoveError, match="not in the main deck"):
+        game.turn_up("EX02")  # your set-up card
+    game.turn_up("EX07")
+    entry = game.log[-1]
+    assert entry["face_down"] == "EX07" and sorted(entry["you_take"]) == ["EX06", "EX07"]
+    assert entry["otto_gets"] == ["EX05"] and "EX07" in game.you.card_ids()
+    assert game.phase == "draw" and game.active == "otto"
+    # undo (the appliance keeps the state before each step): back to the choice, card unknown
+    again = SoloGame.from_json(deck, before)
+    assert again.phase == "you-choose" and again.face_down is None
+    assert again.you_choose(["EX05"]) == [] and again.phase == "turn-up"
+    again.turn_up("EX07")
+    assert again.log[-1]["otto_gets"] == ["EX06", "EX07"]
+
+
+def test_the_simulated_game_never_names_the_face_down_card_before_the_choice() -> None:
+    deck = load_example_deck()
+    for seed in range(5):
+        game = SoloGame.start(deck, seed=seed)
+        while game.phase != "over":
+            if game.phase == "you-choose":
+                hidden = game.face_down
+                assert hidden is not None and hidden not in game.face_up()
+                options = game.your_options()
+                assert all(hidden not in option for option in options)
+                choice = simple_choice(game)
+                assert choice in options and hidden not in choice
+                game.you_choose(choice)
+                assert game.log[-1]["face_down"] == hidden  # named once it is in a mixtape
+            elif game.phase == "otto-turn":
+                game.otto_turn()
+            else:
+                game.you_place()
 
 
 def test_start_game_covers_one_to_four_players() -> None:

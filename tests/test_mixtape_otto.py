@@ -1,13 +1,16 @@
 """Otto's preference, worked by hand: Balance → Genre → Flow, the tie rules, and the solo game.
 
 Equalizer: the schema's 13 squares (start 6). Positions are squares from the start square.
+Rulings (I Made You a Mixtape) quoted where they decide: "Otto's Genre and Flow steps count single
+cards, as their clauses do ("if one card… if two cards… three cards, or none"): each drawn card is
+judged on its own against Otto's mixtape as it stands."
 """
 
 from __future__ import annotations
 
 from test_mixtape_support import card, make_deck
 
-from games.mixtape import SoloGame, Tape, otto_choose
+from games.mixtape import SoloGame, Tape, best_order, otto_choose, place_best
 from games.mixtape.solo import OTTO, OTTO_TURN, YOU, YOU_CHOOSE, YOU_PLACE
 
 DECK = make_deck(
@@ -72,21 +75,29 @@ def test_balance_one_card_and_two_cards_tied_takes_the_two() -> None:
 def test_balance_tie_between_two_pairs_moves_past_balance_for_good() -> None:
     otto = Tape(b=["oB3"])  # largest genre set: rock 1
     decision = otto_choose(DECK, otto, YOU_EMPTY, ["rockA1", "popA2", "punkA2"])
-    # rockA1+popA2 → 0 and rockA1+punkA2 → 0: same-size tie → Genre, which looks at all six
-    # options again: rockA1 alone makes rock 2, the largest set, so Otto takes just that card
-    # (even though it leaves him 2 from perfect Balance).
+    # rockA1+popA2 → 0 and rockA1+punkA2 → 0: same-size tie → Genre, which judges each card:
+    # only rockA1 is in his largest set (Rock), so Otto takes just that card (even though it
+    # leaves him 2 from perfect Balance).
     assert decision.otto_takes == ("rockA1",)
     assert decision.decided_by == "genre" and decision.extra_card
-    assert decision.steps[0].startswith("balance: tie at 0")
+    assert decision.steps == (
+        "The pairs rockA1+popA2 and rockA1+punkA2 tie closest to perfect Balance (0 away): "
+        "on to Genre",
+        "rockA1 is the only card in Otto's largest genre set (Rock: 1 card): Otto takes it and "
+        "draws an extra card",
+    )
 
 
 def test_no_option_moves_closer_goes_to_genre() -> None:
     otto = Tape(a=["oPunkA"], b=["oPunkB"])  # on perfect Balance; punk 2 is his largest set
     decision = otto_choose(DECK, otto, YOU_EMPTY, ["punkA2", "punkB2", "rockA1"])
-    assert decision.steps[0].startswith("balance: no option moves Otto closer")
-    # punkA2 → punk 3, punkB2 → punk 3, both → punk 4 (largest): the two cards
+    assert decision.steps[0].startswith("No option brings Otto closer to perfect Balance")
+    # punkA2 and punkB2 are each in his largest set (Punk), rockA1 is not: the two cards
     assert decision.otto_takes == ("punkA2", "punkB2")
     assert decision.decided_by == "genre"
+    assert decision.steps[1] == (
+        "punkA2 and punkB2 are in Otto's largest genre set (Punk: 2 cards): Otto takes both"
+    )
 
 
 def test_genre_one_card_adds_to_the_largest_set() -> None:
@@ -96,12 +107,24 @@ def test_genre_one_card_adds_to_the_largest_set() -> None:
     assert decision.decided_by == "genre" and decision.extra_card
 
 
-def test_genre_two_cards_creating_a_new_largest_set() -> None:
-    otto = Tape(a=["oPopA"], b=["oRockB"])  # pop 1, rock 1
+def test_genre_a_card_counts_only_in_one_of_his_largest_sets() -> None:
+    """Rulings: "Genre: a card counts when its genre is one of Otto's largest sets"."""
+    otto = Tape(a=["oPopA"], b=["oRockB"])  # pop 1, rock 1: two tied largest sets
     decision = otto_choose(DECK, otto, YOU_EMPTY, ["punkA2", "punkB2", "wildA1"])
-    # The two Punk cards create a set of 2, bigger than any he has; a Wild never counts.
-    assert decision.otto_takes == ("punkA2", "punkB2")
-    assert decision.decided_by == "genre"
+    # Two Punk cards would start a set of 2, but Punk is not one of his largest sets (and a Wild
+    # never counts): none counts, on to Flow, where only the Wild meets the card above it.
+    assert decision.decided_by == "flow"
+    assert decision.otto_takes == ("wildA1",) and decision.extra_card
+    tied = otto_choose(DECK, otto, YOU_EMPTY, ["rockA1", "popA2", "hipA2"])
+    # Pop and Rock are both his largest sets (1 card each): rockA1 and popA2 count.
+    assert tied.decided_by == "genre" and tied.otto_takes == ("rockA1", "popA2")
+
+
+def test_genre_with_no_set_yet_any_non_wild_card_counts() -> None:
+    """Rulings: "... (any non-Wild card when he has no set yet)"."""
+    decision = otto_choose(DECK, Tape(), YOU_EMPTY, ["popA2", "wildA1", "rockA1"])
+    # On the start square nothing brings him closer; popA2 and rockA1 count, the Wild does not.
+    assert decision.decided_by == "genre" and decision.otto_takes == ("popA2", "rockA1")
 
 
 def test_genre_tie_then_flow_one_card_in_flow() -> None:
@@ -111,6 +134,9 @@ def test_genre_tie_then_flow_one_card_in_flow() -> None:
     # different new genres (pairs make sets of 1): Flow. Only xA2 meets the card above it.
     assert decision.otto_takes == ("xA2",)
     assert decision.decided_by == "flow" and decision.extra_card
+    assert decision.steps[-1] == (
+        "xA2 is the only card in Flow: Otto takes it and draws an extra card"
+    )
 
 
 def test_flow_two_cards_in_flow_are_taken_together() -> None:
@@ -143,57 +169,74 @@ def test_flow_all_three_in_flow_is_random_too() -> None:
     assert set(decision.random_among) == {("xA2", "zB1"), ("xA2", "hipB1"), ("zB1", "hipB1")}
 
 
-def test_remaining_tie_goes_to_the_option_worse_for_you() -> None:
+def test_flow_two_cards_each_in_flow_are_taken_even_if_they_do_not_flow_together() -> None:
+    """Rulings: "Flow: a card counts when it would align with the card above it in its column.
+    ... exactly two → those two". (The engine used to judge pairs and break the tie with the
+    "worse for you" rule of thumb: xA2+yA2.)"""
     otto = Tape(a=["oPopA"], b=["oRockB"])
-    you = Tape(b=["yR1", "yR2"])  # +2 → 20 points, flow 2, R&B 2 → 3: total 25
+    you = Tape(b=["yR1", "yR2"])
     decision = otto_choose(DECK, otto, you, ["xA2", "yA2", "zB1"])
-    # Flow: xA2 and zB1 are each in Flow; pairs xA2+yA2 (yA2 under xA2) and xA2+zB1 are both
-    # wholly in Flow: the rulebook stops there. Left yA2 you'd reach 0 → 30 + 2 + 3 = 35;
-    # left zB1 you'd be at +3 → 15 + 2 + R&B 3 (6) = 23. Otto leaves you zB1.
-    assert decision.decided_by == "worse-for-you"
-    assert decision.otto_takes == ("xA2", "yA2")
-    assert decision.you_get == ("zB1",)
-    assert "Otto xA2+yA2 → you at best 23" in decision.steps[-1]
-    assert "Otto xA2+zB1 → you at best 35" in decision.steps[-1]
+    # On the start square: no option brings him closer; Punk, Alternative and R&B are not his
+    # sets (Pop, Rock). Flow, card by card: xA2 meets oPopA (center), zB1 meets oRockB (left),
+    # yA2 (top right) meets nothing. Two cards: Otto takes xA2 and zB1.
+    assert decision.decided_by == "flow"
+    assert decision.otto_takes == ("xA2", "zB1") and decision.you_get == ("yA2",)
+    assert decision.steps[-1] == "xA2 and zB1 are in Flow: Otto takes both"
 
 
 def test_genre_three_way_tie_goes_to_flow_which_may_take_a_single_card() -> None:
     otto = Tape(a=["oPunkA"], b=["oPunkB"])  # punk 2 is his largest set
     decision = otto_choose(DECK, otto, YOU_EMPTY, ["punkA2", "punkB2", "punkB1c"])
-    # Every pair makes punk 4: a tie of three pairs → Flow, which no longer cares about genre.
-    # Only punkB1c meets the card above it (the other two have no top flow points).
-    assert decision.steps[1].startswith("genre: tie between")
+    # All three cards are in his largest set (Punk): three count → Flow, which no longer cares
+    # about genre. Only punkB1c meets the card above it (the other two have no top flow points).
+    assert decision.steps[1] == (
+        "All three cards are in Otto's largest genre set (Punk: 2 cards): on to Flow"
+    )
     assert decision.otto_takes == ("punkB1c",)
     assert decision.decided_by == "flow" and decision.extra_card
 
 
-def test_two_single_cards_in_flow_that_do_not_fit_together_go_worse_for_you() -> None:
+def test_two_single_cards_in_flow_that_do_not_fit_together_are_both_taken() -> None:
+    """The issue's case: "when two drawn cards each align under his mixtape but not with each
+    other he takes one and an extra card instead of both"."""
     otto = Tape(a=["oPopA"], b=["oRockB"])
     decision = otto_choose(DECK, otto, Tape(), ["fA1", "fA3", "altBr"])
-    # fA1 and fA3 each flow under oPopA but not under each other; altBr flows nowhere. No pair
-    # is wholly in Flow, two single cards are. You (empty mixtape) would get the other two:
-    # left fA3 + altBr you'd be 2 left → 20; left fA1 + altBr you'd stay on 30. Otto takes fA1.
-    assert decision.decided_by == "worse-for-you"
-    assert decision.otto_takes == ("fA1",) and decision.extra_card
-    assert decision.you_get == ("fA3", "altBr")
+    # Balance: fA1+altBr lands him back on 0, where he already is: not closer. No Pop or Rock
+    # card. fA1 and fA3 each meet oPopA (center); altBr meets nothing: two cards, both taken.
+    assert decision.decided_by == "flow"
+    assert decision.otto_takes == ("fA1", "fA3") and not decision.extra_card
+    assert decision.you_get == ("altBr",)
 
 
-def test_choices_that_would_push_otto_off_the_equalizer_count_for_nothing() -> None:
+def test_a_pair_with_a_dead_card_is_a_one_card_option() -> None:
+    """Rulings: "A card that cannot be placed (it would push the cube off the Equalizer) goes
+    back to the box and counts for nothing: Otto's Balance step compares options by the cards
+    that actually land, so a pair with a dead card is a one-card option."
+    """
     deck = make_deck(
-        card("s", "pop", "B", 1),
-        card("bigA", "punk", "A", 3),
-        card("r1", "rock", "B", 1),
-        card("r2", "rock", "B", 1),
+        card("s", "rock", "B", 1),
+        card("bigB", "punk", "B", 3),
+        card("aL", "pop", "A", 1),
+        card("r1", "rnb", "B", 1),
         squares=[0, 10, 30, 10, 0],
         start=2,
     )
-    otto = Tape(b=["s"])  # +1: one square from the right edge
-    decision = otto_choose(deck, otto, Tape(), ["bigA", "r1", "r2"])
-    # bigA would go 3 left from +1 → off the board (discarded): it cannot bring him closer.
-    # r1/r2 move him away. Genre: r1+r2 make rock 2 — but the second would push him off the
-    # right edge and be discarded; rock 1 alone doesn't grow his largest set (pop 1). → Flow.
-    assert decision.steps[0].startswith("balance: no option moves Otto closer")
-    assert decision.decided_by not in ("balance", "genre")
+    otto = Tape(b=["s"])  # +1, one square from the right edge
+    decision = otto_choose(deck, otto, Tape(), ["bigB", "aL", "r1"])
+    # bigB (+3) cannot land whatever the order. aL alone → 0; aL+bigB lands only aL → 0, the
+    # same one-card option; aL+r1 → 1; r1 → 2. Closest: aL alone, so Otto keeps his extra card
+    # (the engine used to take aL+bigB as "two cards beat one" and lose bigB to the box).
+    assert decision.decided_by == "balance"
+    assert decision.otto_takes == ("aL",) and decision.extra_card
+    assert decision.you_get == ("bigB", "r1")
+    assert decision.steps[0] == (
+        "bigB cannot go into Otto's mixtape (it would push his cube off the Equalizer): it "
+        "counts for nothing"
+    )
+    assert decision.steps[1] == (
+        "aL alone brings Otto closest to perfect Balance (0 away): Otto takes it and draws an "
+        "extra card"
+    )
 
 
 # ---- the solo game -----------------------------------------------------------------------
@@ -228,16 +271,15 @@ def test_solo_you_active_leave_otto_two_cards_in_best_flow() -> None:
     assert sorted(game.box) == ["rm1", "rm2", "rm3", "rm4"]
     assert game.phase == YOU_CHOOSE and game.active == YOU
     assert game.drawn == ["m1", "m2", "m3"] and game.face_down == "m3"
-    assert sorted(map(sorted, game.your_options())) == sorted(
-        [["m1"], ["m2"], ["m3"], ["m1", "m3"], ["m2", "m3"]]
-    )
-    # Taking two must include the face-down card.
+    # The options never name the face-down card: it is "?" until it goes into a mixtape.
+    assert game.your_options() == [["m1"], ["m2"], ["?"], ["m1", "?"], ["m2", "?"]]
+    # Taking two must include the face-down card; the refusal does not name it either.
     try:
         game.you_choose(["m1", "m2"])
         raise AssertionError("a pair without the face-down card was accepted")
     except ValueError as error:
-        assert "face-down card m3" in str(error)
-    placed = game.you_choose(["m3"])
+        assert "face-down card ?" in str(error) and "m3" not in str(error)
+    placed = game.you_choose(["?"])
     # Otto gets m1 and m2 for his B column under s2 (bottom center): m2 (top center) first,
     # then m1 under it (m2 bottom left meets m1 top left) is the best flow.
     assert placed == ["m2", "m1"]
@@ -279,3 +321,21 @@ def test_solo_ties_go_to_otto() -> None:
     game.otto = Tape(a=["m7"])
     assert game.scores()["you"].total == game.scores()["otto"].total
     assert game.winner() == "otto"
+
+
+def test_cards_go_in_the_order_that_keeps_every_card_that_can_be_kept() -> None:
+    """Rulings: "Cards go into a mixtape in an order that keeps every card that can be kept;
+    among those orders, the best flow." (The engine used to rank orders by flow, then total: here
+    it dropped x for a better Balance square.)"""
+    deck = make_deck(
+        card("a2", "rock", "A", 2),
+        card("x", "pop", "A", 1),
+        card("z", "rnb", "B", 2),
+        squares=[0, 10, 30, 10, 0],
+        start=2,
+    )
+    tape = Tape(a=["a2"])  # 2 left: on the left edge
+    # x first would push the cube off (-3) and go to the box; z first (back to 0) keeps both.
+    assert best_order(deck, tape, ["x", "z"]) == ["z", "x"]
+    order, discarded = place_best(deck, tape, ["x", "z"])
+    assert discarded == [] and tape.a == ["a2", "x"] and tape.b == ["z"]

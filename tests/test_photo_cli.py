@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from display.cards.enrolment import Enrolment
+from display.checks.scenes import columns_scene, enrol_directly, scene, write
 from display.cli import main
-from display.flows.enrolment import Enrolment
-from display.flows.scenes import columns_scene, enrol_directly, scene, write
 from games.mixtape import example_deck_path, load_example_deck, score_mixtape
 from games.remix import default_catalogue, score_hand
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from display.checks.powercut import Harness, running_timer
+from display.checks.scenarios import comix_game, mixtape_solo_game
 from display.cli import main
-from display.robustness.powercut import Harness, running_timer
-from display.robustness.scenarios import comix_game, mixtape_solo_game
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +82,8 @@ def test_a_solo_mixtape_against_otto_survives_cuts(tmp_path: Path) -> None:
 
 
 def _timer_game(tmp_path: Path) -> Path:
+    from display.checks.scenarios import FOUR, comix_setup
     from display.launch import RunOptions, run_script
-    from display.robustness.scenarios import FOUR, comix_setup
 
     script = tmp_path / "timer.txt"
     script.write_text("\n".join([*comix_setup(FOUR, 1), "press ok", "press seat1", "advance 80"]))
@@ -102,17 +102,17 @@ def test_the_sand_timer_after_a_cut_of_some_length(
     import time
 
     from display.launch import RunOptions, run_script
-    from display.screens import comix_play
+    from display.screens.comix import timer as comix_timer
     from games.comix import Game
 
     state = _timer_game(tmp_path)
-    monkeypatch.setattr(comix_play, "wall_clock", lambda: time.time() + cut_seconds)
+    monkeypatch.setattr(comix_timer, "wall_clock", lambda: time.time() + cut_seconds)
     script = tmp_path / "after.txt"
     script.write_text("advance 0.1\n")
     dump_path = tmp_path / "after.json"
     run_script(RunOptions(simulated=True, script=script, state_dir=state, dump_state=dump_path))
     dump = json.loads(dump_path.read_text())
-    scripting = Game.from_dict(dump["store"]["comix"]["game"]).round.scripting
+    scripting = Game.from_json(dump["store"]["comix"]["game"]).round.scripting
     assert scripting.timed_out is over
     timer = dump["screens"][-1]["snapshot"]["timer"]
     assert timer["remaining"] == pytest.approx(max(0.0, left - 0.1), abs=0.15)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from display.checks.torn import torn_write_cases
 from display.cli import main
-from display.robustness.torn import torn_write_cases
 from display.store import DB_NAME, SCHEMA_VERSION, Store
 
 

@@ -16,7 +16,7 @@ from games.remix import (
     prepare,
     score_hand,
 )
-from games.remix.hands import BLANKING_CARDS, CHOICE_CARDS
+from games.remix.hands import BLANKING_CARDS, CHOICE_CARDS, TAG_TEXT_CARDS, TRANSFORM_CARDS
 
 CATALOGUE = default_catalogue()
 IDS = [card.id for card in CATALOGUE]
@@ -24,7 +24,8 @@ IDS = [card.id for card in CATALOGUE]
 # Random hands from the whole catalogue, and hands rich in owner choices and blanking texts
 # (with cards that read tags, so that the choices matter).
 POOL = [*CHOICE_CARDS, *BLANKING_CARDS, "MR72", "MR67", "MR44", "MR55", "MR56", "MR48", "MR77"]
-POOL += ["MR01", "MR07", "MR08", "MR11", "MR04", "MR24", "MR62", "MR63", "MR70"]
+POOL += ["MR01", "MR07", "MR08", "MR04", "MR24", "MR62", "MR63", "MR70", "MR73", "MR53"]
+POOL += [c for c in (*TAG_TEXT_CARDS, *TRANSFORM_CARDS) if c not in POOL]
 hands = st.one_of(
     st.lists(st.sampled_from(IDS), min_size=1, max_size=8, unique=True),
     st.lists(st.sampled_from(POOL), min_size=2, max_size=7, unique=True),
@@ -90,7 +91,8 @@ def test_reported_choices_applied_as_fixed_choices_reproduce_the_total(
     again = score_hand(hand, loki, choices=fixed)
     assert again.total == result.total
     assert again.to_json()["choices"] == reported
-    internal = Choices(dict(result.chosen.options), tuple(result.chosen.blanking))
+    chosen = result.chosen
+    internal = Choices(dict(chosen.options), tuple(chosen.blanking), chosen.order)
     assert score_hand(hand, loki, choices=internal).total == result.total
     # ... and the search's own claim is the explained total.
     prepared = prepare(hand, loki)

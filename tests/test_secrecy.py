@@ -15,8 +15,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from display.launch import RunOptions, build_app, run_script
-from display.robustness.scenarios import (
+from display.checks.scenarios import (
     FOUR,
     FOUR_BALLOTS,
     FOUR_BALLOTS_OTHER,
@@ -24,6 +23,7 @@ from display.robustness.scenarios import (
     comix_game,
     comix_setup,
 )
+from display.launch import RunOptions, build_app, run_script
 from display.script import ScriptRunner, parse_script
 
 # A ballot in words: a token kind as the program writes it (Token values are lower case).
@@ -71,7 +71,7 @@ def test_nothing_of_a_ballot_is_on_screen_or_in_the_log_before_the_reveal(
 def test_a_crash_mid_ballot_reports_no_ballot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    from display.screens import comix_ballot
+    from display.screens.comix import ballot as comix_ballot
 
     lines = comix_setup(FOUR, rounds=1) + ["press ok", "press seat1", "press seat2"]
     lines += ["press seat3", "press seat4", "press ok"] + ["press ok"] * 4
@@ -85,7 +85,7 @@ def test_a_crash_mid_ballot_reports_no_ballot(
             raise RuntimeError("the screen failed")
 
     monkeypatch.setattr(comix_ballot.BallotScreen, "place", place_then_fail)
-    from display.app import FakeClock
+    from display.clock import FakeClock
 
     clock = FakeClock()
     app = build_app(RunOptions(simulated=True, state_dir=tmp_path / "state"), clock, strict=False)

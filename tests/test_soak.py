@@ -5,7 +5,7 @@ by 10 MB or more."""
 
 from __future__ import annotations
 
-from display.robustness.soak import MAX_GROWTH_MB, run_soak
+from display.checks.soak import MAX_GROWTH_MB, run_soak
 
 
 def test_a_short_night_of_play() -> None:

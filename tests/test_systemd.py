@@ -19,6 +19,8 @@ from display.notify import Notifier
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "tablekeeper.service"
 INSTALL = REPO / "systemd" / "install.sh"
+RECORD_EXIT = REPO / "systemd" / "record-exit.sh"
+BOOKWORM = str(REPO / "tests" / "fixtures" / "os-release" / "bookworm")
 
 
 @pytest.fixture
@@ -109,7 +111,9 @@ def test_unit_has_what_the_appliance_needs():
     for line in (
         "Type=notify",
         "WatchdogSec=",
-        "Restart=on-failure",
+        "Restart=always",
+        "StartLimitIntervalSec=0",
+        "ExecStopPost=-/bin/sh /opt/tablekeeper/systemd/record-exit.sh",
         "User=tablekeeper",
         "SupplementaryGroups=video render input gpio",
         "StateDirectory=tablekeeper",
@@ -119,9 +123,13 @@ def test_unit_has_what_the_appliance_needs():
         "ExecStart=/opt/tablekeeper/.venv/bin/tablekeeper run",
     ):
         assert line in text, line
-    assert "network-online.target" not in "".join(
-        x for x in text.splitlines() if not x.startswith("#")
-    )
+    settings = "".join(x for x in text.splitlines() if not x.startswith("#"))
+    assert "network-online.target" not in settings
+    # Never give up restarting (a burst limit leaves a table appliance dead until a reboot),
+    # at a calm pace.
+    assert "StartLimitBurst" not in settings
+    restart_sec = [x for x in text.splitlines() if x.startswith("RestartSec=")]
+    assert restart_sec and int(restart_sec[0].split("=")[1]) >= 5
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
@@ -130,7 +138,9 @@ def test_systemd_analyze_verify(tmp_path: Path):
     tablekeeper = Path(sys.executable).parent / "tablekeeper"
     unit = tmp_path / "tablekeeper.service"
     unit.write_text(
-        UNIT.read_text().replace("/opt/tablekeeper/.venv/bin/tablekeeper", str(tablekeeper))
+        UNIT.read_text()
+        .replace("/opt/tablekeeper/.venv/bin/tablekeeper", str(tablekeeper))
+        .replace("/opt/tablekeeper/systemd", str(REPO / "systemd"))
     )
     result = subprocess.run(
         ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
@@ -141,7 +151,7 @@ def test_systemd_analyze_verify(tmp_path: Path):
 
 def test_install_script_dry_run_covers_every_step():
     result = subprocess.run(
-        ["bash", str(INSTALL), "--dry-run", "--prefix", "/srv/tk"],
+        ["bash", str(INSTALL), "--dry-run", "--prefix", "/srv/tk", "--os-release", BOOKWORM],
         capture_output=True,
         text=True,
         timeout=60,
@@ -150,7 +160,8 @@ def test_install_script_dry_run_covers_every_step():
     out = result.stdout
     assert "python3-picamera2" in out
     assert "venv --system-site-packages /srv/tk/.venv" in out
-    assert "/srv/tk[pi]" in out
+    assert "--requirement /srv/tk/systemd/requirements-bookworm.txt /srv/tk" in out
+    assert "libegl1 libgles2 libgbm1 libdrm2" in out
     assert "useradd --system" in out or "usermod --append" in out
     assert "install -d -o tablekeeper -g tablekeeper -m 0750 /var/lib/tablekeeper" in out
     assert "systemctl enable --now tablekeeper.service" in out
@@ -200,3 +211,24 @@ def test_sigterm_stops_the_loop_cleanly_and_keeps_the_state(tmp_path: Path):
     store = Store(state)
     assert store.load_stack()[0]["kind"] == "home"
     store.close()
+
+
+def test_the_stop_hook_notes_an_unclean_stop_and_the_next_start_reads_it(tmp_path: Path):
+    from device.service import read_last_failure, take_last_failure
+
+    env = dict(os.environ, STATE_DIRECTORY=str(tmp_path), SERVICE_RESULT="success")
+    env.update(EXIT_CODE="exited", EXIT_STATUS="0")
+    subprocess.run(["sh", str(RECORD_EXIT)], env=env, check=True, timeout=30)
+    assert read_last_failure(tmp_path) is None  # a clean stop leaves nothing to show
+    env.update(SERVICE_RESULT="watchdog", EXIT_CODE="killed", EXIT_STATUS="ABRT")
+    subprocess.run(["sh", str(RECORD_EXIT)], env=env, check=True, timeout=30)
+    failure = take_last_failure(tmp_path)
+    assert failure is not None
+    assert (failure.result, failure.exit_code, failure.exit_status) == (
+        "watchdog",
+        "killed",
+        "ABRT",
+    )
+    assert failure.when is not None and "watchdog restarted it" in failure.sentence()
+    assert take_last_failure(tmp_path) is None  # shown once
+    assert (tmp_path / "last-exit.seen").is_file()

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from display.cli import CliError
+from display.commands import bench as bench_commands
 from display.commands import vision as vision_commands
 from vision.synth import compose_scene, render_card_face
 
@@ -24,6 +25,7 @@ def run(argv: Sequence[str]) -> int:
     commands = parser.add_subparsers(dest="command")
     benches = commands.add_parser("bench").add_subparsers(dest="bench")
     vision_commands.register(commands, benches)
+    bench_commands.register(commands, benches)  # `bench vision` is registered with the benches
     args = parser.parse_args(list(argv))
     try:
         return int(args.func(args) or 0)

@@ -82,7 +82,7 @@ def test_identify_refuses_a_photo_cut_short_with_exit_2(
 def test_the_appliance_says_retake_for_a_photo_it_cannot_use(tmp_path: Path) -> None:
     from flowkit import sim_app
 
-    from display.flows.widgets import capture_and_read
+    from display.cards.capture import capture_and_read
     from vision import Gallery
 
     gallery = Gallery()
@@ -95,7 +95,7 @@ def test_the_appliance_says_retake_for_a_photo_it_cannot_use(tmp_path: Path) -> 
 
 def test_score_by_photo_refuses_a_photo_cut_short(enrolled: Path, tmp_path: Path) -> None:  # noqa: F811
     from display.cli import CliError
-    from display.flows.photo_cli import read
+    from display.commands.photo import read
 
     cut = tmp_path / "hand.jpg"
     cut.write_bytes(_scene_jpeg()[:9000])

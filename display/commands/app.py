@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,48 +53,24 @@ def register(commands: Any, benches: Any) -> None:
     config.add_argument("--defaults", action="store_true", help="print the built-in defaults")
     config.set_defaults(func=config_command)
 
-    bench = benches.add_parser(
-        "ui",
-        help="start-up time to first frame and home-screen frame time",
-        description="Median start-up time of `tablekeeper run --sim` to its first frame "
-        "(separate processes, SDL dummy driver) and the median frame time of the home screen.",
-    )
-    bench.add_argument("--starts", type=int, default=5, help="processes to start (default 5)")
-    bench.add_argument("--frames", type=int, default=300, help="frames to time (default 300)")
-    bench.set_defaults(func=bench_ui_command)
-
-
-def _options(args: argparse.Namespace) -> Any:
-    from display.launch import RunOptions
-
-    return RunOptions(
-        simulated=args.sim,
-        script=args.script,
-        screenshots=args.screenshots,
-        state_dir=args.state_dir,
-        camera_dir=args.camera_dir,
-        dump_state=args.dump_state,
-        config=args.config,
-        exit_after_frames=args.exit_after_frames,
-        report_first_frame=args.report_first_frame,
-    )
-
 
 def run_command(args: argparse.Namespace) -> int:
-    from display.launch import LaunchError, run
+    # start-up time: the appliance (pygame) loads only for run, demo and config
+    from display.launch import LaunchError, RunOptions, run
     from display.script import ScriptError
 
     if args.script is not None and not args.script.is_file():
         raise CliError(f"no script file at {args.script}")
     try:
-        return run(_options(args))
+        return run(RunOptions.from_args(args))
     except (LaunchError, ScriptError) as error:
         raise CliError(str(error)) from None
 
 
 def config_command(args: argparse.Namespace) -> int:
+    # start-up time: the config reader and pygame's key names load only for this command
     from device.config import DEFAULT_CONFIG_TOML, ConfigError, config_path, load_config
-    from display.app import build_keymap
+    from display.keys import build_keymap
 
     if args.defaults:
         print(DEFAULT_CONFIG_TOML, end="")
@@ -127,6 +101,7 @@ def demo_scripts() -> list[Path]:
 def demo_command(args: argparse.Namespace) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    # start-up time: the appliance (pygame) loads only for run, demo and config
     from display.launch import LaunchError, RunOptions, run_script
     from display.script import ScriptError
 
@@ -163,70 +138,3 @@ def demo_command(args: argparse.Namespace) -> int:
     print(f"wrote {total} PNGs in {time.monotonic() - started:.1f} s to:")
     print(out)
     return 1 if failures else 0
-
-
-def bench_ui_command(args: argparse.Namespace) -> int:
-    if args.starts < 1 or args.frames < 10:
-        raise CliError("--starts must be at least 1 and --frames at least 10")
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-    starts: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="tablekeeper-bench-") as state:
-        for _ in range(args.starts):
-            command = [
-                sys.executable,
-                "-m",
-                "display",
-                "run",
-                "--sim",
-                "--state-dir",
-                state,
-                "--exit-after-frames",
-                "1",
-                "--report-first-frame",
-            ]
-            spawned = time.time()
-            result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
-            if result.returncode != 0:
-                raise CliError(f"`tablekeeper run --sim` failed: {result.stderr.strip()[-300:]}")
-            line = next(x for x in result.stdout.splitlines() if x.startswith("first-frame"))
-            starts.append(float(line.split()[2]) - spawned)
-        frame_times = _home_frame_times(Path(state), args.frames, env)
-    print(
-        f"start-up to first frame (tablekeeper run --sim, {args.starts} runs): "
-        f"median {statistics.median(starts) * 1000:.0f} ms "
-        f"(min {min(starts) * 1000:.0f}, max {max(starts) * 1000:.0f})"
-    )
-    ms = [t * 1000 for t in frame_times]
-    print(
-        f"home screen frame time ({len(ms)} frames: update + draw + flip, 800x480): "
-        f"median {statistics.median(ms):.2f} ms, 95th percentile "
-        f"{sorted(ms)[int(len(ms) * 0.95) - 1]:.2f} ms"
-    )
-    return 0
-
-
-def _home_frame_times(state_dir: Path, frames: int, env: dict[str, str]) -> list[float]:
-    os.environ.update({k: env[k] for k in ("SDL_VIDEODRIVER", "SDL_AUDIODRIVER")})
-    import pygame
-
-    from display.launch import RunOptions, build_app
-
-    app = build_app(RunOptions(simulated=True, state_dir=state_dir / "frames"))
-    try:
-        app.go_home()
-        pygame.display.init()
-        app.surface = pygame.display.set_mode(app.size)  # dummy driver: nothing to scale
-        times = []
-        for _ in range(frames):
-            began = time.perf_counter()
-            for event in pygame.event.get():
-                app.handle_pygame_event(event)
-            app.update()
-            app.render()
-            pygame.display.flip()
-            times.append(time.perf_counter() - began)
-        return times
-    finally:
-        app.close()
-        pygame.display.quit()

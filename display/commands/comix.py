@@ -1,21 +1,14 @@
 """`tablekeeper comix ...` (headless Co-Mix scoring) and `tablekeeper bench timer`.
 
-``tablekeeper comix score FILE [--json]`` scores one round from a JSON file::
-
-    {"players": ["Ann", "Ben", ...],
-     "stories": {"S1": ["Ann", "Ben"], "S2": ["Cat"], ...},      # optional
-     "ballots": {"Ann": {"S1": ["neutral"], "S2": ["original"], ...}, ...}}
-
-Without ``stories`` each player is a story named after them. Output with ``--json``:
-``{"points": {player: n}, "kept": {story: {kind: n}}}`` (plus ``received``, ``keepers`` and
-``story_points``). A broken file or ballot exits 2 with the rule it breaks and the player.
+``tablekeeper comix score FILE [--json]`` scores one round from a JSON file; the file's schema
+and the ``--json`` output are :mod:`games.comix.round_file`'s. A broken file or ballot exits 2
+with the rule it breaks and the player.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +17,13 @@ from games.comix import (
     SCORING_KINDS,
     BallotError,
     MissingBallotError,
+    RoundFile,
+    RoundFileError,
     RoundResult,
     SetupError,
-    Story,
     TableSetup,
-    score_round,
+    parse_round_file,
+    result_json,
 )
 
 
@@ -43,73 +38,31 @@ def register(commands: Any, benches: Any) -> None:
     score.add_argument("--json", action="store_true", help="print the result as JSON")
     score.set_defaults(func=run_score)
 
-    timer = benches.add_parser(
-        "timer",
-        help="Co-Mix sand timer accuracy: configured duration vs the moment time up is declared",
-    )
-    timer.add_argument(
-        "--seconds", type=float, default=2.0, help="configured sand timer duration (default 2)"
-    )
-    timer.add_argument("--runs", type=int, default=10, help="number of runs (10)")
-    timer.set_defaults(func=run_timer_bench)
 
-
-def load_round(path: Path) -> tuple[TableSetup, dict[str, Any]]:
+def load_round(path: Path) -> RoundFile:
     """Read a round file into a checked table set-up and the raw ballots."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as error:
         raise CliError(f"{path}: no such file") from error
     except (OSError, UnicodeDecodeError) as error:
         raise CliError(f"{path}: cannot read it ({error})") from error
-    except json.JSONDecodeError as error:
-        raise CliError(f"{path}: not valid JSON (line {error.lineno}: {error.msg})") from error
-    except RecursionError:
-        raise CliError(f"{path}: not a round file (brackets nested too deeply)") from None
-    if not isinstance(data, dict):
-        raise CliError(f"{path}: expected a JSON object with players and ballots")
-    players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise CliError(f"{path}: 'players' must be a list of player names")
-    stories_data = data.get("stories")
-    stories: list[Story] | None = None
-    if stories_data is not None:
-        if not isinstance(stories_data, dict) or not all(
-            isinstance(m, list) and all(isinstance(n, str) for n in m)
-            for m in stories_data.values()
-        ):
-            raise CliError(f"{path}: 'stories' must map each story to a list of player names")
-        stories = [Story(name, tuple(members)) for name, members in stories_data.items()]
-    elif isinstance(players, list) and all(isinstance(p, str) for p in players):
-        stories = [Story(player, (player,)) for player in players]
     try:
-        setup = TableSetup.create(players, stories)
+        return parse_round_file(text)
+    except RoundFileError as error:
+        raise CliError(f"{path}: {error}") from error
     except SetupError as error:
         raise CliError(f"{path}: {error} (rule: {error.rule})") from error
-    ballots = data.get("ballots")
-    if not isinstance(ballots, dict):
-        raise CliError(f"{path}: 'ballots' must map each player to their ballot")
-    return setup, ballots
 
 
 def score_file(path: Path) -> tuple[TableSetup, RoundResult]:
-    setup, ballots = load_round(path)
+    round_file = load_round(path)
     try:
-        return setup, score_round(setup, ballots)
+        return round_file.setup, round_file.score()
     except BallotError as error:
         raise CliError(f"{path}: {error} [rule: {error.rule}, player: {error.player}]") from error
     except MissingBallotError as error:
         raise CliError(f"{path}: {error} [rule: {error.rule}, player: {error.player}]") from error
-
-
-def result_json(result: RoundResult) -> dict[str, Any]:
-    return {
-        "points": result.points,
-        "kept": result.kept,
-        "received": result.received,
-        "keepers": result.keepers,
-        "story_points": result.story_points,
-    }
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -132,89 +85,3 @@ def run_score(args: argparse.Namespace) -> int:
             f"reviews {result.reviewer_points[player]})"
         )
     return 0
-
-
-def run_timer_bench(args: argparse.Namespace) -> int:
-    """Ten sand timers on the real clock, through the real app loop (mock pins, dummy video)."""
-    if not 0 < args.seconds <= 600 or args.runs < 1:
-        raise CliError("--seconds must be between 0 and 600 and --runs at least 1")
-    errors = measure_time_up(args.seconds, args.runs)
-    for run, late in enumerate(errors, start=1):
-        print(f"run {run:2d}: time up declared {late * 1000:+7.1f} ms after {args.seconds:g} s")
-    print(
-        f"sand timer {args.seconds:g} s, {len(errors)} runs (positive = late): "
-        f"median {statistics.median(errors) * 1000:+.1f} ms, "
-        f"min {min(errors) * 1000:+.1f} ms, max {max(errors) * 1000:+.1f} ms"
-    )
-    return 0
-
-
-def measure_time_up(seconds: float, runs: int) -> list[float]:
-    """For each run: press SEAT 1 on a mock pin (the first story done flips the timer), run the
-    appliance loop as ``tablekeeper run`` does (poll, update, render, frame pacing at the
-    configured fps) and note on the real monotonic clock when the scripting screen declares time
-    up. Returns (declared - pressed - seconds) per run. The press lands at a random point of a
-    frame, as a real one does, so the figure includes the wait for the next frame's poll."""
-    import os
-    import random
-    import tempfile
-    import time
-    import warnings
-
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
-
-    from display.launch import LaunchError, RunOptions, build_app
-    from display.screens.comix_common import NAMESPACE, SETTINGS_KEY, save_game
-    from display.screens.comix_play import ScriptingScreen
-    from games.comix import Game
-
-    errors: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="tablekeeper-bench-timer-") as state:
-        try:
-            app = build_app(RunOptions(simulated=True, state_dir=Path(state)))
-        except LaunchError as error:
-            raise CliError(str(error)) from None
-        try:
-            app.store.put(NAMESPACE, SETTINGS_KEY, {"timer_seconds": seconds})
-            pygame.display.init()
-            with warnings.catch_warnings():  # "no fast renderer" under the dummy video driver
-                warnings.simplefilter("ignore")
-                app.surface = pygame.display.set_mode(app.size, pygame.SCALED)
-            ticker = pygame.time.Clock()
-            spread = random.Random(1)
-            fps = app.config.screen.fps
-            for _ in range(runs):
-                game = Game.new(TableSetup.create(["Ann", "Ben", "Cat", "Dan"]))
-                game.set_title("Bench")
-                save_game(app, game)
-                app.go_home()
-                screen = ScriptingScreen(app, game)
-                app.push(screen)
-                app.update()
-                app.render()
-                ticker.tick(fps)
-                app.hardware.sim_press("seat_1")
-                pressed = time.monotonic()
-                # A real press lands anywhere in a frame: wait like the loop's frame pacing would
-                time.sleep(spread.uniform(0.0, 1.0 / fps))
-                declared = None
-                while declared is None:
-                    for event in pygame.event.get():
-                        app.handle_pygame_event(event)
-                    app.update()
-                    if app.top is screen and screen.game.round.scripting.timed_out:
-                        declared = time.monotonic()
-                    app.render()
-                    pygame.display.flip()
-                    ticker.tick(fps)
-                    if time.monotonic() - pressed > seconds + 30:
-                        raise CliError("the sand timer never declared time up")
-                app.hardware.sim_release("seat_1")
-                app.update()
-                errors.append(declared - pressed - seconds)
-        finally:
-            app.close()
-            pygame.display.quit()
-    return errors

@@ -4,6 +4,7 @@
     tablekeeper mixtape otto  --deck FILE --otto-a IDS --otto-b IDS --you-a IDS --you-b IDS \\
                               --drawn ID,ID,ID [--seed N] [--json]
     tablekeeper mixtape solo  --deck FILE --seed N [--json]
+    tablekeeper mixtape solo  --deck FILE --table EVENTS [--seed N] [--json]   # a real table
     tablekeeper mixtape deck  --deck FILE [--json]          # check a deck file and summarise it
 
 Columns are given top to bottom. `--deck example` uses the packaged example deck (invented, not
@@ -14,30 +15,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from display.cli import CliError
+from display.commands.photo import doubt_lines, photo_json, read
 from games.mixtape import (
     GENRE_NAMES,
     Deck,
+    IllegalMoveError,
     MixtapeError,
-    MixtapeGame,
-    MixtapeScore,
     OttoDecision,
     SoloGame,
     Tape,
-    genre_set_points,
+    describe_score,
     load_deck,
     load_example_deck,
+    next_step,
     otto_choose,
     parse_ids,
-    play_simple,
     play_solo,
     score_mixtape,
 )
+from games.mixtape.solo import OTTO_TURN
 
 EXAMPLE = "example"
 
@@ -48,7 +50,7 @@ def register(commands: Any, benches: Any) -> None:
     actions.required = True
 
     score = actions.add_parser("score", help="score one finished mixtape")
-    _deck_option(score)
+    deck_option(score)
     score.add_argument("--a", default="", metavar="IDS", help="column Trk A, top to bottom")
     score.add_argument("--b", default="", metavar="IDS", help="column Trk B, top to bottom")
     score.add_argument("--json", action="store_true", help="print the score as JSON")
@@ -57,7 +59,7 @@ def register(commands: Any, benches: Any) -> None:
     score.set_defaults(func=run_score)
 
     otto = actions.add_parser("otto", help="what Otto takes from three face-up cards")
-    _deck_option(otto)
+    deck_option(otto)
     for flag, what in (
         ("--otto-a", "Otto's column Trk A"),
         ("--otto-b", "Otto's column Trk B"),
@@ -71,25 +73,25 @@ def register(commands: Any, benches: Any) -> None:
     otto.set_defaults(func=run_otto)
 
     solo = actions.add_parser("solo", help="simulate a whole solo game: a simple human vs Otto")
-    _deck_option(solo)
-    solo.add_argument("--seed", type=int, required=True, help="the game is reproducible from it")
+    deck_option(solo)
+    solo.add_argument("--seed", type=int, help="the game is reproducible from it")
+    solo.add_argument(
+        "--table",
+        metavar="EVENTS",
+        help="play a game at a real table from a file of events, one per line ('-': standard "
+        "input): setup ID ID, draw ID ID [ID], take ID|? [ID|?], turn-up ID, extra ID, "
+        "place [ID ...]; the next step is printed after each",
+    )
     solo.add_argument("--json", action="store_true", help="print scores and the log as JSON")
     solo.set_defaults(func=run_solo)
 
     deck = actions.add_parser("deck", help="check a deck file and summarise it")
-    _deck_option(deck)
+    deck_option(deck)
     deck.add_argument("--json", action="store_true", help="print the cards as JSON")
     deck.set_defaults(func=run_deck)
 
-    bench = benches.add_parser(
-        "mixtape", help="Mixtape: time per simulated solo / multiplayer game and Otto's reasons"
-    )
-    _deck_option(bench, required=False)
-    bench.add_argument("--games", type=int, default=200, help="games per kind (200)")
-    bench.set_defaults(func=run_bench)
 
-
-def _deck_option(parser: argparse.ArgumentParser, required: bool = True) -> None:
+def deck_option(parser: argparse.ArgumentParser, required: bool = True) -> None:
     parser.add_argument(
         "--deck",
         required=required,
@@ -99,7 +101,7 @@ def _deck_option(parser: argparse.ArgumentParser, required: bool = True) -> None
     )
 
 
-def _load(path: str) -> Deck:
+def load_deck_option(path: str) -> Deck:
     try:
         return load_example_deck() if path == EXAMPLE else load_deck(path)
     except MixtapeError as error:
@@ -115,12 +117,8 @@ def _tape(deck: Deck, a: str, b: str, whose: str) -> Tape:
 
 # ---- score ---------------------------------------------------------------------------------
 def run_score(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
-    if args.photo is not None or args.gallery is not None:  # issue 7: display/flows/photo_cli.py
-        from pathlib import Path
-
-        from display.flows.photo_cli import mixtape_score_photo
-
+    deck = load_deck_option(args.deck)
+    if args.photo is not None or args.gallery is not None:
         if args.photo is None or args.gallery is None or args.a or args.b:
             raise CliError("--photo PHOTO goes with --gallery DIR, without --a/--b")
         return mixtape_score_photo(deck, Path(args.photo), Path(args.gallery), args.json)
@@ -135,32 +133,28 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe_score(deck: Deck, score: MixtapeScore, title: str = "Mixtape") -> str:
-    position = score.balance_position
-    where = (
-        "on the start square"
-        if position == 0
-        else f"{abs(position)} square{'s' * (abs(position) != 1)} "
-        f"{'left' if position < 0 else 'right'} of the start square"
-    )
-    lines = [f"{title} (deck: {deck.name})"]
-    lines.append(f"  Balance: {score.balance_points:>3}  (cube {where})")
-    for column in ("A", "B"):
-        cards = [c for c in score.cards if c.column == column]
-        detail = ", ".join(f"{c.id} {c.flow_points}" for c in cards) or "empty"
-        lines.append(f"           Trk {column}: {detail}")
-    lines.insert(2, f"  Flow:    {score.flow:>3}")
-    sets = ", ".join(
-        f"{GENRE_NAMES[g]} {n}→{genre_set_points(n)}" for g, n in score.genre_sets.items()
-    )
-    lines.append(f"  Genres:  {score.genres:>3}  ({sets or 'no genre cards'})")
-    lines.append(f"  Total:   {score.total:>3}")
-    return "\n".join(lines)
+def mixtape_score_photo(deck: Deck, photo: Path, gallery_dir: Path, as_json: bool) -> int:
+    reading = read(photo, gallery_dir, "columns")
+    a = [c.name for c in reading.cards if c.column == "A" and c.name]
+    b = [c.name for c in reading.cards if c.column == "B" and c.name]
+    try:
+        score = score_mixtape(deck, a, b)
+    except MixtapeError as error:
+        raise CliError(f"{photo}: read Trk A {a}, Trk B {b}: {error}") from None
+    if as_json:
+        ids = [c.name or "" for c in reading.cards]
+        print(json.dumps({**score.to_json(), "photo": photo_json(photo, reading, ids)}, indent=2))
+    else:
+        print(f"read in {reading.seconds:.2f} s: Trk A {', '.join(a)}; Trk B {', '.join(b)}")
+        for line in doubt_lines(reading):
+            print(line)
+        print(describe_score(deck, score))
+    return 0
 
 
 # ---- otto ----------------------------------------------------------------------------------
 def run_otto(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
+    deck = load_deck_option(args.deck)
     otto = _tape(deck, args.otto_a, args.otto_b, "Otto's")
     you = _tape(deck, args.you_a, args.you_b, "your")
     try:
@@ -187,7 +181,11 @@ def describe_decision(decision: OttoDecision) -> str:
 
 # ---- solo ----------------------------------------------------------------------------------
 def run_solo(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
+    deck = load_deck_option(args.deck)
+    if args.table is not None:
+        return run_table(deck, args.table, args.seed or 0, args.json)
+    if args.seed is None:
+        raise CliError("give --seed N to simulate a game, or --table EVENTS to play one")
     try:
         game = play_solo(SoloGame.start(deck, seed=args.seed))
     except MixtapeError as error:
@@ -200,7 +198,7 @@ def run_solo(args: argparse.Namespace) -> int:
                     "seed": args.seed,
                     "winner": game.winner(),
                     "scores": {who: s.to_json() for who, s in scores.items()},
-                    "state": game.snapshot(),
+                    "state": game.to_json(),
                 },
                 indent=2,
             )
@@ -241,9 +239,92 @@ def _describe_entry(entry: dict[str, Any]) -> str:
     )
 
 
+# ---- solo at a real table --------------------------------------------------------------------
+def _table_lines(source: str) -> list[str]:
+    if source == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        return Path(source).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as error:
+        raise CliError(f"{source}: no such file") from error
+    except (OSError, UnicodeDecodeError) as error:
+        raise CliError(f"{source}: cannot read it ({error})") from error
+
+
+def _table_event(deck: Deck, game: SoloGame | None, words: list[str], seed: int) -> SoloGame:
+    """Apply one event line to the game (a new one for ``setup``); MixtapeError if refused."""
+    verb, ids = words[0].lower(), words[1:]
+    if verb == "setup" and game is None and len(ids) == 2:
+        return SoloGame.at_table(deck, ids[0], ids[1], seed=seed)
+    if game is None:
+        raise IllegalMoveError("the game starts with: setup YOUR_CARD OTTOS_CARD")
+    if verb == "draw":
+        game.draw(ids)
+        if game.phase == OTTO_TURN:
+            game.otto_turn()
+    elif verb == "take":
+        game.you_choose(ids)
+    elif verb == "turn-up" and len(ids) == 1:
+        game.turn_up(ids[0])
+    elif verb == "extra" and len(ids) == 1:
+        game.otto_extra(ids[0])
+    elif verb == "place":
+        game.you_place(ids or None)
+    else:
+        raise IllegalMoveError(
+            f"unknown event {' '.join(words)!r} (setup, draw, take, turn-up, extra, place)"
+        )
+    return game
+
+
+def run_table(deck: Deck, source: str, seed: int, as_json: bool) -> int:
+    """A solo game at a real table: each line an event, the next step printed after each. Your
+    turn gives only the two face-up cards; the face-down one is asked for once your choice sends
+    it into a mixtape (rulings), so nothing can show it before."""
+    game: SoloGame | None = None
+    steps: list[dict[str, Any]] = []
+    if not as_json:
+        print(f"next: {next_step(game)}")
+    for number, raw in enumerate(_table_lines(source), start=1):
+        words = raw.split("#", 1)[0].replace(",", " ").split()
+        if not words:
+            continue
+        entries = len(game.log) if game is not None else 0
+        try:
+            game = _table_event(deck, game, words, seed)
+        except MixtapeError as error:
+            raise CliError(f"{source} line {number}: {error}") from error
+        # the entries this event added, or the one it completed (Otto's extra card, your cards)
+        added = game.log[entries:]
+        if not added and words[0].lower() in ("extra", "place"):
+            added = game.log[-1:]
+        said = [_describe_entry(entry) for entry in added]
+        for entry in game.log[entries:]:
+            said += [f"  - {step}" for step in entry.get("decision", {}).get("steps", [])]
+        steps.append(
+            {"line": number, "event": " ".join(words), "log": said, "next": next_step(game)}
+        )
+        if not as_json:
+            print(f"line {number}: {' '.join(words)}")
+            for line in said:
+                print("  " + line)
+            print(f"next: {next_step(game)}")
+    if as_json:
+        out: dict[str, Any] = {"steps": steps, "state": None if game is None else game.to_json()}
+        if game is not None and game.phase == "over":
+            out["winner"] = game.winner()
+            out["scores"] = {who: s.to_json() for who, s in game.scores().items()}
+        print(json.dumps(out, indent=2))
+    elif game is not None and game.phase == "over":
+        scores = game.scores()
+        print(describe_score(deck, scores["you"], "You"))
+        print(describe_score(deck, scores["otto"], "Otto"))
+    return 0
+
+
 # ---- deck ----------------------------------------------------------------------------------
 def run_deck(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
+    deck = load_deck_option(args.deck)
     if args.json:
         print(
             json.dumps(
@@ -269,39 +350,4 @@ def run_deck(args: argparse.Namespace) -> int:
         "  Sides: "
         + ", ".join(f"{side} {sum(1 for c in deck.cards if c.side == side)}" for side in ("A", "B"))
     )
-    return 0
-
-
-# ---- bench ---------------------------------------------------------------------------------
-def run_bench(args: argparse.Namespace) -> int:
-    deck = _load(args.deck)
-    if args.games < 1:
-        raise CliError("--games must be at least 1")
-    reasons: Counter[str] = Counter()
-    solo_times, otto_wins = [], 0
-    for seed in range(args.games):
-        started = time.perf_counter()
-        game = play_solo(SoloGame.start(deck, seed=seed))
-        solo_times.append(time.perf_counter() - started)
-        otto_wins += game.winner() == "otto"
-        for entry in game.log:
-            if "decision" in entry:
-                reasons[entry["decision"]["decided_by"]] += 1
-    print(
-        f"solo game: median {statistics.median(solo_times) * 1000:.1f} ms "
-        f"(max {max(solo_times) * 1000:.1f} ms) over {args.games} games; "
-        f"Otto won {otto_wins}/{args.games}"
-    )
-    total = sum(reasons.values())
-    print(
-        "Otto decided by: "
-        + ", ".join(f"{k} {v} ({100 * v / total:.0f}%)" for k, v in reasons.most_common())
-    )
-    for players in (2, 3, 4):
-        times = []
-        for seed in range(args.games):
-            started = time.perf_counter()
-            play_simple(MixtapeGame.start(deck, players, seed=seed))
-            times.append(time.perf_counter() - started)
-        print(f"{players}-player game: median {statistics.median(times) * 1000:.1f} ms")
     return 0

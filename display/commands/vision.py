@@ -1,15 +1,13 @@
-"""`tablekeeper vision ...` (enrol cards, identify a photo) and `tablekeeper bench vision`.
+"""`tablekeeper vision ...`: enrol cards, identify a photo (``bench vision`` is in bench.py).
 
 - ``vision enroll --gallery DIR --from-files FOLDER``: one card per image; the name is the file
   name up to ``__`` (or the whole stem).
 - ``vision enroll --gallery DIR --from-photo PHOTO --names "A;B;C"``: the cards of one photo,
   named in reading order (rows top to bottom, each left to right).
 - ``vision identify PHOTO --gallery DIR [--json] [--annotate OUT.png]``.
-- ``bench vision [--real DIR] [--lighting] [--profile] [--quick]``: the synthetic benchmark and
-  the real photos; the lighting suite; time per step; a quick run of all for CI.
 
 OpenCV and the vision package are imported inside the functions so that other commands start
-fast.
+fast (every command module is imported to build the parser).
 """
 
 from __future__ import annotations
@@ -62,76 +60,10 @@ def register(commands: Any, benches: Any) -> None:
     )
     identify.set_defaults(func=run_identify)
 
-    bench = benches.add_parser(
-        "vision",
-        help="card recognition accuracy and speed: synthetic scenes and the real photos",
-    )
-    bench.add_argument(
-        "--real",
-        type=Path,
-        metavar="DIR",
-        help="real-photo dataset (gallery/, photos/, labels.csv)",
-    )
-    bench.add_argument(
-        "--scenes",
-        type=int,
-        default=240,
-        help="synthetic scenes (split over easy/medium/hard; default 240)",
-    )
-    bench.add_argument("--cards", type=int, default=7, help="cards per synthetic scene (7)")
-    bench.add_argument("--seed", type=int, default=2026, help="random seed (2026)")
-    bench.add_argument(
-        "--threads", type=int, default=1, help="OpenCV threads (default 1: the one-core figure)"
-    )
-    bench.add_argument(
-        "--gallery",
-        type=Path,
-        metavar="DIR",
-        help="use this enrolled gallery instead of enrolling --real's gallery/",
-    )
-    bench.add_argument(
-        "--held-out",
-        type=float,
-        default=0.0,
-        metavar="FRACTION",
-        help="with --real: also leave this fraction of the names out of a gallery and check "
-        "that those real cards come back unknown in hard scenes (e.g. 0.25)",
-    )
-    bench.add_argument(
-        "--held-out-scenes", type=int, default=60, help="hard scenes for --held-out (60)"
-    )
-    bench.add_argument(
-        "--lighting",
-        action="store_true",
-        help="the lighting suite: real photos and generated scenes under other light",
-    )
-    bench.add_argument(
-        "--light-set",
-        choices=("benchmark", "tuning", "all"),
-        default="benchmark",
-        help="with --lighting: the benchmark's conditions, the ones tuned on, or both",
-    )
-    bench.add_argument(
-        "--lighting-scenes", type=int, default=30, help="generated scenes for --lighting (30)"
-    )
-    bench.add_argument(
-        "--profile", action="store_true", help="CPU time per photo and per step of the pipeline"
-    )
-    bench.add_argument(
-        "--profile-scenes", type=int, default=30, help="generated photos for --profile (30)"
-    )
-    bench.add_argument(
-        "--quick",
-        action="store_true",
-        help="a few scenes of every table (CI); exit 1 when any card is named wrongly",
-    )
-    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
-    bench.set_defaults(func=run_bench)
-
 
 def _read_image(path: Path) -> Any:
     from device.camera import CameraError, check_image_size
-    from vision import VisionError, read_photo
+    from vision import VisionError, read_photo  # start-up time: OpenCV and the recogniser
 
     if not path.is_file():
         raise CliError(f"{path}: no such file")
@@ -147,6 +79,7 @@ def _read_image(path: Path) -> Any:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
+    # start-up time: OpenCV and the recogniser load only for these commands
     from vision.detect import cards_in_reading_order
     from vision.gallery import Gallery, GalleryError, name_from_filename
 
@@ -194,10 +127,10 @@ def run_enroll(args: argparse.Namespace) -> int:
 
 
 def run_identify(args: argparse.Namespace) -> int:
-    import cv2
+    import cv2  # start-up time: OpenCV and the recogniser load only for these commands
 
-    from vision import VisionError, annotate, identify
     from vision.gallery import Gallery, GalleryError
+    from vision import VisionError, annotate, identify
 
     image = _read_image(args.photo)
     try:
@@ -232,31 +165,3 @@ def run_identify(args: argparse.Namespace) -> int:
         f"{len(result.cards)} card(s) named, {len(result.unknown)} unknown, {result.seconds:.2f} s"
     )
     return 0
-
-
-def run_bench(args: argparse.Namespace) -> int:
-    from vision.bench import BenchError, Modes, run_benchmark
-
-    modes = Modes(
-        lighting=args.lighting,
-        light_set=args.light_set,
-        lighting_scenes=args.lighting_scenes,
-        profile=args.profile,
-        profile_scenes=args.profile_scenes,
-        quick=args.quick,
-    )
-    try:
-        return run_benchmark(
-            real=args.real,
-            scenes=args.scenes,
-            cards_per_scene=args.cards,
-            seed=args.seed,
-            threads=args.threads,
-            gallery_dir=args.gallery,
-            json_out=args.json,
-            held_out=args.held_out,
-            held_out_scenes=args.held_out_scenes,
-            modes=modes,
-        )
-    except BenchError as error:
-        raise CliError(str(error)) from error

@@ -10,7 +10,7 @@ import pygame
 
 from display import ui
 from display.actions import SEAT_ACTIONS, Action
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
 
 if TYPE_CHECKING:
     from display.app import App

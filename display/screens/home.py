@@ -3,7 +3,7 @@
 ``HOME_ENTRIES`` is the list shown. Each entry names the screen *kind* it opens; when no screen
 of that kind is registered (its module is not written yet, or failed to import) the entry says
 so and cannot be opened. To add an entry, append a :class:`HomeEntry`; to make an existing one
-live, register a screen with its kind (see ``display/screens/base.py``).
+live, register a screen with its kind (see ``display/screen.py``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import pygame
 
-from display import ui
+from display import settings, ui
 from display.actions import Action
-from display.screens.base import SCREENS, LegendItem, register_screen
-from display.screens.menu import MenuScreen
+from display.screen import SCREENS, LegendItem, register_screen
+from display.widgets.menu import MenuScreen
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class HomeScreen(MenuScreen):
     def note(self, entry: HomeEntry) -> str:
         if self.available(entry):
             return ""
-        broken = [m for m in self.app.load_errors if m.rsplit(".", 1)[-1] == entry.kind]
+        # a game's screens live in display/screens/<kind>/ (or display/screens/<kind>.py)
+        broken = [m for m in self.app.load_errors if entry.kind in m.split(".")[2:]]
         return "broken" if broken else "coming"
 
     def rows(self) -> list[tuple[str, str, str]]:
@@ -63,9 +64,7 @@ class HomeScreen(MenuScreen):
         self.app.hardware.outputs_off()
 
     def update(self, now: float) -> None:
-        from display import settings
-
-        name = settings.load(self.app).table_name
+        name = settings.load(self.app.store).table_name
         self.title = f"Tablekeeper - {name}" if name else "Tablekeeper"
 
     def handle(self, action: Action) -> None:

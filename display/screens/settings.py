@@ -1,5 +1,5 @@
-"""Settings: sound, status LED, clearing saved games, and an About page (version, paths,
-wiring). Choices are kept in the state store (see ``display/settings.py``)."""
+"""Settings: sound, status LED, the table's name, clearing saved games, and an About page
+(version, paths, wiring). Choices are kept in the state store (see ``display/settings.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pygame
 
 from display import settings, ui
 from display.actions import Action
-from display.screens.base import LegendItem, Screen, register_screen
+from display.screen import LegendItem, Screen, register_screen
+from display.widgets.keyboard import KeyboardScreen
 
 if TYPE_CHECKING:
     from display.app import App
@@ -68,34 +69,32 @@ class SettingsScreen(Screen):
         return False
 
     def choose(self, item: str) -> None:
-        current = settings.load(self.app)
+        current = settings.load(self.app.store)
         if item == "sound":
             current.sound = not current.sound
-            settings.save(self.app, current)
+            settings.save(self.app.store, self.app.hardware, current)
             self.app.hardware.beep(880, 0.1)  # audible confirmation when switched on
         elif item == "status_led":
             current.status_led = not current.status_led
-            settings.save(self.app, current)
+            settings.save(self.app.store, self.app.hardware, current)
         elif item == "table_name":
-            from display.screens.text_entry import TextEntryScreen
-
-            self.app.push(
-                TextEntryScreen(self.app, "table_name", "Name of this table", current.table_name)
-            )
+            keyboard = KeyboardScreen(self.app, "Name of this table", current.table_name, limit=24)
+            self.app.push(keyboard, purpose="table_name")
         elif item == "clear":
             self.confirming = True
         elif item == "about":
             self.app.push(AboutScreen(self.app))
 
-    def handle_result(self, tag: str, value: Any) -> None:
-        if tag == "table_name":
-            current = settings.load(self.app)
-            current.table_name = value or ""
-            settings.save(self.app, current)
+    def on_result(self, purpose: str, result: Any) -> None:
+        """The table's name from the keyboard ("" or cancelled on an emptied field: no name)."""
+        if purpose == "table_name":
+            current = settings.load(self.app.store)
+            current.table_name = result or ""
+            settings.save(self.app.store, self.app.hardware, current)
 
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
-        current = settings.load(self.app)
+        current = settings.load(self.app.store)
         on_off = {True: "ON", False: "OFF"}
         items = [
             ui.MenuItem("Sound", on_off[current.sound]),

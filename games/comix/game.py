@@ -4,8 +4,8 @@ Each round goes through the rulebook's phases::
 
     title -> scripting -> storytelling -> reviewing -> reveal -> (next round's title | over)
 
-Every method is one table event; after each one the appliance saves :meth:`Game.to_dict` and can
-rebuild the game with :meth:`Game.from_dict` after a power cut. Ballots are kept in the state (so
+Every method is one table event; after each one the appliance saves :meth:`Game.to_json` and can
+rebuild the game with :meth:`Game.from_json` after a power cut. Ballots are kept in the state (so
 a reviewer's work survives a power cut) but nothing here prints or logs them; the round result is
 only computed when the last ballot is in.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from games.comix.ballot import Ballot, Token, ballot_to_json, validate_ballot
@@ -25,15 +26,20 @@ from games.comix.titles import draw_title, typed_title
 
 STATE_VERSION = 1
 
-TITLE, SCRIPTING, STORYTELLING, REVIEWING, REVEAL, OVER = (
-    "title",
-    "scripting",
-    "storytelling",
-    "reviewing",
-    "reveal",
-    "over",
-)
-PHASES = (TITLE, SCRIPTING, STORYTELLING, REVIEWING, REVEAL, OVER)
+
+class Phase(StrEnum):
+    """The phases of a round, in order; the values are what the saved state stores."""
+
+    TITLE = "title"
+    SCRIPTING = "scripting"
+    STORYTELLING = "storytelling"
+    REVIEWING = "reviewing"
+    REVEAL = "reveal"
+    OVER = "over"
+
+
+TITLE, SCRIPTING, STORYTELLING, REVIEWING, REVEAL, OVER = Phase
+PHASES = tuple(Phase)
 
 
 class PhaseError(RuntimeError):
@@ -51,23 +57,23 @@ class Round:
     ballots: dict[str, Ballot] = field(default_factory=dict)
     result: RoundResult | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "number": self.number,
             "title": self.title,
-            "scripting": self.scripting.to_dict(),
+            "scripting": self.scripting.to_json(),
             "first_parts": dict(self.first_parts),
             "first_tellers": dict(self.first_tellers),
             "storyteller": self.storyteller,
             "ballots": {p: ballot_to_json(b) for p, b in self.ballots.items()},
-            "result": self.result.to_dict() if self.result else None,
+            "result": self.result.to_json() if self.result else None,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
+    def from_json(cls, data: Mapping[str, Any]) -> Round:
         return cls(
             number=int(data["number"]),
-            scripting=Scripting.from_dict(data["scripting"]),
+            scripting=Scripting.from_json(data["scripting"]),
             title=data.get("title"),
             first_parts={k: int(v) for k, v in data.get("first_parts", {}).items()},
             first_tellers=dict(data.get("first_tellers", {})),
@@ -76,7 +82,7 @@ class Round:
                 p: {s: [Token(t) for t in tokens] for s, tokens in b.items()}
                 for p, b in data.get("ballots", {}).items()
             },
-            result=RoundResult.from_dict(data["result"]) if data.get("result") else None,
+            result=RoundResult.from_json(data["result"]) if data.get("result") else None,
         )
 
 
@@ -84,7 +90,7 @@ class Round:
 class Game:
     setup: TableSetup
     seed: int = 0
-    phase: str = TITLE
+    phase: Phase = Phase.TITLE
     rounds: list[Round] = field(default_factory=list)
     titles_seen: list[str] = field(default_factory=list)
 
@@ -99,7 +105,7 @@ class Game:
     def round(self) -> Round:
         return self.rounds[-1]
 
-    def _expect(self, *phases: str) -> None:
+    def _expect(self, *phases: Phase) -> None:
         if self.phase not in phases:
             raise PhaseError(
                 f"This cannot be done during {self.phase} (needs {', '.join(phases)})."
@@ -244,29 +250,29 @@ class Game:
         return winners(self.standings())
 
     # -- persistence ---------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": "comix",
             "version": STATE_VERSION,
-            "setup": self.setup.to_dict(),
+            "setup": self.setup.to_json(),
             "seed": self.seed,
-            "phase": self.phase,
-            "rounds": [r.to_dict() for r in self.rounds],
+            "phase": str(self.phase),
+            "rounds": [r.to_json() for r in self.rounds],
             "titles_seen": list(self.titles_seen),
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+    def from_json(cls, data: Mapping[str, Any]) -> Game:
         if data.get("game") != "comix" or data.get("version") != STATE_VERSION:
             raise ValueError("This is not a saved Co-Mix game this version can read.")
         phase = str(data["phase"])
         if phase not in PHASES:
             raise ValueError(f"Unknown phase {phase!r} in saved Co-Mix game.")
         game = cls(
-            setup=TableSetup.from_dict(data["setup"]),
+            setup=TableSetup.from_json(data["setup"]),
             seed=int(data["seed"]),
-            phase=phase,
-            rounds=[Round.from_dict(r) for r in data["rounds"]],
+            phase=Phase(phase),
+            rounds=[Round.from_json(r) for r in data["rounds"]],
             titles_seen=list(data.get("titles_seen", [])),
         )
         if not game.rounds:

@@ -38,7 +38,7 @@ class RoundResult:
     reviewer_points: dict[str, int]  # player -> 2 x own tokens kept on others' stories
     points: dict[str, int]  # player -> total for the round
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "received": self.received,
             "kept": self.kept,
@@ -50,7 +50,7 @@ class RoundResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RoundResult:
+    def from_json(cls, data: Mapping[str, Any]) -> RoundResult:
         return cls(
             received={s: dict(k) for s, k in data["received"].items()},
             kept={s: dict(k) for s, k in data["kept"].items()},

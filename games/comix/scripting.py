@@ -85,7 +85,7 @@ class Scripting:
                 slow[member] += 1
         return slow
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "stories": list(self.stories),
             "done_order": list(self.done_order),
@@ -93,5 +93,5 @@ class Scripting:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Scripting:
+    def from_json(cls, data: Mapping[str, Any]) -> Scripting:
         return cls(list(data["stories"]), list(data["done_order"]), bool(data["timed_out"]))

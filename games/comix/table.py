@@ -203,7 +203,7 @@ class TableSetup:
         """Seat number, counted from 1 clockwise."""
         return self.players.index(player) + 1
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "players": list(self.players),
             "stories": [{"name": s.name, "members": list(s.members)} for s in self.stories],
@@ -212,6 +212,6 @@ class TableSetup:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableSetup:
+    def from_json(cls, data: Mapping[str, Any]) -> TableSetup:
         stories = [Story(str(s["name"]), tuple(s["members"])) for s in data["stories"]]
         return cls.create(list(data["players"]), stories, int(data["rounds"]), int(data["panels"]))

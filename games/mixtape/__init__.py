@@ -3,19 +3,23 @@
 Pure rules (no I/O beyond reading a deck file). The pieces a caller needs:
 
     deck = load_deck("my-copy.toml")                   # or load_example_deck()
-    score = score_mixtape(deck, ["T01", "T04"], ["T02"])  # columns top to bottom
-    score.to_json()
-    game = SoloGame.start(deck, seed=7)                # snapshot() / SoloGame.restore(deck, data)
-    decision = otto_choose(deck, otto_tape, your_tape, ["T05", "T09", "T11"], seed=3)
+    dump_deck(cards, squares, start, name)             # a deck file's text (enrolment)
+    score = score_mixtape(deck, ["EX01", "EX04"], ["EX02"])  # columns top to bottom
+    score.to_json(); describe_score(deck, score)       # JSON, or the score in words
+    ranking_key(score)                                 # total, then Balance (the tie-break)
+    game = SoloGame.start(deck, seed=7)                # to_json() / SoloGame.from_json(deck, data)
+    decision = otto_choose(deck, otto_tape, your_tape, ["EX05", "EX09", "EX11"], seed=3)
 """
 
 from games.mixtape.deck import (
+    FACE_DOWN,
     FLOW_POSITIONS,
     GENRE_NAMES,
     GENRES,
     WILD,
     Card,
     Deck,
+    dump_deck,
     example_deck_path,
     load_deck,
     load_example_deck,
@@ -29,7 +33,7 @@ from games.mixtape.errors import (
     MixtapeError,
     UnknownCardError,
 )
-from games.mixtape.game import MixtapeGame, play_simple
+from games.mixtape.game import MixtapeGame, Step, play_simple
 from games.mixtape.otto import OttoDecision, otto_choose
 from games.mixtape.scoring import (
     GENRE_SET_POINTS,
@@ -37,13 +41,16 @@ from games.mixtape.scoring import (
     aligns,
     column_flow,
     genre_set_points,
+    ranking_key,
     score_mixtape,
     winners,
 )
-from games.mixtape.solo import SoloGame, play_solo, simple_choice
+from games.mixtape.solo import SoloGame, SoloStep, next_step, play_solo, simple_choice
 from games.mixtape.tape import Tape, best_order, place_best
+from games.mixtape.text import describe_score
 
 __all__ = [
+    "FACE_DOWN",
     "FLOW_POSITIONS",
     "GENRES",
     "GENRE_NAMES",
@@ -59,21 +66,27 @@ __all__ = [
     "MixtapeScore",
     "OttoDecision",
     "SoloGame",
+    "SoloStep",
+    "Step",
     "Tape",
     "UnknownCardError",
     "aligns",
     "best_order",
     "column_flow",
+    "describe_score",
+    "dump_deck",
     "example_deck_path",
     "genre_set_points",
     "load_deck",
     "load_example_deck",
+    "next_step",
     "otto_choose",
     "parse_deck",
     "parse_ids",
     "place_best",
     "play_simple",
     "play_solo",
+    "ranking_key",
     "score_mixtape",
     "simple_choice",
     "start_game",

@@ -21,8 +21,9 @@ Loading checks everything and every complaint names the card and the field at fa
 
 from __future__ import annotations
 
+import json
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -46,6 +47,8 @@ FLOW_POSITIONS = ("left", "center", "right")
 PLAYER_LINES = (2, 3, 4)
 
 EXAMPLE_DECK = "example_deck.toml"
+# Stands for the face-down card of your solo turn while nobody knows which card it is.
+FACE_DOWN = "?"
 
 _TOP_KEYS = {"name", "equalizer", "cards"}
 _EQUALIZER_KEYS = {"squares", "start"}
@@ -218,6 +221,8 @@ def _parse_card(raw: object, number: int, square_count: int, fail: Any) -> Card:
         raise fail(f"card #{number}: field 'id' must be a non-empty string")
     if card_id != card_id.strip() or any(ch.isspace() or ch == "," for ch in card_id):
         raise fail(f"card #{number}: field 'id' = {card_id!r} must not contain spaces or commas")
+    if card_id == FACE_DOWN:
+        raise fail(f"card #{number}: field 'id' = {card_id!r} stands for the face-down card")
     where = f"card {card_id!r}"
 
     unknown = sorted(set(raw) - set(_CARD_KEYS))
@@ -275,6 +280,46 @@ def _parse_card(raw: object, number: int, square_count: int, fail: Any) -> Card:
         bottom=edges["bottom"],
         players=players,
     )
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's for everything json.dumps writes)."""
+    return json.dumps(str(text), ensure_ascii=False)
+
+
+def dump_deck(
+    cards: Mapping[str, Mapping[str, Any]],
+    squares: Sequence[int],
+    start: int,
+    name: str,
+    comment: str = "",
+) -> str:
+    """The text of a deck file (the schema above) for card attributes given by id, each a table
+    of genre, side, balance, top, bottom and players (the shape of :meth:`Card.to_json`; other
+    keys are ignored). Cards are written in id order. Nothing is checked here: a table still
+    being enrolled is written as it stands and :func:`parse_deck` says what is missing."""
+    lines = [f"# {line}" for line in comment.splitlines()]
+    lines += [
+        f"name = {_toml_string(name)}",
+        "",
+        "[equalizer]",
+        f"squares = [{', '.join(str(int(v)) for v in squares)}]",
+        f"start = {int(start)}",
+    ]
+    for key in sorted(cards):
+        card = cards[key]
+        lines += [
+            "",
+            "[[cards]]",
+            f"id = {_toml_string(key)}",
+            f"genre = {_toml_string(card['genre'])}",
+            f"side = {_toml_string(card['side'])}",
+            f"balance = {int(card['balance'])}",
+            "top = [" + ", ".join(_toml_string(p) for p in card["top"]) + "]",
+            "bottom = [" + ", ".join(_toml_string(p) for p in card["bottom"]) + "]",
+            f"players = {int(card['players'])}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def parse_ids(text: str | None) -> list[str]:

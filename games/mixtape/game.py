@@ -2,7 +2,7 @@
 
 Seats are numbered clockwise; a player passes to the left (seat + 1) and gets piles from the
 right (seat − 1). Every player acts in each phase before the game moves on (the rulebook has them
-act simultaneously); the state is plain JSON after every call (`snapshot` / `restore`).
+act simultaneously); the state is plain JSON after every call (`to_json` / `from_json`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from games.mixtape.deck import Deck
@@ -24,8 +25,20 @@ from games.mixtape.setup import (
 )
 from games.mixtape.tape import Tape, best_order, place_best
 
-SPLIT, KEEP, ADD, OVER = "split", "keep", "add", "over"
 STATE_KIND = "mixtape-multiplayer"
+
+
+class Step(StrEnum):
+    """The steps of a multiplayer round the engine waits in (Pass and Return happen at once);
+    the values are what the saved state stores."""
+
+    SPLIT = "split"
+    KEEP = "keep"
+    ADD = "add"
+    OVER = "over"
+
+
+SPLIT, KEEP, ADD, OVER = Step
 
 
 @dataclass
@@ -36,7 +49,7 @@ class MixtapeGame:
     pile: list[str]  # the face-down Track deck, top first
     box: list[str]
     tapes: list[Tape]
-    phase: str = SPLIT
+    phase: Step = Step.SPLIT
     round: int = 0
     hands: list[list[str]] = field(default_factory=list)
     piles: list[list[list[str]] | None] = field(default_factory=list)
@@ -122,7 +135,7 @@ class MixtapeGame:
             raise IllegalMoveError(f"no seat {player} (seats 0 to {self.count - 1})")
         return player
 
-    def _expect(self, phase: str) -> None:
+    def _expect(self, phase: Step) -> None:
         if self.phase != phase:
             raise IllegalMoveError(f"it is the {self.phase} step, not {phase}")
 
@@ -217,14 +230,14 @@ class MixtapeGame:
     def winners(self) -> list[str]:
         return winners(self.scores())
 
-    def snapshot(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": STATE_KIND,
             "version": 1,
             "deck_name": self.deck.name,
             "seed": self.seed,
             "players": list(self.players),
-            "phase": self.phase,
+            "phase": str(self.phase),
             "round": self.round,
             "pile": list(self.pile),
             "box": list(self.box),
@@ -238,7 +251,7 @@ class MixtapeGame:
         }
 
     @classmethod
-    def restore(cls, deck: Deck, data: Mapping[str, Any]) -> MixtapeGame:
+    def from_json(cls, deck: Deck, data: Mapping[str, Any]) -> MixtapeGame:
         if data.get("kind") != STATE_KIND:
             raise MixtapeError("saved state is not a multiplayer Mixtape game")
         try:
@@ -249,7 +262,7 @@ class MixtapeGame:
                 pile=list(data["pile"]),
                 box=list(data["box"]),
                 tapes=[Tape.from_json(t, deck) for t in data["tapes"]],
-                phase=data["phase"],
+                phase=_step(data["phase"]),
                 round=int(data["round"]),
                 hands=[list(h) for h in data["hands"]],
                 piles=[None if p is None else [list(x) for x in p] for p in data["piles"]],
@@ -262,11 +275,16 @@ class MixtapeGame:
             if isinstance(error, MixtapeError):
                 raise
             raise MixtapeError(f"saved multiplayer state is malformed: {error}") from None
-        if game.phase not in (SPLIT, KEEP, ADD, OVER):
-            raise MixtapeError(f"saved state has an unknown step {game.phase!r}")
         deck.cards_for(game.pile)
         deck.cards_for(game.box)
         return game
+
+
+def _step(value: Any) -> Step:
+    try:
+        return Step(value)
+    except ValueError:
+        raise MixtapeError(f"saved state has an unknown step {value!r}") from None
 
 
 # ---- a simple automatic player (simulations and tests) -----------------------------------

@@ -1,27 +1,26 @@
 """Otto Mah, the solo opponent: which of three face-up cards he takes when he is active.
 
-The rulebook's order is followed exactly — Balance, then Genre, then Flow — and every factor
-that is "moved past" stops mattering: the next factor looks at all six options again (each single
-card, each pair). Options, as the rulebook frames them, are "one card" or "two cards":
+The rulebook's order is followed exactly — Balance, then Genre, then Flow — and a factor that is
+"moved past" stops mattering. Readings (rulings.md, I Made You a Mixtape):
 
-1. Balance: the options that leave Otto's cube closest to perfect Balance (the start square).
-   If none moves him closer than he is, or the closest are two options with the same number of
-   cards, move on. If a single two-card option is among the closest, take it (two cards beat one
-   card on a tie); otherwise the single closest one-card option.
-2. Genre: Otto's largest set is his biggest genre count (Wild never counts). An option "creates
-   or adds to his largest set" when, after taking it, his largest set is bigger than now and every
-   card of the option belongs to a set of that new largest size. Among those, the ones reaching the
-   biggest set; one two-card option → take it, else one one-card option → take it, else move on.
-3. Flow: a card is "in Flow" when, placed at the bottom of its column in Otto's mixtape, it
-   aligns with the card above it. None or all three in Flow → two cards at random (seeded, shown).
-   Otherwise a pair whose cards both end up in Flow (in the best order) beats a single card.
+1. Balance looks at options, "one card" or "two cards": the cards that would actually land in
+   his mixtape (a card that would push his cube off the Equalizer goes to the box and counts for
+   nothing, so a pair with such a dead card is a one-card option, the same as its live card
+   alone). The options that leave him closest to perfect Balance: if none brings him closer than
+   he is, or two options with the same number of cards tie, move on; a single two-card option
+   among the closest is taken (two cards beat one on a tie), else the single closest card.
+2. Genre counts single cards, as its clauses do: each drawn card is judged on its own against
+   his mixtape as it stands. A card counts when it can land and its genre is one of his largest
+   sets (all tied largest sets count; any non-Wild card when he has no set yet). One card counts:
+   he takes it alone (and draws his extra card); two: those two; none or three: on to Flow.
+3. Flow counts single cards the same way: a card counts when it can land and would align with
+   the card above it in its column. One: alone plus the extra card; two: those two; none or
+   three: two cards at random (seeded, and shown).
 
-Anything the rulebook still leaves open (several pairs equally in Flow, several single cards in
-Flow and no pair) goes to the option that leaves the human worse off, computed: the human's best
-total after placing what Otto leaves, lowest first; then Otto's own total, highest first.
-
-Cards that would push a cube off the Equalizer are discarded when placed, so they count for
-nothing in any of these comparisons. Otto places his cards in the best-flow order.
+The steps leave no choice open, so the rulebook's "worse for you" rule of thumb is not needed to
+decide; :func:`worse_for_you` computes it for anything that would (it is kept for that).
+Otto's cards go into his mixtape in the order that keeps every card that can be kept, then the
+best Flow (tape.place_best).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from games.mixtape.deck import Deck
+from games.mixtape.deck import GENRE_NAMES, Deck
 from games.mixtape.errors import IllegalMoveError
 from games.mixtape.scoring import aligns
 from games.mixtape.tape import Tape, place_best
@@ -85,15 +84,15 @@ def is_legal_pick(drawn: Sequence[str], taken: Sequence[str]) -> bool:
     return 1 <= len(taken) <= 2 and len(set(taken)) == len(taken) and set(taken) <= set(drawn)
 
 
-def _names(option: Option) -> str:
-    return "+".join(option)
+def _names(cards: Sequence[str]) -> str:
+    """ "E1", "E1 and E2", "E1, E2 and E3"."""
+    cards = list(cards)
+    if len(cards) <= 1:
+        return "".join(cards)
+    return ", ".join(cards[:-1]) + " and " + cards[-1]
 
 
-def otto_choose(
-    deck: Deck, otto: Tape, you: Tape, drawn: Sequence[str], seed: int | str = 0
-) -> OttoDecision:
-    """Otto is active and three cards lie face up: decide what he takes."""
-    drawn = tuple(drawn)
+def _check(otto: Tape, you: Tape, drawn: tuple[str, ...], deck: Deck) -> None:
     if len(drawn) != 3 or len(set(drawn)) != 3:
         raise IllegalMoveError(
             f"Otto chooses from exactly three different cards, got {list(drawn)}"
@@ -107,146 +106,144 @@ def otto_choose(
     if clash:
         raise IllegalMoveError(f"drawn card(s) {', '.join(clash)} are already in a mixtape")
 
-    options = options_for(drawn)
-    after = {option: _otto_after(deck, otto, option) for option in options}
+
+def otto_choose(
+    deck: Deck, otto: Tape, you: Tape, drawn: Sequence[str], seed: int | str = 0
+) -> OttoDecision:
+    """Otto is active and three cards lie face up: decide what he takes."""
+    drawn = tuple(drawn)
+    _check(otto, you, drawn, deck)
     steps: list[str] = []
+    live = [card for card in drawn if otto.would_fit(deck, card)]
+    dead = [card for card in drawn if card not in live]
+    if dead:
+        it = "it" if len(dead) == 1 else "they"
+        counts = "counts" if len(dead) == 1 else "count"
+        steps.append(
+            f"{_names(dead)} cannot go into Otto's mixtape ({it} would push his cube off the "
+            f"Equalizer): {it} {counts} for nothing"
+        )
 
-    def decided(option: Option, by: str, **extra: Any) -> OttoDecision:
-        rest = tuple(card for card in drawn if card not in option)
-        return OttoDecision(drawn, option, rest, by, tuple(steps), **extra)
+    def decided(option: Sequence[str], by: str, **extra: Any) -> OttoDecision:
+        taken = tuple(card for card in drawn if card in option)
+        rest = tuple(card for card in drawn if card not in taken)
+        return OttoDecision(drawn, taken, rest, by, tuple(steps), **extra)
 
-    picked = _by_balance(deck, otto, options, after, steps)
+    picked = _by_balance(deck, otto, drawn, steps)
     if picked:
         return decided(picked, BALANCE)
-    picked = _by_genre(deck, otto, options, after, steps)
+    picked = _by_genre(deck, otto, live, steps)
     if picked:
         return decided(picked, GENRE)
-    kind, candidates = _by_flow(deck, options, after, steps)
-    if kind == FLOW:
-        return decided(candidates[0], FLOW)
-    if kind == RANDOM:
-        rng = random.Random(f"otto:{seed}")
-        choice = candidates[rng.randrange(len(candidates))]
-        among = ", ".join(_names(o) for o in candidates)
-        steps.append(f"random (seed {seed}) among {among}: {_names(choice)}")
-        return decided(choice, RANDOM, random_among=tuple(candidates), seed=str(seed))
-    choice = worse_for_you(deck, otto, you, drawn, candidates, after, steps)
-    return decided(choice, WORSE_FOR_YOU)
+    picked = _by_flow(deck, otto, live, steps)
+    if picked:
+        return decided(picked, FLOW)
+    pairs = [o for o in options_for(drawn) if len(o) == 2]
+    rng = random.Random(f"otto:{seed}")
+    choice = pairs[rng.randrange(len(pairs))]
+    among = ", ".join(_names(o) for o in pairs)
+    steps.append(f"At random (seed {seed}) among {among}: Otto takes {_names(choice)}")
+    return decided(choice, RANDOM, random_among=tuple(pairs), seed=str(seed))
 
 
-def _otto_after(deck: Deck, otto: Tape, option: Option) -> tuple[Tape, list[str]]:
+def landing(deck: Deck, otto: Tape, option: Sequence[str]) -> tuple[Tape, tuple[str, ...]]:
+    """Otto's mixtape after taking ``option`` (best order) and the cards that actually land."""
     trial = otto.copy()
-    _, discarded = place_best(deck, trial, option)
-    return trial, discarded
+    order, discarded = place_best(deck, trial, option)
+    return trial, tuple(card for card in order if card not in discarded)
 
 
-def _by_balance(
-    deck: Deck,
-    otto: Tape,
-    options: list[Option],
-    after: dict[Option, tuple[Tape, list[str]]],
-    steps: list[str],
-) -> Option | None:
+def _taking(cards: Sequence[str]) -> str:
+    if len(cards) == 1:
+        return "Otto takes it and draws an extra card"
+    return "Otto takes both"
+
+
+def _by_balance(deck: Deck, otto: Tape, drawn: Sequence[str], steps: list[str]) -> Option | None:
     now = abs(deck.position_of(otto.square(deck)))
-    distance = {o: abs(deck.position_of(after[o][0].square(deck))) for o in options}
-    closest = min(distance.values())
+    # one option per set of cards that land; a pair with a dead card is its live card alone
+    landed: dict[tuple[str, ...], int] = {}
+    for option in options_for(drawn):
+        trial, cards = landing(deck, otto, option)
+        cards = tuple(card for card in drawn if card in cards)  # in the order drawn
+        if cards:
+            landed.setdefault(cards, abs(deck.position_of(trial.square(deck))))
+    closest = min(landed.values(), default=now)
     if closest >= now:
-        steps.append(f"balance: no option moves Otto closer to perfect Balance (he is {now} away)")
+        steps.append(
+            f"No option brings Otto closer to perfect Balance (he is {now} away): on to Genre"
+        )
         return None
-    best = [o for o in options if distance[o] == closest]
-    pairs = [o for o in best if len(o) == 2]
-    singles = [o for o in best if len(o) == 1]
-    label = ", ".join(_names(o) for o in best)
+    best = [cards for cards, distance in landed.items() if distance == closest]
+    pairs = [cards for cards in best if len(cards) == 2]
+    singles = [cards for cards in best if len(cards) == 1]
+    where = f"closest to perfect Balance ({closest} away)"
     if len(pairs) == 1:
-        steps.append(f"balance: {_names(pairs[0])} brings Otto to {closest} from perfect Balance")
+        if singles:
+            steps.append(
+                f"{_names(pairs[0])} bring Otto as close to perfect Balance as "
+                f"{' or '.join(c[0] for c in singles)} alone ({closest} away); two cards beat "
+                f"one: {_taking(pairs[0])}"
+            )
+        else:
+            steps.append(f"{_names(pairs[0])} bring Otto {where}: {_taking(pairs[0])}")
         return pairs[0]
     if not pairs and len(singles) == 1:
-        steps.append(f"balance: {_names(singles[0])} brings Otto to {closest} from perfect Balance")
+        steps.append(f"{singles[0][0]} alone brings Otto {where}: {_taking(singles[0])}")
         return singles[0]
-    steps.append(f"balance: tie at {closest} from perfect Balance between {label}")
+    if pairs:
+        tied = _names(["+".join(cards) for cards in pairs])
+        steps.append(f"The pairs {tied} tie {where}: on to Genre")
+    else:
+        tied = _names([cards[0] for cards in singles])
+        steps.append(f"{tied} each bring Otto {where}, a tie: on to Genre")
     return None
 
 
-def _genre_counts(deck: Deck, tape: Tape) -> Counter[str]:
-    return Counter(card.genre for card in deck.cards_for(tape.card_ids()) if not card.is_wild)
+def _largest(deck: Deck, otto: Tape) -> tuple[int, list[str]]:
+    counts = Counter(card.genre for card in deck.cards_for(otto.card_ids()) if not card.is_wild)
+    top = max(counts.values(), default=0)
+    return top, sorted(genre for genre, n in counts.items() if n == top)
 
 
-def _by_genre(
-    deck: Deck,
-    otto: Tape,
-    options: list[Option],
-    after: dict[Option, tuple[Tape, list[str]]],
-    steps: list[str],
-) -> Option | None:
-    largest_now = max(_genre_counts(deck, otto).values(), default=0)
-    growing: dict[Option, int] = {}
-    for option in options:
-        trial, discarded = after[option]
-        if discarded:
-            continue
-        counts = _genre_counts(deck, trial)
-        largest = max(counts.values(), default=0)
-        cards = deck.cards_for(option)
-        if largest > largest_now and all(
-            not card.is_wild and counts[card.genre] == largest for card in cards
-        ):
-            growing[option] = largest
-    if not growing:
-        steps.append(f"genre: no card creates or adds to Otto's largest set ({largest_now})")
-        return None
-    top = max(growing.values())
-    best = [o for o in options if growing.get(o) == top]
-    pairs = [o for o in best if len(o) == 2]
-    singles = [o for o in best if len(o) == 1]
-    if len(pairs) == 1:
-        steps.append(f"genre: {_names(pairs[0])} makes Otto's largest set {top}")
-        return pairs[0]
-    if not pairs and len(singles) == 1:
-        steps.append(f"genre: {_names(singles[0])} makes Otto's largest set {top}")
-        return singles[0]
-    steps.append(f"genre: tie between {', '.join(_names(o) for o in best)} (largest set {top})")
+def _by_genre(deck: Deck, otto: Tape, live: Sequence[str], steps: list[str]) -> Option | None:
+    top, genres = _largest(deck, otto)
+    if top:
+        sets = _names([GENRE_NAMES[g] for g in genres])
+        card_s = "card" if top == 1 else "cards"
+        what = f"in one of Otto's largest genre sets ({sets}: {top} {card_s} each)"
+        if len(genres) == 1:
+            what = f"in Otto's largest genre set ({sets}: {top} {card_s})"
+        counts = [c for c in live if deck.card(c).genre in genres]
+    else:
+        what = "that starts a genre set (Otto has none yet: any non-Wild card)"
+        counts = [c for c in live if not deck.card(c).is_wild]
+    return _single_cards(what, counts, steps, "on to Flow")
+
+
+def _in_flow(deck: Deck, otto: Tape, card_id: str) -> bool:
+    card = deck.card(card_id)
+    column = otto.column(card.side)
+    return bool(column) and aligns(deck.card(column[-1]), card)
+
+
+def _by_flow(deck: Deck, otto: Tape, live: Sequence[str], steps: list[str]) -> Option | None:
+    counts = [c for c in live if _in_flow(deck, otto, c)]
+    return _single_cards("in Flow", counts, steps, "Otto takes two cards at random")
+
+
+def _single_cards(what: str, counts: list[str], steps: list[str], otherwise: str) -> Option | None:
+    """Each card judged on its own. One card counts: take it alone; two: take them; none or
+    three: ``otherwise``."""
+    if len(counts) == 1:
+        steps.append(f"{counts[0]} is the only card {what}: {_taking(counts)}")
+        return (counts[0],)
+    if len(counts) == 2:
+        steps.append(f"{_names(counts)} are {what}: {_taking(counts)}")
+        return tuple(counts)
+    how = "None of the cards is" if not counts else "All three cards are"
+    steps.append(f"{how} {what}: {otherwise}")
     return None
-
-
-def _all_in_flow(deck: Deck, trial: Tape, option: Option, discarded: list[str]) -> bool:
-    """Every card of the option sits in the trial mixtape aligned with the card above it."""
-    if discarded:
-        return False
-    for card_id in option:
-        column = trial.column(deck.card(card_id).side)
-        index = column.index(card_id)
-        if index == 0 or not aligns(deck.card(column[index - 1]), deck.card(card_id)):
-            return False
-    return True
-
-
-def _by_flow(
-    deck: Deck,
-    options: list[Option],
-    after: dict[Option, tuple[Tape, list[str]]],
-    steps: list[str],
-) -> tuple[str, list[Option]]:
-    """(FLOW, [the option]) when Flow decides, else (RANDOM or WORSE_FOR_YOU, candidates)."""
-    fully = {o for o in options if _all_in_flow(deck, after[o][0], o, after[o][1])}
-    singles: list[Option] = [o for o in options if len(o) == 1 and o in fully]
-    pairs_in_flow: list[Option] = [o for o in options if len(o) == 2 and o in fully]
-    all_pairs: list[Option] = [o for o in options if len(o) == 2]
-    if len(singles) in (0, 3):
-        how = "none" if not singles else "all three"
-        steps.append(f"flow: {how} of the cards would be in Flow, so two cards at random")
-        return RANDOM, all_pairs
-    in_flow = ", ".join(_names(o) for o in singles)
-    if len(pairs_in_flow) == 1:
-        steps.append(f"flow: {_names(pairs_in_flow[0])} both go in Flow (cards in Flow: {in_flow})")
-        return FLOW, pairs_in_flow
-    if len(pairs_in_flow) > 1:
-        steps.append(f"flow: pairs {', '.join(_names(o) for o in pairs_in_flow)} are all in Flow")
-        return WORSE_FOR_YOU, pairs_in_flow
-    if len(singles) == 1:
-        steps.append(f"flow: only {_names(singles[0])} would be in Flow")
-        return FLOW, singles
-    steps.append(f"flow: {in_flow} are each in Flow but not together")
-    return WORSE_FOR_YOU, singles
 
 
 def worse_for_you(
@@ -255,7 +252,6 @@ def worse_for_you(
     you: Tape,
     drawn: Sequence[str],
     candidates: Sequence[Option],
-    after: dict[Option, tuple[Tape, list[str]]],
     steps: list[str],
 ) -> Option:
     """The rulebook's rule of thumb, computed: the candidate after which the human's best
@@ -265,10 +261,11 @@ def worse_for_you(
         rest = [card for card in drawn if card not in option]
         yours = you.copy()
         place_best(deck, yours, rest)
-        return (yours.score(deck).total, -after[option][0].score(deck).total)
+        trial, _ = landing(deck, otto, option)
+        return (yours.score(deck).total, -trial.score(deck).total)
 
     keys = {option: key(option) for option in candidates}
     choice = min(candidates, key=lambda o: keys[o])
     detail = ", ".join(f"Otto {_names(o)} → you at best {keys[o][0]}" for o in candidates)
-    steps.append(f"worse for you: {detail}; Otto takes {_names(choice)}")
+    steps.append(f"Worse for you: {detail}; Otto takes {_names(choice)}")
     return choice

@@ -205,10 +205,18 @@ def _placeable_in_some_order(deck: Deck, a_cards: Sequence[Card], b_cards: Seque
     return reachable[len(a_cards)][len(b_cards)]
 
 
+def ranking_key(score: MixtapeScore | Mapping[str, Any]) -> tuple[int, int]:
+    """What ranks mixtapes, higher first: the total, then (the rulebook's tie-break) the Balance
+    score; equal keys share the place. Takes a score or its :meth:`MixtapeScore.to_json`."""
+    if isinstance(score, MixtapeScore):
+        return (score.total, score.balance_points)
+    return (int(score["total"]), int(score["balance"]["points"]))
+
+
 def winners(scores: Mapping[str, MixtapeScore]) -> list[str]:
     """Multiplayer winners: highest total; a draw goes to the higher Balance score; a draw on
     both is a shared victory (all of them are returned)."""
     if not scores:
         return []
-    best = max((s.total, s.balance_points) for s in scores.values())
-    return [name for name, s in scores.items() if (s.total, s.balance_points) == best]
+    best = max(ranking_key(s) for s in scores.values())
+    return [name for name, s in scores.items() if ranking_key(s) == best]

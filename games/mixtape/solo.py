@@ -6,19 +6,24 @@ deck. The Active player alternates, you first.
 
 - You active: three cards are drawn, two face up and one (the third) face down. You take one card
   (any) or two cards (one of them the face-down one); the rest go into Otto's mixtape, in the best
-  Flow.
+  Flow. Your options name the face-down card ``FACE_DOWN`` ("?"), never by its id: nobody sees it
+  before your choice (rulings).
 - Otto active: three cards face up; Otto chooses (see otto.py); if he keeps one card he draws one
   more from his own deck; you take the rest.
 - The game ends when the main deck runs out; you win only with strictly more points than Otto.
 
 Every random thing comes from the seed: the shuffles from "mixtape-solo:<seed>", Otto's random
 picks from "<seed>:<round>", so a game replays exactly. The whole state is plain JSON
-(`snapshot` / `restore`), meant to be saved after every event.
+(`to_json` / `from_json`), meant to be saved after every event.
 
 At a real table (`SoloGame.at_table`) nothing is drawn by the engine: each round waits in the
-"draw" step for the three cards actually drawn (`draw`), and when Otto keeps one card it waits in
-"otto-extra" for the card drawn from his deck (`otto_extra`). The four cards removed unseen at
-set-up stay counted in `unseen`, so the game still ends when the real deck runs out.
+"draw" step for the cards actually drawn (`draw`): Otto's three, or on your turn only the two
+face-up ones. After your choice the face-down card goes into a mixtape (yours or Otto's), so the
+game waits in "turn-up" for it (`turn_up`) and only then places the cards. When Otto keeps one
+card it waits in "otto-extra" for the card drawn from his deck (`otto_extra`). (Saved games that
+photographed all three cards on your turn, the face-down one last, still play on.) The four
+cards removed unseen at set-up stay counted in `unseen`, so the game still ends when the real deck
+runs out.
 """
 
 from __future__ import annotations
@@ -26,9 +31,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from games.mixtape.deck import Deck
+from games.mixtape.deck import FACE_DOWN, Deck
 from games.mixtape.errors import IllegalMoveError, MixtapeError
 from games.mixtape.otto import OttoDecision, otto_choose
 from games.mixtape.scoring import MixtapeScore
@@ -42,15 +48,22 @@ from games.mixtape.setup import (
 from games.mixtape.tape import Tape, place_best
 
 YOU, OTTO = "you", "otto"
-DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER = (
-    "draw",
-    "you-choose",
-    "otto-turn",
-    "otto-extra",
-    "you-place",
-    "over",
-)
-PHASES = (DRAW, YOU_CHOOSE, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER)
+
+
+class SoloStep(StrEnum):
+    """The steps a solo round waits in; the values are what the saved state stores."""
+
+    DRAW = "draw"
+    YOU_CHOOSE = "you-choose"
+    TURN_UP = "turn-up"
+    OTTO_TURN = "otto-turn"
+    OTTO_EXTRA = "otto-extra"
+    YOU_PLACE = "you-place"
+    OVER = "over"
+
+
+DRAW, YOU_CHOOSE, TURN_UP, OTTO_TURN, OTTO_EXTRA, YOU_PLACE, OVER = SoloStep
+PHASES = tuple(SoloStep)
 STATE_KIND = "mixtape-solo"
 SOLO_SETUP_REMOVALS = SETUP_REMOVALS[2]  # "Set up the solo game as for a two-player game"
 
@@ -65,10 +78,12 @@ class SoloGame:
     you: Tape
     otto: Tape
     active: str = YOU
-    phase: str = YOU_CHOOSE
+    phase: SoloStep = SoloStep.YOU_CHOOSE
     round: int = 0
     drawn: list[str] = field(default_factory=list)
     face_down: str | None = None
+    hidden: bool = False  # your turn at a real table: the face-down card is not known yet
+    taken: list[str] = field(default_factory=list)  # your choice, while it is turned up
     pending: list[str] = field(default_factory=list)
     otto_taking: list[str] = field(default_factory=list)
     physical: bool = False
@@ -150,51 +165,82 @@ class SoloGame:
             self.box.extend(self.main)  # a real table's unseen set-up removals
             self.main, self.unseen = [], 0
             self.phase, self.drawn, self.face_down, self.pending = OVER, [], None, []
+            self.hidden, self.taken = False, []
             return
         self.round += 1
         self.drawn, self.face_down, self.phase = [], None, DRAW
+        self.hidden, self.taken = False, []
         if not self.physical:
             self.draw(self.main[:CARDS_PER_SPLIT])
 
     def draw(self, drawn: Sequence[str]) -> None:
-        """The round's three cards (a real table: the ones actually drawn). When you are active
-        the third one is the face-down card."""
+        """The round's cards (a real table: the ones actually drawn). Otto's turn: the three face
+        up. Your turn at a real table: the two face-up cards (the face-down one is asked for once
+        it goes into a mixtape: :meth:`turn_up`), or all three with the face-down one last."""
         if self.phase not in (DRAW, YOU_CHOOSE, OTTO_TURN):
             raise IllegalMoveError("cards are drawn only at the start of a round")
         drawn = list(drawn)
         self.deck.cards_for(drawn)
-        if len(drawn) != CARDS_PER_SPLIT or len(set(drawn)) != len(drawn):
-            raise IllegalMoveError("a round draws three different cards")
+        hidden = self.physical and self.active == YOU and len(drawn) == CARDS_PER_SPLIT - 1
+        if not hidden and len(drawn) != CARDS_PER_SPLIT or len(set(drawn)) != len(drawn):
+            turn = " (on your turn: the two face-up ones)" if self.physical else ""
+            raise IllegalMoveError(f"a round draws three different cards{turn}")
         pool = self.main + self.drawn
         missing = [card for card in drawn if card not in pool]
         if missing:
             raise IllegalMoveError(f"card(s) {missing} are not in the main deck any more")
         self.main = [card for card in pool if card not in drawn]
         self.drawn = drawn
-        self.face_down = drawn[-1] if self.active == YOU else None
+        self.hidden = hidden
+        self.face_down = drawn[-1] if self.active == YOU and not hidden else None
         self.phase = YOU_CHOOSE if self.active == YOU else OTTO_TURN
 
+    def face_up(self) -> list[str]:
+        """Your turn: the two face-up cards."""
+        return [card for card in self.drawn if card != self.face_down]
+
     def your_options(self) -> list[list[str]]:
-        """Legal takes when you are active: one card (any), or two including the face-down."""
+        """Legal takes when you are active: one card (any), or two including the face-down one
+        (``FACE_DOWN``: nobody knows it before your choice)."""
         self._expect(YOU_CHOOSE)
-        hidden = self.face_down if self.face_down is not None else self.drawn[-1]
-        singles = [[card] for card in self.drawn]
-        pairs = [[card, hidden] for card in self.drawn if card != hidden]
-        return singles + pairs
+        up = self.face_up()
+        return [[card] for card in up] + [[FACE_DOWN]] + [[card, FACE_DOWN] for card in up]
 
     def you_choose(self, taken: Sequence[str], order: Sequence[str] | None = None) -> list[str]:
-        """You are active: take `taken`; the rest go into Otto's mixtape in the best Flow.
-        Returns the order Otto's cards were placed in."""
+        """You are active: take `taken` (face-up ids and/or ``FACE_DOWN``); the rest go into
+        Otto's mixtape in the best order. Returns the order Otto's cards were placed in, or []
+        when the face-down card is still to be turned up (:meth:`turn_up` places them)."""
         self._expect(YOU_CHOOSE)
-        taken = list(taken)
+        taken = [FACE_DOWN if card == self.face_down else card for card in taken]
         legal = [sorted(option) for option in self.your_options()]
         if sorted(taken) not in legal:
             raise IllegalMoveError(
-                f"take one card of {self.drawn}, or two including the face-down card "
-                f"{self.face_down}; not {taken}"
+                f"take one card ({', '.join(self.face_up())} or the face-down card {FACE_DOWN}), "
+                f"or two: one of them the face-down card; not {taken}"
             )
-        rest = [card for card in self.drawn if card not in taken]
-        your_order, your_discards = self._place(self.you, taken, order)
+        if self.hidden:
+            self.taken, self.phase = taken, TURN_UP
+            return []
+        return self._settle_choice(taken, order)
+
+    def turn_up(self, card_id: str, order: Sequence[str] | None = None) -> list[str]:
+        """A real table, after your choice: the face-down card, turned up as it goes into a
+        mixtape. Places your cards (in `order`, or the best order) and Otto's; returns his."""
+        self._expect(TURN_UP)
+        self.deck.card(card_id)
+        if card_id in self.drawn or card_id not in self.main:
+            raise IllegalMoveError(f"card {card_id} is not in the main deck any more")
+        self.main.remove(card_id)
+        self.drawn = [*self.drawn, card_id]
+        self.face_down, self.hidden = card_id, False
+        taken, self.taken = self.taken, []
+        return self._settle_choice(taken, order)
+
+    def _settle_choice(self, taken: list[str], order: Sequence[str] | None) -> list[str]:
+        assert self.face_down is not None
+        mine = [self.face_down if card == FACE_DOWN else card for card in taken]
+        rest = [card for card in self.drawn if card not in mine]
+        your_order, your_discards = self._place(self.you, mine, order)
         otto_order, otto_discards = place_best(self.deck, self.otto, rest)
         self.box.extend(your_discards + otto_discards)
         self.log.append(
@@ -203,7 +249,7 @@ class SoloGame:
                 "active": YOU,
                 "drawn": list(self.drawn),
                 "face_down": self.face_down,
-                "you_take": taken,
+                "you_take": mine,
                 "you_placed": your_order,
                 "otto_gets": rest,
                 "otto_placed": otto_order,
@@ -284,9 +330,9 @@ class SoloGame:
             raise IllegalMoveError(f"place exactly the cards {list(cards)}, not {list(order)}")
         return list(order), tape.place_all(self.deck, order)
 
-    def _expect(self, phase: str) -> None:
+    def _expect(self, phase: SoloStep) -> None:
         if self.phase != phase:
-            raise IllegalMoveError(f"the game is at step {self.phase!r}, not {phase!r}")
+            raise IllegalMoveError(f"the game is at step {str(self.phase)!r}, not {str(phase)!r}")
 
     # ---- results & persistence -------------------------------------------------------
     def scores(self) -> dict[str, MixtapeScore]:
@@ -297,13 +343,13 @@ class SoloGame:
         scores = self.scores()
         return YOU if scores[YOU].total > scores[OTTO].total else OTTO
 
-    def snapshot(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": STATE_KIND,
             "version": 1,
             "deck_name": self.deck.name,
             "seed": self.seed,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "active": self.active,
             "round": self.round,
             "main": list(self.main),
@@ -313,6 +359,8 @@ class SoloGame:
             "otto": self.otto.to_json(),
             "drawn": list(self.drawn),
             "face_down": self.face_down,
+            "hidden": self.hidden,
+            "taken": list(self.taken),
             "pending": list(self.pending),
             "otto_taking": list(self.otto_taking),
             "physical": self.physical,
@@ -321,7 +369,7 @@ class SoloGame:
         }
 
     @classmethod
-    def restore(cls, deck: Deck, data: Mapping[str, Any]) -> SoloGame:
+    def from_json(cls, deck: Deck, data: Mapping[str, Any]) -> SoloGame:
         if not isinstance(data, Mapping) or data.get("kind") != STATE_KIND:
             raise MixtapeError("saved state is not a solo Mixtape game")
         try:
@@ -334,10 +382,12 @@ class SoloGame:
                 you=Tape.from_json(data["you"], deck),
                 otto=Tape.from_json(data["otto"], deck),
                 active=data["active"],
-                phase=data["phase"],
+                phase=_step(data["phase"]),
                 round=int(data["round"]),
                 drawn=list(data["drawn"]),
                 face_down=data["face_down"],
+                hidden=bool(data.get("hidden", False)),
+                taken=list(data.get("taken", [])),
                 pending=list(data["pending"]),
                 otto_taking=list(data.get("otto_taking", [])),
                 physical=bool(data.get("physical", False)),
@@ -348,10 +398,7 @@ class SoloGame:
             if isinstance(error, MixtapeError):
                 raise
             raise MixtapeError(f"saved solo state is malformed: {error}") from None
-        if game.phase not in PHASES or game.active not in (
-            YOU,
-            OTTO,
-        ):
+        if game.active not in (YOU, OTTO):
             raise MixtapeError("saved solo state has an unknown step or active player")
         for ids in (
             game.main,
@@ -365,6 +412,38 @@ class SoloGame:
         return game
 
 
+def _step(value: Any) -> SoloStep:
+    try:
+        return SoloStep(value)
+    except ValueError:
+        raise MixtapeError("saved solo state has an unknown step or active player") from None
+
+
+def next_step(game: SoloGame | None) -> str:
+    """What a real table does next, in words (the face-down card is never named before your
+    choice: nobody knows it)."""
+    if game is None:
+        return "set-up: deal your set-up card and Otto's"
+    if game.phase == DRAW and game.active == YOU:
+        return (
+            f"round {game.round}, your turn: draw three cards, turn two face up and leave one "
+            "face down; give the two face-up cards"
+        )
+    if game.phase == DRAW:
+        return f"round {game.round}, Otto's turn: draw three cards face up and give them"
+    if game.phase == YOU_CHOOSE:
+        options = ", ".join("+".join(option) for option in game.your_options())
+        return f"choose what you take ({FACE_DOWN} is the face-down card): {options}"
+    if game.phase == TURN_UP:
+        whose = "your" if FACE_DOWN in game.taken else "Otto's"
+        return f"the face-down card goes into {whose} mixtape: turn it face up and give it"
+    if game.phase == OTTO_EXTRA:
+        return "Otto keeps one card: draw his extra card from his own deck and give it"
+    if game.phase == YOU_PLACE:
+        return f"place the cards Otto left you: {', '.join(game.pending)}"
+    return "the game is over"
+
+
 # ---- the simulated human ----------------------------------------------------------------
 def _gain(deck: Deck, tape: Tape, cards: Sequence[str]) -> int:
     if not cards:
@@ -375,14 +454,14 @@ def _gain(deck: Deck, tape: Tape, cards: Sequence[str]) -> int:
 
 
 def simple_choice(game: SoloGame) -> list[str]:
-    """A simple human: without peeking at the face-down card, take the option whose face-up
-    cards gain you the most minus what the face-up cards you leave gain Otto; ties → more
-    cards, then the first option."""
-    hidden = game.face_down
+    """A simple human: without peeking at the face-down card (the options never name it), take
+    the option whose face-up cards gain you the most minus what the face-up cards you leave gain
+    Otto; ties → more cards, then the first option."""
+    up = game.face_up()
 
     def value(option: list[str]) -> tuple[int, int]:
-        mine = [c for c in option if c != hidden]
-        his = [c for c in game.drawn if c not in option and c != hidden]
+        mine = [c for c in option if c != FACE_DOWN]
+        his = [c for c in up if c not in option]
         return (_gain(game.deck, game.you, mine) - _gain(game.deck, game.otto, his), len(option))
 
     options = game.your_options()
@@ -401,5 +480,5 @@ def play_solo(game: SoloGame) -> SoloGame:
         elif game.phase == YOU_PLACE:
             game.you_place()
         else:
-            raise IllegalMoveError(f"cannot simulate the {game.phase!r} step")
+            raise IllegalMoveError(f"cannot simulate the {str(game.phase)!r} step")
     return game

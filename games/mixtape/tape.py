@@ -74,26 +74,26 @@ class Tape:
 
 
 def best_order(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> list[str]:
-    """The placement order giving the best Flow (ruling: cards landing in the same column are
-    ordered for the best flow). Among equal flow, the order that leaves the better total
-    (fewer discards at the Equalizer's edge); then the order the cards were given in."""
+    """The placement order (rulings): one that keeps every card that can be kept (a card that
+    would push the cube off the Equalizer goes to the box); among those, the best Flow; then the
+    better total; then the order the cards were given in."""
     best: list[str] = list(card_ids)
-    best_key: tuple[int, int] | None = None
+    best_key: tuple[int, int, int] | None = None
     seen: set[tuple[str, ...]] = set()
     for order in permutations(card_ids):
         if order in seen:
             continue
         seen.add(order)
         trial = tape.copy()
-        trial.place_all(deck, order)
+        dropped = trial.place_all(deck, order)
         score = trial.score(deck)
-        key = (score.flow, score.total)
+        key = (-len(dropped), score.flow, score.total)
         if best_key is None or key > best_key:
             best, best_key = list(order), key
     return best
 
 
 def place_best(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Place cards in the best-flow order; returns (order used, discarded ids)."""
+    """Place cards in the :func:`best_order`; returns (order used, discarded ids)."""
     order = best_order(deck, tape, card_ids)
     return order, tape.place_all(deck, order)

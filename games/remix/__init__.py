@@ -10,8 +10,6 @@ Typical use::
 """
 
 from games.remix.catalogue import (
-    TAGS,
-    TYPES,
     Card,
     Catalogue,
     RemixError,
@@ -30,6 +28,7 @@ from games.remix.engine import (
     brute_force_worlds,
     prepare,
 )
+from games.remix.names import TAGS, TYPES, signed, tag_label
 from games.remix.result import CardResult, HandResult, choices_from_json, explain, score_hand
 
 __all__ = [
@@ -55,4 +54,6 @@ __all__ = [
     "parse_catalogue",
     "prepare",
     "score_hand",
+    "signed",
+    "tag_label",
 ]

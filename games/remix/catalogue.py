@@ -17,42 +17,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-TAGS: tuple[str, ...] = (
-    "tech",
-    "intel",
-    "strength",
-    "agility",
-    "flight",
-    "range",
-    "wakanda",
-    "asgard",
-    "mutant",
-    "gamma",
-    "worthy",
-    "urban",
-    "boss",
-)
-TAG_INDEX: dict[str, int] = {tag: i for i, tag in enumerate(TAGS)}
-TYPES: tuple[str, ...] = (
-    "HERO",
-    "ALLY",
-    "CONDITION",
-    "EQUIPMENT",
-    "LOCATION",
-    "MANEUVER",
-    "VILLAIN",
-)
-EFFECT_KINDS = (
-    "per_tag",
-    "per_type",
-    "per_pair",
-    "bonus",
-    "penalty",
-    "blanked_unless",
-    "blanked_if",
-    "blanks",
-    "gains",
-    "rule",
+from games.remix.names import (
+    CONDITION_RULE_NAMES,
+    EFFECT_KINDS,
+    EFFECT_RULE_NAMES,
+    TAG_INDEX,
+    TAGS,
+    TYPES,
 )
 
 
@@ -242,8 +213,6 @@ def _check_types(where: str, types: Any) -> None:
 
 
 def _check_condition(where: str, cond: Any, ids: set[str]) -> None:
-    from games.remix.rules import CONDITION_RULES
-
     if not isinstance(cond, dict):
         raise RemixError(f"{where}: a condition must be a table")
     if "all" in cond or "any" in cond:
@@ -263,15 +232,13 @@ def _check_condition(where: str, cond: Any, ids: set[str]) -> None:
     elif "tag" in cond:
         _check_tags(where, [cond["tag"]])
     elif "rule" in cond:
-        if cond["rule"] not in CONDITION_RULES:
+        if cond["rule"] not in CONDITION_RULE_NAMES:
             raise RemixError(f"{where}: unknown condition rule {cond['rule']!r}")
     else:
         raise RemixError(f"{where}: condition {cond!r} has no known kind")
 
 
 def _check_effect(where: str, effect: Any, ids: set[str]) -> None:
-    from games.remix.rules import EFFECT_RULES
-
     if not isinstance(effect, dict):
         raise RemixError(f"{where}: an effect must be a table")
     kinds = [k for k in EFFECT_KINDS if k in effect]
@@ -289,7 +256,7 @@ def _check_effect(where: str, effect: Any, ids: set[str]) -> None:
         raise RemixError(f"{where}: {kind} needs integer points")
     if kind == "blanks" and effect.get("target") not in ("one", "all"):
         raise RemixError(f'{where}: blanks needs target = "one" or "all"')
-    if kind == "rule" and effect["rule"] not in EFFECT_RULES:
+    if kind == "rule" and effect["rule"] not in EFFECT_RULE_NAMES:
         raise RemixError(f"{where}: unknown rule {effect['rule']!r}")
     for key in ("when", "unless", "blanked_unless", "blanked_if"):
         if key in effect:

@@ -8,30 +8,14 @@ vocabulary name a rule from :mod:`games.remix.rules`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.remix.catalogue import TAG_INDEX, TAGS, Card
-from games.remix.state import State, tag_counts
-
-Cond = Callable[[State, int], bool]
-Scorer = Callable[[State, int, "list[str] | None"], int]
-
-NUMBER_WORDS = {1: "a", 2: "two or more", 3: "three or more"}
-
-
-def tag_label(tag: str | int) -> str:
-    name = TAGS[tag] if isinstance(tag, int) else tag
-    return name.capitalize()
-
-
-def type_label(types: list[str]) -> str:
-    return " or ".join(types)
-
-
-def signed(points: int) -> str:
-    return f"+{points}" if points >= 0 else f"\u2212{-points}"
+from games.remix.catalogue import Card, RemixError
+from games.remix.names import NUMBER_WORDS, TAG_INDEX, signed, tag_label, type_label
+from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
+from games.remix.state import Cond, Scorer, State, tag_counts
 
 
 @dataclass
@@ -45,8 +29,6 @@ class CompiledCondition:
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
     """``names`` maps card ids to names, for descriptions."""
-    from games.remix.rules import CONDITION_RULES
-
     if "all" in cond or "any" in cond:
         is_all = "all" in cond
         parts = [compile_condition(p, names) for p in cond["all" if is_all else "any"]]
@@ -73,64 +55,74 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
 
         return CompiledCondition(has_card, " or ".join(names[c] for c in wanted))
     if "type" in cond:
-        types = frozenset(cond["type"])
-        tag = TAG_INDEX[cond["tag"]] if "tag" in cond else None
-        above = cond.get("power_above")
-        at_least = int(cond.get("at_least", 1))
-        other = bool(cond.get("other", False))
-        text = f"{'another' if other else 'a'} {type_label(cond['type'])}"
-        if at_least > 1:
-            text = f"{NUMBER_WORDS.get(at_least, at_least)} {'other ' if other else ''}"
-            text += f"{type_label(cond['type'])} cards"
-        if tag is not None:
-            text += f" that has {tag_label(tag)}"
-        if above is not None:
-            text += f" of base power greater than {above}"
-        if tag is None and above is None:
-
-            def type_count(s: State, i: int) -> bool:
-                n = sum(s.types.get(t, 0) for t in types)
-                if other and s.hand[i].type in types:
-                    n -= 1
-                return n >= at_least
-
-            return CompiledCondition(type_count, text)
-
-        def typed_count(s: State, i: int) -> bool:
-            n = 0
-            for j in s.alive:
-                if j == i and other:
-                    continue
-                card = s.hand[j]
-                if card.type not in types:
-                    continue
-                if tag is not None and s.tags[j][tag] == 0:  # type: ignore[index]
-                    continue
-                if above is not None and card.card.base_power <= above:
-                    continue
-                n += 1
-            return n >= at_least
-
-        kinds = set(types) if tag is not None else set()
-        tags = {tag} if tag is not None else set()
-        return CompiledCondition(typed_count, text, set(), tags, kinds)
+        return _type_condition(cond)
     if "tag" in cond:
-        tag = TAG_INDEX[cond["tag"]]
-        at_least = int(cond.get("at_least", 1))
-        other = bool(cond.get("other", False))
-        word = NUMBER_WORDS.get(at_least, str(at_least))
-        plural = "s" if at_least > 1 else ""
-        text = f"{word} {'other ' if other else ''}{tag_label(tag)} tag{plural}"
-        if other:
-
-            def other_tags(s: State, i: int) -> bool:
-                own = s.tags[i]
-                return s.counts[tag] - (own[tag] if own else 0) >= at_least
-
-            return CompiledCondition(other_tags, text, {tag})
-        return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
+        return _tag_condition(cond)
     rule = CONDITION_RULES[cond["rule"]]
     return CompiledCondition(rule.test, rule.text, set(rule.reads), set(rule.seen))
+
+
+def _type_condition(cond: Mapping[str, Any]) -> CompiledCondition:
+    """n cards of some types (with a tag, with printed power above N), this one excluded."""
+    types = frozenset(cond["type"])
+    tag = TAG_INDEX[cond["tag"]] if "tag" in cond else None
+    above = cond.get("power_above")
+    at_least = int(cond.get("at_least", 1))
+    other = bool(cond.get("other", False))
+    text = f"{'another' if other else 'a'} {type_label(cond['type'])}"
+    if at_least > 1:
+        text = f"{NUMBER_WORDS.get(at_least, at_least)} {'other ' if other else ''}"
+        text += f"{type_label(cond['type'])} cards"
+    if tag is not None:
+        text += f" that has {tag_label(tag)}"
+    if above is not None:
+        text += f" of base power greater than {above}"
+    if tag is None and above is None:
+
+        def type_count(s: State, i: int) -> bool:
+            n = sum(s.types.get(t, 0) for t in types)
+            if other and s.hand[i].type in types:
+                n -= 1
+            return n >= at_least
+
+        return CompiledCondition(type_count, text)
+
+    def typed_count(s: State, i: int) -> bool:
+        n = 0
+        for j in s.alive:
+            if j == i and other:
+                continue
+            card = s.hand[j]
+            if card.type not in types:
+                continue
+            if tag is not None and s.tags[j][tag] == 0:  # type: ignore[index]
+                continue
+            if above is not None and card.card.base_power <= above:
+                continue
+            n += 1
+        return n >= at_least
+
+    kinds = set(types) if tag is not None else set()
+    tags = {tag} if tag is not None else set()
+    return CompiledCondition(typed_count, text, set(), tags, kinds)
+
+
+def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
+    """n instances of a tag in the hand (others' only, with ``other``)."""
+    tag = TAG_INDEX[cond["tag"]]
+    at_least = int(cond.get("at_least", 1))
+    other = bool(cond.get("other", False))
+    word = NUMBER_WORDS.get(at_least, str(at_least))
+    plural = "s" if at_least > 1 else ""
+    text = f"{word} {'other ' if other else ''}{tag_label(tag)} tag{plural}"
+    if other:
+
+        def other_tags(s: State, i: int) -> bool:
+            own = s.tags[i]
+            return s.counts[tag] - (own[tag] if own else 0) >= at_least
+
+        return CompiledCondition(other_tags, text, {tag})
+    return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
 
 
 def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
@@ -275,7 +267,7 @@ class CompiledCard:
     self_blank: SelfBlank | None = None
     blank_others: BlankOthers | None = None
     gains: list[Gain] = field(default_factory=list)
-    rules: list[Any] = field(default_factory=list)  # named rules (games.remix.rules.Rule)
+    rules: list[Rule] = field(default_factory=list)  # named rules
     reads: set[int] = field(default_factory=set)  # tags whose count can change its points
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
     anywhere: set[int] = field(default_factory=set)  # tags where only the hand having them matters
@@ -285,11 +277,18 @@ class CompiledCard:
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
     levels: tuple[tuple[int, int], ...] = ()  # (tag, how much it matters) for the search
-    hack_in: bool = False
+    tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
+    hack_in: bool = False  # each Tech tag also counts as an Intel tag
+    magneto: bool = False  # every Tech tag is ignored
 
     @property
     def hero_or_ally(self) -> bool:
         return self.type in ("HERO", "ALLY")
+
+    @property
+    def has_text(self) -> bool:
+        """A tag-changing text that acts in the owner's order (a named one, or gains)."""
+        return self.tag_text is not None or bool(self.gains)
 
     @property
     def is_blanker(self) -> bool:
@@ -297,8 +296,6 @@ class CompiledCard:
 
 
 def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
-    from games.remix.rules import EFFECT_RULES
-
     out = CompiledCard(
         card=card,
         id=card.id,
@@ -363,8 +360,14 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.anywhere |= set(rule.anywhere)
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
-            if rule.name == "hack_in":
-                out.hack_in = True
+            if rule.text:
+                if out.tag_text is not None:
+                    raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
+                out.tag_text = rule
+            out.hack_in = out.hack_in or rule.name == "hack_in"
+            out.magneto = out.magneto or rule.name == "magneto_ignores_tech"
+    if out.tag_text is not None and out.gains:
+        raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     levels: dict[int, int] = {}
     for tags, level in ((out.anywhere, 1), (out.seen, 2), (out.reads, 3)):  # see rules.GLOBAL...

@@ -1,38 +1,48 @@
-"""The Marvel: Remix scoring engine: settle tags, blank, score, and find the owner's best choices.
+"""The Marvel: Remix scoring engine: check a hand, find the owner's best choices, score them.
 
-How a hand is scored (rulebook + /shared/rulings.md):
+How a hand is scored (rulebook + rulings.md, Marvel: Remix):
 
 1. Blanking texts (Selene, Juggernaut, Hidden Lair, Magneto, Taskmaster, and the cards that blank
-   themselves) are activated one at a time in an order the owner chooses; a card blanked before
-   its turn never acts. Each text looks at the hand as it stands when it acts.
-2. Tags are settled on the cards that are not blanked, in the ruling's order: transforms, Vision,
-   Shuri, X-Jet, Spider-Man, Rogue, Moira, Xavier Mansion, Hack In, Magneto.
+   themselves) act one at a time in an order the owner chooses; a card blanked before its turn
+   never acts. Each text looks at the hand as it stands when it acts (games.remix.blanking).
+2. On the cards left, tags are settled (games.remix.model): transforms as soon as their condition
+   holds, then the tag texts one at a time in an order the owner picks, each seeing the tags as
+   they are then; Magneto's ignored Tech and Hack In's Intel count everywhere.
 3. Base power and every bonus and penalty are added; a hand without a non-blanked HERO or ALLY
-   and a non-blanked VILLAIN scores 0.
+   and a non-blanked VILLAIN scores 0. Loki's draw is subtracted last, from choices settled
+   without it.
 
-The search explores every owner choice and every blanking order, pruning only what cannot change
-the score: tag choices are compared on the tags some card in the hand actually reads, equivalent
-branches are merged, and blanking orders are explored as states rather than permutations.
-``brute_force_best`` does none of that and exists to prove the pruning safe.
+The search (games.remix.search) explores every owner choice, every order of the tag texts that
+can matter and every blanking order, pruning only what cannot change the score;
+``brute_force_best`` (games.remix.brute) does none of that and exists to prove the pruning safe.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import permutations, product
-from typing import Any
 
-from games.remix.catalogue import TAGS, Card, Catalogue, RemixError, default_catalogue
+from games.remix.analysis import Analysis
+from games.remix.blanking import Outcome, replay
+from games.remix.brute import brute_force_best, brute_force_worlds
+from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
-from games.remix.rules import COUNTS, INTEL, TECH, Rule
-from games.remix.state import NO_TAGS, State
+from games.remix.model import LOKI, Choices, Hand
+from games.remix.search import search
 
 MAX_HAND = 10
 NORMAL_HAND = 7
-GAINS_STAGE = 4
+
+__all__ = [
+    "MAX_HAND",
+    "NORMAL_HAND",
+    "Choices",
+    "ImpossibleHandError",
+    "PreparedHand",
+    "brute_force_best",
+    "brute_force_worlds",
+    "prepare",
+]
 
 
 class ImpossibleHandError(RemixError):
@@ -45,552 +55,59 @@ def _compiled(catalogue: Catalogue) -> dict[str, CompiledCard]:
     return {card.id: compile_card(card, names) for card in catalogue}
 
 
-@dataclass
-class Choices:
-    """Everything the owner decides: an option per choice card (by hand position) and the
-    blanking script, a sequence of (blanking card position, its target position or None)."""
-
-    options: dict[int, Any] = field(default_factory=dict)
-    blanking: tuple[tuple[int, int | None], ...] = ()
-
-
-@dataclass
-class Outcome:
-    """How the blanking went: which cards ended blanked, Selene's subtraction, and why."""
-
-    blanked: int  # bit mask of hand positions
-    selene: tuple[int, int] | None  # (Selene's position, the card she blanked)
-    script: tuple[tuple[int, int | None], ...]
-    reasons: dict[int, str] = field(default_factory=dict)
-
-
-class PreparedHand:
-    """A hand ready for scoring: compiled cards plus everything computed once per hand."""
+class PreparedHand(Hand):
+    """A hand ready for scoring: the model, plus the search for the owner's best choices."""
 
     def __init__(self, cards: Sequence[Card], loki_draw: Card | None, catalogue: Catalogue):
-        compiled = _compiled(catalogue)
-        self.cards = list(cards)
-        self.hand: list[CompiledCard] = [compiled[c.id] for c in cards]
-        self.n = len(self.hand)
-        self.full = (1 << self.n) - 1
-        self.loki_draw = loki_draw
-        self.blankers = [i for i, c in enumerate(self.hand) if c.is_blanker]
-        self.choosers = [
-            (rule, i) for i, c in enumerate(self.hand) for rule in c.rules if rule.choice
-        ]
-        self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
-        self.relevant = self._relevant_tags()
-        self.btags = self._blank_tags()
-        self.sensitive = [
-            (rule, i) for rule, i in self.choosers if any(self.btags[t] for t in rule.may_grant)
-        ]
-        if self.sensitive:  # the tags the blanking reads must be tracked exactly
-            self.relevant = tuple(
-                COUNTS if self.btags[t] else level for t, level in enumerate(self.relevant)
-            )
-        # Which blanking texts read a tag that settling can change (Hidden Lair's Intel, a
-        # HERO's Agility...): only those need the settled tags; the rest read printed tags.
-        changeable: set[int] = set()
-        for c in self.hand:
-            for rule in c.rules:
-                if rule.stage is not None:
-                    changeable |= rule.gives | rule.removes | rule.may_grant
-            for gain in c.gains:
-                changeable |= set(gain.tags)
-        self.settled_blank = [bool(c.blank_reads & changeable) for c in self.hand]
-        self.best_value = 0  # the total the last search found (before Loki's owed draw)
-        self._base: dict[int, State] = {}
-        self._settled: dict[tuple[int, Any], State] = {}
-        self._stages: dict[int, list[tuple[int, int, Rule | None]]] = {}
+        super().__init__(cards, loki_draw, _compiled(catalogue))
+        self.best_value = 0  # the total the last search found (Loki's known draw included)
+        self._analysis: Analysis | None = None
 
-    # --------------------------------------------------------------- what can matter
-    def _relevant_tags(self) -> tuple[int, ...]:
-        """Per tag: COUNTS if some card reads how many there are, PRESENCE if some card only
-        reads which cards carry it, GLOBAL if only whether the hand has it, IGNORED otherwise."""
-        levels = [0] * len(TAGS)
-        hack_in = False
-        for c in self.hand:
-            for t, level in c.levels:
-                if level > levels[t]:
-                    levels[t] = level
-            hack_in = hack_in or c.hack_in
-        if hack_in and levels[INTEL] > levels[TECH]:
-            levels[TECH] = levels[INTEL]  # each Tech tag also counts as an Intel tag
-        return tuple(levels)
+    @property
+    def analysis(self) -> Analysis:
+        if self._analysis is None:
+            self._analysis = Analysis(self)
+        return self._analysis
 
-    def _blank_tags(self) -> tuple[bool, ...]:
-        reads: set[int] = set()
-        for c in self.hand:
-            reads |= c.blank_reads
-        if INTEL in reads and any(c.hack_in for c in self.hand):
-            reads.add(TECH)
-        return tuple(t in reads for t in range(len(TAGS)))
-
-    def universe(self) -> list[int]:
-        """Every tag that can appear in this hand (for the brute-force option lists)."""
-        tags: set[int] = set()
-        for c in self.hand:
-            tags |= {t for t in range(len(TAGS)) if c.printed[t] or (c.side and c.side[t])}
-            for rule in c.rules:
-                tags |= rule.gives
-            for gain in c.gains:
-                tags |= set(gain.tags)
-        return sorted(tags)
-
-    # --------------------------------------------------------------- tag settling
-    def base_state(self, mask: int) -> State:
-        """Printed tags of the cards in ``mask``, with transforms applied."""
-        found = self._base.get(mask)
-        if found is not None:
-            return found
-        hand = self.hand
-        alive = tuple(i for i in range(self.n) if mask >> i & 1)
-        types: dict[str, int] = {}
-        ids: dict[str, int] = {}
-        tags: list[tuple[int, ...] | None] = [None] * self.n
-        counts = [0] * len(TAGS)
-        for i in alive:
-            c = hand[i]
-            types[c.type] = types.get(c.type, 0) + 1
-            ids[c.id] = i
-            tags[i] = c.printed
-            for t, k in c.printed_pairs:
-                counts[t] += k
-        powers = [c.power for c in hand]
-        printed = State(hand, alive, tags, powers, counts, types, ids, (False,) * self.n)
-        flips = []
-        for i in self.transformers:
-            when = hand[i].transform
-            if mask >> i & 1 and when is not None and when.test(printed, i):
-                flips.append(i)
-        if flips:
-            tags = list(tags)
-            counts = list(counts)
-            powers = list(powers)
-            transformed = [False] * self.n
-            for i in flips:
-                c = hand[i]
-                side = c.side or NO_TAGS
-                for t in range(len(TAGS)):
-                    counts[t] += side[t] - c.printed[t]
-                tags[i] = side
-                powers[i] = c.side_power
-                transformed[i] = True
-            state = State(hand, alive, tags, powers, counts, types, ids, tuple(transformed))
-        else:
-            state = printed
-        state.loki_draw = self.loki_draw
-        self._base[mask] = state
-        return state
-
-    def stages(self, mask: int) -> list[tuple[int, int, Rule | None]]:
-        """The tag-settling steps for the cards in ``mask``: (stage, position, rule or None for
-        a declarative gain), in the ruling's order."""
-        found = self._stages.get(mask)
-        if found is None:
-            found = []
-            for i, c in enumerate(self.hand):
-                if not mask >> i & 1:
-                    continue
-                for rule in c.rules:
-                    if rule.stage is not None:
-                        found.append((rule.stage, i, rule))
-                if c.gains:
-                    found.append((GAINS_STAGE, i, None))
-            found.sort(key=lambda step: (step[0], step[1]))
-            self._stages[mask] = found
-        return found
-
-    def apply_gains(self, s: State, pos: int, relevant: tuple[int, ...] | None) -> None:
-        for gain in s.hand[pos].gains:
-            if gain.cond.test(s, pos):
-                for t in gain.tags:
-                    s.add(pos, t, relevant)
-
-    def settle(self, mask: int, options: dict[int, Any]) -> State:
-        """Fully settled tags (nothing projected away) for a fixed set of choices."""
-        s = self.base_state(mask).copy()
-        for _, pos, rule in self.stages(mask):
-            if rule is None:
-                self.apply_gains(s, pos, None)
-            elif rule.choice:
-                option = options[pos] if pos in options else rule.default(self.hand, pos)
-                rule.apply(s, pos, option, None)
-            else:
-                rule.apply(s, pos, None, None)
-        return s
-
-    # --------------------------------------------------------------- scoring
-    def valid(self, s: State) -> bool:
-        types = s.types
-        return bool(types.get("VILLAIN")) and bool(types.get("HERO") or types.get("ALLY"))
-
-    def points(self, s: State) -> int:
-        total = 0
-        powers = s.powers
-        hand = s.hand
-        for i in s.alive:
-            total += powers[i]
-            for scorer in hand[i].scorers:
-                total += scorer(s, i, None)
-        return total
-
-    def selene_penalty(self, outcome: Outcome) -> int:
-        if outcome.selene is None:
-            return 0
-        selene, target = outcome.selene
-        if outcome.blanked >> selene & 1:
-            return 0  # a blanked Selene scores nothing, her subtraction included
-        return self.hand[target].power
-
-    # --------------------------------------------------------------- blanking
-    def blank_outcomes(self, options: dict[int, Any], every_order: bool = False) -> list[Outcome]:
-        """Every distinct way the blanking texts can end, over every order and target.
-
-        With ``every_order`` each permutation is walked separately (brute force)."""
-        if not self.blankers:
-            return [Outcome(0, None, ())]
-        found: dict[tuple[int, Any], Outcome] = {}
-        seen: set[tuple[int, int, Any]] = set()
-        hand = self.hand
-        full = self.full
-
-        plan = tuple(sorted(options.items()))
-
-        def state_for(blanked: int, card: int) -> State:
-            if not self.settled_blank[card] and not every_order:  # brute force: always exact
-                return self.base_state(full & ~blanked)
-            key = (blanked, plan)
-            s = self._settled.get(key)
-            if s is None or every_order:
-                s = self.settle(full & ~blanked, options)
-                if not every_order:
-                    self._settled[key] = s
-            return s
-
-        def walk(
-            pending: int,
-            blanked: int,
-            selene: tuple[int, int] | None,
-            script: tuple[tuple[int, int | None], ...],
-            reasons: dict[int, str],
-            order: Sequence[int] | None,
-        ) -> None:
-            pending &= ~blanked
-            key = (pending, blanked, selene)
-            if order is None:
-                if key in seen:
-                    return
-                seen.add(key)
-            if not pending:
-                end = (blanked, selene)
-                if end not in found:
-                    found[end] = Outcome(blanked, selene, script, reasons)
-                return
-            if order is not None:
-                nexts = [b for b in order if pending >> b & 1][:1]
-            else:
-                nexts = [b for b in self.blankers if pending >> b & 1]
-            for b in nexts:
-                rest = pending & ~(1 << b)
-                card = hand[b]
-                s = state_for(blanked, b)
-                if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
-                    why = {**reasons, b: card.self_blank.text}
-                    walk(rest, blanked | 1 << b, selene, (*script, (b, None)), why, order)
-                    continue
-                other = card.blank_others
-                if other is None:
-                    walk(rest, blanked, selene, (*script, (b, None)), reasons, order)
-                    continue
-                targets = other.targets(s, b)
-                if not targets:
-                    walk(rest, blanked, selene, (*script, (b, None)), reasons, order)
-                elif other.one:
-                    for t in targets:
-                        why = {**reasons, t: f"blanked by {card.card.name}"}
-                        sel = (b, t) if other.subtract_power else selene
-                        walk(rest, blanked | 1 << t, sel, (*script, (b, t)), why, order)
-                else:
-                    hit = 0
-                    why = dict(reasons)
-                    for t in targets:
-                        hit |= 1 << t
-                        why[t] = f"blanked by {card.card.name}"
-                    walk(rest, blanked | hit, selene, (*script, (b, None)), why, order)
-
-        start = 0
-        for b in self.blankers:
-            start |= 1 << b
-        if every_order:
-            for order in permutations(self.blankers):
-                walk(start, 0, None, (), {}, order)
-        else:
-            walk(start, 0, None, (), {}, None)
-        return list(found.values())
-
-    def replay(self, options: dict[int, Any], script: Iterable[tuple[int, int | None]]) -> Outcome:
-        """Run the blanking texts in a fixed order with fixed targets (the rest follow in hand
-        order, each taking its first target)."""
-        blanked = 0
-        selene: tuple[int, int] | None = None
-        reasons: dict[int, str] = {}
-        done: set[int] = set()
-        steps = list(script)
-        steps += [(b, None) for b in self.blankers if b not in {s for s, _ in steps}]
-        used: list[tuple[int, int | None]] = []
-        for b, wanted in steps:
-            if b in done or b not in self.blankers:
-                continue
-            done.add(b)
-            if blanked >> b & 1:
-                continue
-            card = self.hand[b]
-            if self.settled_blank[b]:
-                s = self.settle(self.full & ~blanked, options)
-            else:
-                s = self.base_state(self.full & ~blanked)
-            if card.self_blank is not None and card.self_blank.blanks_itself(s, b):
-                blanked |= 1 << b
-                reasons[b] = card.self_blank.text
-                used.append((b, None))
-                continue
-            other = card.blank_others
-            if other is None:
-                used.append((b, None))
-                continue
-            targets = other.targets(s, b)
-            if not targets:
-                used.append((b, None))
-                continue
-            if other.one:
-                target = wanted if wanted in targets else targets[0]
-                blanked |= 1 << target
-                reasons[target] = f"blanked by {card.card.name}"
-                if other.subtract_power:
-                    selene = (b, target)
-                used.append((b, target))
-            else:
-                for t in targets:
-                    blanked |= 1 << t
-                    reasons[t] = f"blanked by {card.card.name}"
-                used.append((b, None))
-        return Outcome(blanked, selene, tuple(used), reasons)
-
-    # --------------------------------------------------------------- the search
-    def best_tags(
-        self, mask: int, restrict: dict[int, Any] | None = None
-    ) -> tuple[int, dict[int, Any]]:
-        """The best score of the cards in ``mask`` over every tag choice, and those choices."""
-        relevant = self.relevant
-        start = self.base_state(mask).copy()
-        stages = self.stages(mask)
-        if any(rule is not None and rule.choice for _, _, rule in stages):
-            keeps = self._keeps(start, stages)
-        else:
-            keeps = [((), ())] * (len(stages) + 1)  # one branch: nothing to merge
-        layer: list[tuple[State, tuple[tuple[int, Any], ...]]] = [(start, ())]
-        for number, (_, pos, rule) in enumerate(stages):
-            if rule is None:
-                for s, _ in layer:
-                    self.apply_gains(s, pos, relevant)
-                continue
-            if not rule.choice:
-                for s, _ in layer:
-                    rule.apply(s, pos, None, relevant)
-                continue
-            keep, pooled = keeps[number]
-            merged: dict[Any, tuple[State, tuple[tuple[int, Any], ...]]] = {}
-            for s, path in layer:
-                if restrict is not None and pos in restrict:
-                    options = rule.restricted(s, pos, relevant, self.btags, restrict[pos])
-                else:
-                    options = rule.options(s, pos, relevant)
-                for option in options:
-                    s2 = s.copy()
-                    rule.apply(s2, pos, option, relevant)
-                    key = s2.key() if not pooled else _pooled_key(s2, keep, pooled)
-                    if key not in merged:
-                        merged[key] = (s2, (*path, (pos, option)))
-            layer = list(merged.values())
-        keep, pooled = keeps[len(stages)]
-        if pooled and len(layer) > 1:
-            leaves: dict[Any, tuple[State, tuple[tuple[int, Any], ...]]] = {}
-            for s, path in layer:
-                leaves.setdefault(_pooled_key(s, keep, pooled), (s, path))
-            layer = list(leaves.values())
-        best = None
-        best_path: tuple[tuple[int, Any], ...] = ()
-        for s, path in layer:
-            value = self.points(s)
-            if best is None or value > best:
-                best, best_path = value, path
-        assert best is not None
-        return best, dict(best_path)
-
-    def _keeps(
-        self, s: State, stages: list[tuple[int, int, Rule | None]]
-    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """For the state after each step: the cards whose own tags must be kept exactly (a later
-        step reads them, or their own count matters) and the HERO/ALLY cards that can be pooled:
-        for those only how many carry each tag matters to the score."""
-        hand = self.hand
-        fixed = {i for i in s.alive if not hand[i].hero_or_ally or hand[i].own_reads}
-        if any(t in ("HERO", "ALLY") for c in hand for t in c.typed):
-            fixed = set(s.alive)  # a card reads which HERO/ALLY carries a tag: keep them all
-
-        def split(keep: set[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-            return tuple(sorted(keep)), tuple(i for i in s.alive if i not in keep)
-
-        # result[k]: for merging the states after step k (the readers of later steps kept);
-        # the last entry is for the finished states.
-        result = [split(fixed)] * (len(stages) + 1)
-        later: set[int] = set()
-        for k in range(len(stages) - 1, -1, -1):
-            result[k] = split(fixed | later)
-            _, pos, rule = stages[k]
-            later |= {pos} if rule is None else rule.readers(s, pos)
-        return result
+    @property
+    def sensitive(self) -> set[int]:
+        """The blanking texts whose result the tag choices can change."""
+        return self.analysis.sensitive if self.texts else set()
 
     def search(self) -> Choices:
-        """The owner's best choices (maximum total; on a tie, a valid hand first)."""
-        plans: list[tuple[dict[int, Any], dict[int, Any] | None]] = [({}, None)]
-        if self.sensitive:
-            plans = self._commitment_plans()
-        # Which plans can end the blanking in each way: when every plan can, the tag search
-        # for that ending needs no restriction (the plans' option groups cover every option).
-        endings: dict[tuple[int, Any], list[tuple[Outcome, int]]] = {}
-        for number, (blank_options, _) in enumerate(plans):
-            for outcome in self.blank_outcomes(blank_options):
-                endings.setdefault((outcome.blanked, outcome.selene), []).append((outcome, number))
-        best_key: tuple[int, bool] | None = None
-        best = Choices()
-        for reached in endings.values():
-            outcome = reached[0][0]
-            mask = self.full & ~outcome.blanked
-            candidates: list[tuple[tuple[int, bool], int, dict[int, Any]]]
-            if not self.valid(self.base_state(mask)):
-                candidates = [((0, False), reached[0][1], {})]
-            elif len(plans) > 1 and len(reached) == len(plans):
-                value, options = self.best_tags(mask)
-                candidates = [((value - self.selene_penalty(outcome), True), -1, options)]
-            else:
-                candidates = []
-                for _, number in reached:
-                    value, options = self.best_tags(mask, plans[number][1])
-                    key = (value - self.selene_penalty(outcome), True)
-                    candidates.append((key, number, options))
-            for key, number, options in candidates:
-                if best_key is None or key > best_key:
-                    best_key = key
-                    if number < 0:  # unrestricted: find a blanking script for these choices
-                        merged = dict(options)
-                        script = self._script_for(options, outcome)
-                    else:
-                        script = next(o.script for o, n in reached if n == number)
-                        merged = dict(plans[number][0])
-                        for rule, pos in self.sensitive:
-                            if pos in options:
-                                options[pos] = rule.combine(merged[pos], options[pos], self.btags)
-                        merged.update(options)
-                    best = Choices(merged, script)
-        self.best_value = 0 if best_key is None else best_key[0]
-        return best
+        """The owner's best choices (maximum total before Loki's draw; on a tie, the ending where
+        the draw cannot subtract, then a valid hand). The order of the tag texts is kept only
+        when the rulings' order would score less with the same options."""
+        choices, value, outcome, valid = search(self, self.analysis if self.texts else None)
+        if choices.order is not None and len(choices.order) > 1:
+            plain = Choices(choices.options, choices.blanking, None)
+            if self.value_of(plain) == (value, outcome.blanked, valid):
+                choices = plain
+        else:
+            choices = Choices(choices.options, choices.blanking, None)
+        self.best_value = value - self.draw_cost(outcome.blanked, valid)
+        return choices
 
-    def _script_for(self, options: dict[int, Any], outcome: Outcome) -> tuple[Any, ...]:
-        """A blanking script that reaches ``outcome`` with these (final) tag choices."""
-        for found in self.blank_outcomes(options):
-            if (found.blanked, found.selene) == (outcome.blanked, outcome.selene):
-                return found.script
-        return outcome.script
+    def replay(self, choices: Choices) -> Outcome:
+        return replay(self, choices.options, choices.order, choices.blanking)
 
-    def _commitment_plans(self) -> list[tuple[dict[int, Any], dict[int, Any] | None]]:
-        """For hands where a choice can change a blanking condition: group each such card's
-        options by what they do to the blanking conditions, and plan one blanking search per
-        combination of groups, restricting the tag search to options of that group."""
-        universe = self.universe()
-        per_card = [
-            rule.commitments(self.hand, pos, universe, self.btags) for rule, pos in self.sensitive
-        ]
-        plans: list[tuple[dict[int, Any], dict[int, Any] | None]] = []
-        for combo in product(*per_card):
-            blank_options = {}
-            restrict = {}
-            for (_, pos), (option, key) in zip(self.sensitive, combo, strict=True):
-                blank_options[pos] = option
-                restrict[pos] = key
-            plans.append((blank_options, restrict))
-        return plans
+    def value_of(self, choices: Choices) -> tuple[int, int, bool]:
+        """(the value before Loki's draw, the cards blanked, valid) for fixed choices."""
+        outcome = self.replay(choices)
+        s = self.settle(self.full & ~outcome.blanked, choices.options, choices.order)
+        if not self.valid(s):
+            return 0, outcome.blanked, False
+        value = self.points(s) - self.selene_penalty(outcome.selene, outcome.blanked)
+        return value, outcome.blanked, True
 
     def total_for(self, choices: Choices) -> int:
         """The total (Loki's known draw included) for fixed choices, without explanation."""
-        outcome = self.replay(choices.options, choices.blanking)
-        s = self.settle(self.full & ~outcome.blanked, choices.options)
-        if not self.valid(s):
-            return 0
-        return self.points(s) - self.selene_penalty(outcome)
+        value, blanked, valid = self.value_of(choices)
+        return value - self.draw_cost(blanked, valid)
 
 
-_PRESENCE_CODE: dict[tuple[int, ...], int] = {}
-
-
-def _presence_code(row: tuple[int, ...]) -> int:
-    """The tags a card carries, three bits per tag, so that adding codes counts cards per tag."""
-    code = _PRESENCE_CODE.get(row)
-    if code is None:
-        code = sum(1 << (3 * t) for t, n in enumerate(row) if n)
-        _PRESENCE_CODE[row] = code
-    return code
-
-
-def _pooled_key(s: State, keep: tuple[int, ...], pooled: tuple[int, ...]) -> tuple[Any, ...]:
-    """A state's identity for merging: exact for the kept cards; for the pooled cards, how many
-    of them carry each tag and their summed power."""
-    rows = s.tags
-    powers = s.powers
-    presence = 0
-    power = 0
-    for i in pooled:
-        row = rows[i]
-        code = _PRESENCE_CODE.get(row)  # type: ignore[arg-type]
-        presence += code if code is not None else _presence_code(row)  # type: ignore[arg-type]
-        power += powers[i]
-    return (
-        tuple([rows[i] for i in keep]),
-        tuple([powers[i] for i in keep]),
-        presence,
-        power,
-        tuple(s.counts),
-        s.budget,
-    )
-
-
-def brute_force_worlds(prepared: PreparedHand) -> int:
-    """How many (options, blanking order) worlds :func:`brute_force_best` would walk (at most)."""
-    universe = prepared.universe()
-    worlds = math.factorial(len(prepared.blankers))
-    for rule, pos in prepared.choosers:
-        worlds *= len(rule.abstract_options(prepared.hand, pos, universe))
-    return worlds
-
-
-def brute_force_best(prepared: PreparedHand) -> int:
-    """The best total by trying every option of every choice card and every blanking order
-    (for tests: exponential, no pruning, no merging)."""
-    universe = prepared.universe()
-    lists = [rule.abstract_options(prepared.hand, pos, universe) for rule, pos in prepared.choosers]
-    best: int | None = None
-    for combo in product(*lists):
-        options = {pos: option for (_, pos), option in zip(prepared.choosers, combo, strict=True)}
-        for outcome in prepared.blank_outcomes(options, every_order=True):
-            s = prepared.settle(prepared.full & ~outcome.blanked, options)
-            value = 0
-            if prepared.valid(s):
-                value = prepared.points(s) - prepared.selene_penalty(outcome)
-            if best is None or value > best:
-                best = value
-    assert best is not None
-    return best
+def _resolve(catalogue: Catalogue, items: Iterable[Card | str]) -> list[Card]:
+    return [c if isinstance(c, Card) else catalogue.lookup(c) for c in items]
 
 
 def prepare(
@@ -600,7 +117,7 @@ def prepare(
 ) -> PreparedHand:
     """Check a hand (ids, names or cards) and prepare it for scoring."""
     catalogue = catalogue or default_catalogue()
-    resolved = [c if isinstance(c, Card) else catalogue.lookup(c) for c in cards]
+    resolved = _resolve(catalogue, cards)
     if not resolved:
         raise ImpossibleHandError("a hand needs at least one card")
     if len(resolved) > MAX_HAND:
@@ -617,7 +134,7 @@ def prepare(
         seen[card.id] = card
     drawn = None
     if loki_draw is not None:
-        drawn = loki_draw if isinstance(loki_draw, Card) else catalogue.lookup(loki_draw)
+        drawn = _resolve(catalogue, [loki_draw])[0]
         if drawn.deck != "REMIX":
             raise ImpossibleHandError(
                 f"Loki's draw must be a REMIX card; {drawn.name} ({drawn.id}) is a VILLAIN"
@@ -626,6 +143,6 @@ def prepare(
             raise ImpossibleHandError(
                 f"Loki's draw {drawn.name} ({drawn.id}) is already in the hand"
             )
-        if "MR70" not in seen:
+        if LOKI not in seen:
             raise ImpossibleHandError("a Loki draw was given but Loki is not in the hand")
     return PreparedHand(resolved, drawn, catalogue)

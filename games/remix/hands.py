@@ -10,6 +10,14 @@ from games.remix.catalogue import Card, Catalogue, default_catalogue
 # takes part in the owner-chosen order.
 CHOICE_CARDS = ("MR13", "MR16", "MR22", "MR30", "MR37", "MR47", "MR54", "MR66", "MR75")
 BLANKING_CARDS = ("MR33", "MR34", "MR35", "MR40", "MR41", "MR51", "MR69", "MR71", "MR76", "MR78")
+# Cards that turn over (Bruce Banner, Jean Grey, Thor, Tony Stark), the other tag text (Spider-Man)
+# and cards that give, count or take away the tags those read (Gamma, Mutant, Intel, Tech, ALLIES).
+TRANSFORM_CARDS = ("MR05", "MR11", "MR19", "MR20")
+TAG_TEXT_CARDS = ("MR13", "MR16", "MR22", "MR30", "MR37", "MR54", "MR17")
+ENABLING_CARDS = (
+    "MR02", "MR04", "MR08", "MR15", "MR24", "MR26", "MR27", "MR28", "MR40", "MR44", "MR49",
+    "MR50", "MR53", "MR56", "MR62", "MR71", "MR74", "MR77",
+)  # fmt: skip
 
 # Constructed worst cases: as many choice cards as a hand holds, with cards that read every tag
 # (Kang, Mystique) so that no choice can be pruned as irrelevant.
@@ -25,6 +33,14 @@ WORST_CASES: dict[str, tuple[str, ...]] = {
     ),
     "10 cards: every choice card + Kang": (
         "MR22", "MR16", "MR37", "MR13", "MR30", "MR54", "MR75", "MR66", "MR47", "MR67",
+    ),
+    "7 cards: tag texts whose order matters (X-Jet, Vision, Spider-Man, Rogue, Xavier Mansion, "
+    "Jean Grey, Sauron)": ("MR37", "MR22", "MR17", "MR13", "MR54", "MR11", "MR73"),
+    "7 cards: six tag texts + Mystique": (
+        "MR22", "MR16", "MR17", "MR13", "MR37", "MR30", "MR72",
+    ),
+    "10 cards: six tag texts, Jean Grey, Bruce Banner, Skyscraper, The Leader": (
+        "MR37", "MR22", "MR17", "MR16", "MR13", "MR54", "MR11", "MR05", "MR53", "MR77",
     ),
 }  # fmt: skip
 
@@ -55,6 +71,26 @@ def random_choice_hand(
     rest = [c for c in catalogue.cards if c not in chosen]
     while True:
         hand = chosen + rng.sample(rest, size - choice_cards)
+        rng.shuffle(hand)
+        if is_legal(hand) or rng.random() < 0.1:
+            return hand
+
+
+def random_stuffed_hand(
+    rng: random.Random, size: int, catalogue: Catalogue | None = None
+) -> list[Card]:
+    """A random hand stuffed with what makes scoring hard: tag texts with owner choices, cards
+    that turn over, blanking texts, and cards that make the transforms happen (or stop them)."""
+    catalogue = catalogue or default_catalogue()
+    ids = rng.sample(TAG_TEXT_CARDS, rng.randint(1, 3))
+    ids += rng.sample(TRANSFORM_CARDS, rng.randint(1, 2))
+    blankers = [c for c in (*BLANKING_CARDS, "MR47", "MR66", "MR75") if c not in ids]
+    ids += rng.sample(blankers, rng.randint(0, 2))
+    rng.shuffle(ids)
+    ids = ids[:size]
+    extra = [c for c in ENABLING_CARDS if c not in ids]
+    while True:
+        hand = [catalogue[c] for c in ids + rng.sample(extra, max(0, size - len(ids)))]
         rng.shuffle(hand)
         if is_legal(hand) or rng.random() < 0.1:
             return hand

@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.remix.catalogue import TAGS, Card, Catalogue, RemixError
-from games.remix.effects import signed
+from games.remix.blanking import Outcome
+from games.remix.catalogue import Card, Catalogue, RemixError
 from games.remix.engine import NORMAL_HAND, Choices, PreparedHand, prepare
+from games.remix.names import TAGS, signed
+from games.remix.state import State
 
 
 @dataclass
@@ -95,74 +97,94 @@ class HandResult:
 
 def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     """Score a hand with fixed choices, explaining every card."""
-    hand = prepared.hand
-    outcome = prepared.replay(choices.options, choices.blanking)
+    outcome = prepared.replay(choices)
     mask = prepared.full & ~outcome.blanked
-    s = prepared.settle(mask, choices.options)
+    s = prepared.settle(mask, choices.options, choices.order)
+    s.loki_draw = prepared.loki_draw
     valid = prepared.valid(s)
-    cards: list[CardResult] = []
-    points_sum = 0
-    selene_penalty = prepared.selene_penalty(outcome)
-    for i, c in enumerate(hand):
-        card = c.card
-        if not mask >> i & 1:
-            why = outcome.reasons.get(i, "blanked")
-            gone = [f"0: {why}; a blanked card scores nothing and has no tags or text"]
-            cards.append(
-                CardResult(card.id, card.name, card.type, "blanked", c.power, 0, [], gone, why)
-            )
-            continue
-        lines: list[str] = []
-        if c.self_blank is not None:
-            held = "it held" if c.self_blank.unless else "it did not hold"
-            lines.append(f"0: not blanked ({c.self_blank.text}: {held} when its turn came)")
-        if c.blank_others is not None:
-            victims = [
-                hand[j].card.name
-                for j, why in outcome.reasons.items()
-                if why == f"blanked by {card.name}"
-            ]
-            if victims:
-                lines.append(f"0: blanks {', '.join(victims)}")
-            else:
-                lines.append("0: blanks nothing")
-        transformed = s.transformed[i]
-        base = s.powers[i]
-        if base != (c.side_power if transformed else c.power):
-            lines.append(f"base power {base} copied")
-        points = base
-        for scorer in c.scorers:
-            points += scorer(s, i, lines)
-        if outcome.selene is not None and outcome.selene[0] == i and selene_penalty:
-            victim = hand[outcome.selene[1]].card
-            lines.append(
-                f"{signed(-selene_penalty)}: subtracts the base power of {victim.name}, "
-                "which it blanked"
-            )
-            points -= selene_penalty
-        row = s.tags[i] or ()
-        tags = [TAGS[t] for t, n in enumerate(row) for _ in range(n)]
-        cards.append(
-            CardResult(
-                card.id,
-                card.name,
-                card.type,
-                "transformed" if transformed else "normal",
-                base,
-                points,
-                tags,
-                lines,
-                side=card.transform.name if transformed and card.transform else None,
-            )
+    cards = [_explain_card(prepared, s, outcome, i) for i in range(prepared.n)]
+    points_sum = sum(card.points for card in cards)
+    notes = []
+    if prepared.n != NORMAL_HAND:
+        notes.append(f"a final hand normally holds {NORMAL_HAND} cards; this one has {prepared.n}")
+    loki_pos = s.ids.get("MR70")
+    loki_owed = loki_pos is not None and prepared.loki_draw is None
+    if not valid:
+        notes.append("no non-blanked HERO or ALLY and VILLAIN together: the hand scores 0")
+    return HandResult(
+        total=points_sum if valid else 0,
+        valid=valid,
+        cards=cards,
+        choices=_described_choices(prepared, choices, outcome, mask),
+        loki_owed=loki_owed,
+        chosen=choices,
+        points_before_validity=points_sum,
+        notes=notes,
+        loki_draw=prepared.loki_draw,
+    )
+
+
+def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) -> CardResult:
+    """One card's points, line by line (a blanked card: why it scores nothing)."""
+    hand = prepared.hand
+    c = hand[i]
+    card = c.card
+    if outcome.blanked >> i & 1:
+        why = outcome.reasons.get(i, "blanked")
+        gone = [f"0: {why}; a blanked card scores nothing and has no tags or text"]
+        return CardResult(card.id, card.name, card.type, "blanked", c.power, 0, [], gone, why)
+    lines: list[str] = []
+    if c.self_blank is not None:
+        held = "it held" if c.self_blank.unless else "it did not hold"
+        lines.append(f"0: not blanked ({c.self_blank.text}: {held} when its turn came)")
+    if c.blank_others is not None:
+        victims = [
+            hand[j].card.name
+            for j, why in outcome.reasons.items()
+            if why == f"blanked by {card.name}"
+        ]
+        lines.append(f"0: blanks {', '.join(victims)}" if victims else "0: blanks nothing")
+    transformed = s.transformed[i]
+    base = s.powers[i]
+    if base != (c.side_power if transformed else c.power):
+        lines.append(f"base power {base} copied")
+    points = base
+    for scorer in c.scorers:
+        points += scorer(s, i, lines)
+    selene_penalty = prepared.selene_penalty(outcome.selene, outcome.blanked)
+    if outcome.selene is not None and outcome.selene[0] == i and selene_penalty:
+        victim = hand[outcome.selene[1]].card
+        lines.append(
+            f"{signed(-selene_penalty)}: subtracts the base power of {victim.name}, "
+            "which it blanked"
         )
-        points_sum += points
+        points -= selene_penalty
+    row = s.tags[i] or ()
+    tags = [TAGS[t] for t, n in enumerate(row) for _ in range(n)]
+    return CardResult(
+        card.id,
+        card.name,
+        card.type,
+        "transformed" if transformed else "normal",
+        base,
+        points,
+        tags,
+        lines,
+        side=card.transform.name if transformed and card.transform else None,
+    )
+
+
+def _described_choices(
+    prepared: PreparedHand, choices: Choices, outcome: Outcome, mask: int
+) -> list[dict[str, Any]]:
+    """The owner's choices as the result reports them (the ``choices`` of the JSON)."""
+    hand = prepared.hand
     described: list[dict[str, Any]] = []
-    sensitive = {pos for _, pos in prepared.sensitive}
     for rule, pos in prepared.choosers:
         if pos not in choices.options:
             continue
-        if not mask >> pos & 1 and pos not in sensitive:
-            continue  # a blanked card's choice changed nothing
+        if not mask >> pos & 1 and not prepared.sensitive:
+            continue  # a blanked card's choice changed nothing (no blanking text saw it)
         option = choices.options[pos]
         described.append(
             {
@@ -185,6 +207,17 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
                     "value": hand[target].id,
                 }
             )
+    if choices.order is not None and len(choices.order) > 1:
+        described.append(
+            {
+                "card": None,
+                "name": None,
+                "rule": "tag_order",
+                "choice": "tag texts act in this order: "
+                + ", ".join(hand[p].card.name for p in choices.order),
+                "value": [hand[p].id for p in choices.order],
+            }
+        )
     if len(outcome.script) > 1:  # the order can matter with two blanking texts or more
         described.append(
             {
@@ -196,24 +229,7 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
                 "value": [hand[b].id for b, _ in outcome.script],
             }
         )
-    notes = []
-    if len(hand) != NORMAL_HAND:
-        notes.append(f"a final hand normally holds {NORMAL_HAND} cards; this one has {len(hand)}")
-    loki_pos = s.ids.get("MR70")
-    loki_owed = loki_pos is not None and prepared.loki_draw is None
-    if not valid:
-        notes.append("no non-blanked HERO or ALLY and VILLAIN together: the hand scores 0")
-    return HandResult(
-        total=points_sum if valid else 0,
-        valid=valid,
-        cards=cards,
-        choices=described,
-        loki_owed=loki_owed,
-        chosen=choices,
-        points_before_validity=points_sum,
-        notes=notes,
-        loki_draw=prepared.loki_draw,
-    )
+    return described
 
 
 def choices_from_json(prepared: PreparedHand, described: list[dict[str, Any]]) -> Choices:
@@ -223,9 +239,12 @@ def choices_from_json(prepared: PreparedHand, described: list[dict[str, Any]]) -
     options: dict[int, Any] = {}
     targets: dict[int, int] = {}
     order: list[int] = []
+    tag_order: tuple[int, ...] | None = None
     try:
         for entry in described:
-            if entry["rule"] == "blanking_order":
+            if entry["rule"] == "tag_order":
+                tag_order = tuple(where[card_id] for card_id in entry["value"])
+            elif entry["rule"] == "blanking_order":
                 order = [where[card_id] for card_id in entry["value"]]
             elif entry["rule"] == "blank_target":
                 targets[where[entry["card"]]] = where[entry["value"]]
@@ -236,7 +255,7 @@ def choices_from_json(prepared: PreparedHand, described: list[dict[str, Any]]) -
         raise RemixError(f"choices do not fit this hand: {error}") from error
     if not order:
         order = list(targets)
-    return Choices(options, tuple((b, targets.get(b)) for b in order))
+    return Choices(options, tuple((b, targets.get(b)) for b in order), tag_order)
 
 
 def score_hand(

@@ -1,72 +1,113 @@
 """Named rules: the card effects that the declarative vocabulary in cards.toml cannot say.
 
 Each rule is registered by name (``EFFECT_RULES``, ``CONDITION_RULES``) and a card names it with
-``{ rule = "name" }``. Tag rules run in the ruling's tag-settling order (``stage``): transforms (0),
-Vision (1), Shuri (2), X-Jet (3), gains such as Spider-Man's (4), Rogue (5), Moira (6),
-Xavier Mansion (7), Hack In (8), Magneto (9). Choice rules enumerate the owner's options; the
-engine explores them all and keeps the best.
+``{ rule = "name" }``. Three families:
 
-Options refer to cards by their position in the hand and to tags by index (see catalogue.TAGS).
-An option whose target has been blanked, or lacks the tag it names, does nothing ("void").
+* tag texts (``text = True``): Vision, Shuri, X-Jet, Rogue, Moira, Xavier Mansion. They act one at
+  a time in an order the owner picks, each seeing the tags as they are when it acts (rulings).
+  A choice rule lists the owner's options; the engine tries them.
+* counting rules: Hack In (each Tech tag also counts as an Intel tag) and Magneto (a Tech tag
+  counts for nothing anywhere); they hold all the time (see :func:`games.remix.state.counted`).
+* scoring rules: Avoid Crossfire, Kang, Loki.
+
+Options refer to cards by their position in the hand and to tags by index (see names.TAGS).
+An option whose target has been blanked, or lacks the tag it names when the text acts, does
+nothing ("void").
+
+What a tag text may read and write (``reads``, ``gives``...) is declared on the class, so the
+engine can tell which texts' order can matter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from games.remix.catalogue import TAG_INDEX, TAGS
-from games.remix.effects import Scorer, signed, tag_label
-from games.remix.state import State
+from games.remix.names import (
+    AGILITY,
+    ALL_TAGS,
+    FLIGHT,
+    RANGE,
+    STRENGTH,
+    TAG_INDEX,
+    TAGS,
+    TECH,
+    signed,
+    tag_label,
+)
+from games.remix.state import HandCard, Scorer, State
 
-if TYPE_CHECKING:
-    from games.remix.effects import CompiledCard
+Hand = Sequence[HandCard]
+# What one more of a tag on a card can do to everything still to come (the search's pruning):
+# USEFUL (it can change the outcome), IDLE (it changes nothing) or HARMFUL (it can only lower the
+# score). None: every option counts.
+USEFUL, IDLE, HARMFUL = 1, 0, -1
+Useful = Callable[[State, int, int], int] | None
 
-TECH = TAG_INDEX["tech"]
-INTEL = TAG_INDEX["intel"]
-STRENGTH = TAG_INDEX["strength"]
-AGILITY = TAG_INDEX["agility"]
-FLIGHT = TAG_INDEX["flight"]
-RANGE = TAG_INDEX["range"]
-MUTANT = TAG_INDEX["mutant"]
-
-# During the search, how much a tag can matter to the hand's score: not at all, only whether
-# the hand has it (Kang), which cards carry it (Mystique, Avoid Crossfire), or also how many
-# instances there are. ``None``: track everything exactly (explanations, brute force).
-IGNORED, GLOBAL, PRESENCE, COUNTS = 0, 1, 2, 3
-Relevant = tuple[int, ...] | None
-ALL_TAGS = frozenset(range(len(TAGS)))
-
-
-def _double(s: State, pos: int, tag: int, relevant: Relevant) -> None:
-    """Count one of a card's tags twice (Moira, Xavier Mansion).
-
-    During the search a doubled tag only adds to the hand's count (it cannot change which cards
-    carry the tag), unless the card's own count matters to it ("other" bonuses): that lets
-    different heroes doubling the same tag collapse into one branch.
-    """
-    if relevant is not None and relevant[tag] < COUNTS:
-        return
-    if relevant is not None and tag not in s.hand[pos].own_reads:
-        s.counts[tag] += 1
-    else:
-        s.add(pos, tag, relevant)
+# What a tag text can touch: its own card ("self"), the other HEROES and ALLIES ("others"),
+# the other HEROES ("heroes").
+SELF, OTHERS, HEROES = "self", "others", "heroes"
 
 
-def _changes(s: State, pos: int, tag: int, relevant: Relevant) -> bool:
-    """Whether giving ``tag`` to the card at ``pos`` can change the score (search only)."""
-    if relevant is None:
-        return True
-    matter = relevant[tag]
-    if matter == IGNORED:
-        return False
-    if matter == GLOBAL:
-        return not s.counts[tag]
-    if matter == PRESENCE:
-        return not s.tags[pos][tag]  # type: ignore[index]
-    return True
+class Rule:
+    """A named rule. Subclasses override what applies to them."""
+
+    name = ""
+    text = False  # a tag-changing text, acting in the owner's order
+    choice = False  # the owner chooses among options
+    reads: tuple[int, ...] = ()  # tags whose count changes this card's points
+    seen: tuple[int, ...] = ()  # tags where only which cards carry them matters
+    anywhere: tuple[int, ...] = ()  # tags where only whether the hand has them matters
+    scorer: Scorer | None = None
+    # For tag texts: the tags it can give, and to whom; the tags it looks at, and on whom.
+    gives: frozenset[int] = frozenset()
+    gives_to: tuple[str, ...] = ()
+    looks_at: frozenset[int] = frozenset()
+    looks_on: str = ""
+    copies_power = False  # Rogue: reads the HEROES' power, writes her own
+    doubles = False  # Moira, Xavier Mansion: one more instance of a tag a card already has
+
+    def apply(self, s: State, pos: int, option: Any) -> None:
+        """Apply this rule (with the chosen option, for a choice rule) to ``s``."""
+
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
+        """The owner's options as the hand stands (one per distinct useful effect)."""
+        return [None]
+
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
+        """Every option over the whole hand, before anything is blanked (brute force)."""
+        return [None]
+
+    def default(self, hand: Hand, pos: int) -> Any:
+        return None
+
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
+        return ""
+
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
+        return option
+
+    def from_json(self, where: dict[str, int], value: Any) -> Any:
+        """The option that :meth:`to_json` described (``where`` maps card ids to positions)."""
+        return value
+
+
+def _heroes_allies(hand: Hand, pos: int) -> list[int]:
+    return [j for j, c in enumerate(hand) if j != pos and c.hero_or_ally]
+
+
+def _heroes(hand: Hand, pos: int) -> list[int]:
+    return [j for j, c in enumerate(hand) if j != pos and c.type == "HERO"]
+
+
+def _name(hand: Hand, pos: int | None) -> str:
+    return "nobody" if pos is None else hand[pos].card.name
+
+
+def _id(hand: Hand, pos: int | None) -> str | None:
+    return None if pos is None else hand[pos].id
 
 
 def _tag(name: str | None) -> int | None:
@@ -77,132 +118,49 @@ def _alive(s: State, pos: int | None) -> bool:
     return pos is not None and s.tags[pos] is not None
 
 
-class Rule:
-    """A named rule. Subclasses override what applies to them."""
-
-    name = ""
-    stage: int | None = None  # position in the tag-settling order; None: not a tag rule
-    choice = False  # True: the owner chooses among options
-    reads: tuple[int, ...] = ()  # tags whose count changes this card's points
-    seen: tuple[int, ...] = ()  # tags where only which cards carry them matters
-    anywhere: tuple[int, ...] = ()  # tags where only whether the hand has them matters
-    scorer: Scorer | None = None
-    may_grant: frozenset[int] = frozenset()  # tags an option can decide (sensitivity)
-    gives: frozenset[int] = frozenset()  # tags it can add to a card (brute-force option lists)
-    removes: frozenset[int] = frozenset()  # tags it can take away
-
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
-        """Apply this rule (with the chosen option, for a choice rule) to ``s``."""
-
-    def readers(self, s: State, pos: int) -> set[int]:
-        """The cards whose own tags this step reads or changes (the search keeps their identity
-        until the last step that reads them)."""
-        return {pos}
-
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
-        """The owner's options given the current state (choice rules)."""
-        return [None]
-
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
-        """Every option over the whole hand, before anything is blanked (brute force)."""
-        return [None]
-
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
-        return None
-
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        """The part of an option that can change a blanking condition reading ``btags``."""
-        return None
-
-    def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
-    ) -> list[tuple[Any, Any]]:
-        """The distinct ways this card's options can act on the blanking conditions: one
-        (representative option, key) per group; ``key`` is what :meth:`b_project` returns."""
-        groups: dict[Any, Any] = {}
-        for option in self.abstract_options(hand, pos, universe):
-            groups.setdefault(self.b_project(option, btags), option)
-        return [(option, key) for key, option in groups.items()]
-
-    def restricted(
-        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
-    ) -> list[Any]:
-        """The options (given the state) that act on the blanking conditions as ``key`` did;
-        when ``key`` named a card that is now blanked, what that option has become."""
-        return [o for o in self.options(s, pos, relevant) if self.b_project(o, btags) == key]
-
-    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
-        """One option that acts like ``blank_option`` during blanking and like
-        ``final_option`` (found by :meth:`restricted`) on the cards left at the end."""
-        return final_option
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
-        return ""
-
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
-        return option
-
-    def from_json(self, where: dict[str, int], value: Any) -> Any:
-        """The option that :meth:`to_json` described (``where`` maps card ids to positions)."""
-        return value
+def _useful(useful: Useful, s: State, pos: int, tag: int) -> bool:
+    return useful is None or useful(s, pos, tag) == USEFUL
 
 
-def _heroes_allies(hand: list[CompiledCard], pos: int) -> list[int]:
-    return [j for j, c in enumerate(hand) if j != pos and c.hero_or_ally]
-
-
-def _heroes(hand: list[CompiledCard], pos: int) -> list[int]:
-    return [j for j, c in enumerate(hand) if j != pos and c.type == "HERO"]
-
-
-def _name(hand: list[CompiledCard], pos: int | None) -> str:
-    return "nobody" if pos is None else hand[pos].card.name
-
-
-def _id(hand: list[CompiledCard], pos: int | None) -> str | None:
-    return None if pos is None else hand[pos].id
+def _worth(useful: Useful, s: State, pos: int, tag: int) -> int:
+    return USEFUL if useful is None else useful(s, pos, tag)
 
 
 class VisionTags(Rule):
     """Vision: the owner's choice of two different tags among Strength, Flight, Tech, Range."""
 
     name = "vision_tags"
-    stage = 1
-    choice = True
+    text = choice = True
     CHOICES = (STRENGTH, FLIGHT, TECH, RANGE)
     PAIRS = tuple(combinations(CHOICES, 2))
-    may_grant = gives = frozenset(CHOICES)
+    gives = frozenset(CHOICES)
+    gives_to = (SELF,)
 
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
+    def apply(self, s: State, pos: int, option: Any) -> None:
         for tag in option:
-            s.add(pos, tag, relevant)
+            s.add(pos, tag)
 
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
-        if relevant is None:
-            return list(self.PAIRS)
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
+        worth = {t: _worth(useful, s, pos, t) for t in self.CHOICES}
         distinct: dict[tuple[int, ...], Any] = {}
-        for pair in self.PAIRS:
-            effect = tuple(t for t in pair if _changes(s, pos, t, relevant))
-            distinct.setdefault(effect, pair)
+        # a pair that differs from another only by a harmful tag instead of an idle one loses
+        for pair in sorted(self.PAIRS, key=lambda p: sum(worth[t] == HARMFUL for t in p)):
+            effect = tuple(t for t in pair if worth[t] != IDLE)
+            harm = _harm(worth)
+            if not any(set(e) < set(effect) <= set(e) | harm for e in distinct):
+                distinct.setdefault(effect, pair)
         return list(distinct.values())
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return list(self.PAIRS)
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return self.PAIRS[0]
 
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        return tuple(t for t in option if btags[t])
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         return f"Vision takes {tag_label(option[0])} and {tag_label(option[1])}"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return {"tags": [TAGS[t] for t in option]}
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
@@ -216,65 +174,35 @@ class ShuriGrants(Rule):
     """
 
     name = "shuri_grants"
-    stage = 2
-    choice = True
+    text = choice = True
     CHOICES = (STRENGTH, RANGE, AGILITY)
-    may_grant = gives = frozenset(CHOICES)
+    gives = frozenset(CHOICES)
+    gives_to = (SELF, OTHERS)
 
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
+    def apply(self, s: State, pos: int, option: Any) -> None:
         own, other, tag = option
         if own is not None:
-            s.add(pos, own, relevant)
+            s.add(pos, own)
         if other is not None and _alive(s, other) and s.hand[other].hero_or_ally:
-            s.add(other, tag, relevant)
+            s.add(other, tag)
 
-    def _build(self, targets: list[int]) -> list[Any]:
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
+        owns = [None] + [t for t in self.CHOICES if _useful(useful, s, pos, t)]
         others: list[tuple[int | None, int | None]] = [(None, None)]
-        others += [(j, t) for j in targets for t in self.CHOICES]
-        return [(own, j, t) for own in (None, *self.CHOICES) for j, t in others]
-
-    def readers(self, s: State, pos: int) -> set[int]:
-        return {j for j in s.alive if s.hand[j].hero_or_ally}
-
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
-        targets = [j for j in s.alive if j != pos and s.hand[j].hero_or_ally]
-        if relevant is None:
-            return self._build(targets)
-        owns = [None] + [t for t in self.CHOICES if _changes(s, pos, t, relevant)]
-        others: list[tuple[int | None, int | None]] = [(None, None)]
-        others += [(j, t) for j in targets for t in self.CHOICES if _changes(s, j, t, relevant)]
+        for j in s.alive:
+            if j != pos and s.hand[j].hero_or_ally:
+                others += [(j, t) for t in self.CHOICES if _useful(useful, s, j, t)]
         return [(own, j, t) for own in owns for j, t in others]
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
-        return self._build(_heroes_allies(hand, pos))
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
+        others: list[tuple[int | None, int | None]] = [(None, None)]
+        others += [(j, t) for j in _heroes_allies(hand, pos) for t in self.CHOICES]
+        return [(own, j, t) for own in (None, *self.CHOICES) for j, t in others]
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return (None, None, None)
 
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        own, other, tag = option
-        return (
-            own if own is not None and btags[own] else None,
-            (other, tag) if tag is not None and btags[tag] else None,
-        )
-
-    def restricted(
-        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
-    ) -> list[Any]:
-        if key[1] is not None and not _alive(s, key[1][0]):
-            own_key = key[0]
-            options = self.options(s, pos, relevant)
-            return [o for o in options if o[1] is None and self.b_project(o, btags)[0] == own_key]
-        return super().restricted(s, pos, relevant, btags, key)
-
-    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
-        if final_option[1] is None and self.b_project(blank_option, btags)[1] is not None:
-            return (final_option[0], blank_option[1], blank_option[2])
-        return final_option
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         own, other, tag = option
         parts = [f"Shuri gains {tag_label(own)}" if own is not None else "Shuri gains nothing"]
         if other is not None:
@@ -283,7 +211,7 @@ class ShuriGrants(Rule):
             parts.append("no other card gains a tag")
         return "; ".join(parts)
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         own, other, tag = option
         return {
             "shuri": None if own is None else TAGS[own],
@@ -302,48 +230,43 @@ class ShuriGrants(Rule):
 class XJet(Rule):
     """X-Jet: every HERO and ALLY without Flight gains Flight; one HERO or ALLY gains Range.
 
-    The Range is mandatory when a HERO or ALLY is there (extra Range never lowers a score).
+    The Range is mandatory when a HERO or ALLY is there; the option names who gets it.
     """
 
     name = "xjet"
-    stage = 3
-    choice = True
-    may_grant = frozenset({RANGE})
+    text = choice = True
     gives = frozenset({FLIGHT, RANGE})
+    gives_to = (SELF, OTHERS)  # X-Jet is EQUIPMENT: "self" never applies, but harmless
+    looks_at = frozenset({FLIGHT})
+    looks_on = OTHERS
 
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
+    def apply(self, s: State, pos: int, option: Any) -> None:
         for j in s.alive:
-            if s.hand[j].hero_or_ally and s.tags[j][FLIGHT] == 0:  # type: ignore[index]
-                s.add(j, FLIGHT, relevant)
+            if s.hand[j].hero_or_ally and not s.has(j, FLIGHT):
+                s.add(j, FLIGHT)
         if option is not None and _alive(s, option) and s.hand[option].hero_or_ally:
-            s.add(option, RANGE, relevant)
+            s.add(option, RANGE)
 
-    def readers(self, s: State, pos: int) -> set[int]:
-        return {j for j in s.alive if s.hand[j].hero_or_ally}
-
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
         targets = [j for j in s.alive if s.hand[j].hero_or_ally]
-        if relevant is not None and targets:
-            useful = [j for j in targets if _changes(s, j, RANGE, relevant)]
-            return useful or targets[:1]
-        return targets or [None]
+        if not targets:
+            return [None]
+        worth = {j: _worth(useful, s, j, RANGE) for j in targets}
+        wanted = [j for j in targets if worth[j] == USEFUL]
+        rest = sorted((j for j in targets if j not in wanted), key=lambda j: -worth[j])
+        return wanted + rest[:1]  # a Range that changes nothing (or costs least)
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return _heroes_allies(hand, pos) or [None]
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         targets = _heroes_allies(hand, pos)
         return targets[0] if targets else None
 
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        return option if btags[RANGE] else None
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         return f"X-Jet gives Range to {_name(hand, option)}"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return {"range": _id(hand, option)}
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
@@ -351,109 +274,82 @@ class XJet(Rule):
 
 
 class RogueCopy(Rule):
-    """Rogue may copy the base power of another HERO, and one of that HERO's tags.
-
-    Option: None, or (hero, tag or None). Reading: the tag is optional too (assumption).
-    """
+    """Rogue may copy the base power of another HERO and one of that HERO's tags, as they are
+    when she acts: both or nothing (rulings). Option: None, or (hero, tag)."""
 
     name = "rogue_copy"
-    stage = 5
-    choice = True
-    may_grant = ALL_TAGS
+    text = choice = True
+    gives = ALL_TAGS
+    gives_to = (SELF,)
+    looks_at = ALL_TAGS
+    looks_on = HEROES
+    copies_power = True
 
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
+    def apply(self, s: State, pos: int, option: Any) -> None:
         if option is None:
             return
         hero, tag = option
-        if not _alive(s, hero) or s.hand[hero].type != "HERO":
-            return
+        if not _alive(s, hero) or s.hand[hero].type != "HERO" or not s.has(hero, tag):
+            return  # the package cannot be taken: nothing is copied
         s.powers[pos] = s.powers[hero]
-        if tag is not None and s.has(hero, tag):
-            s.add(pos, tag, relevant)
+        s.add(pos, tag)
 
-    def readers(self, s: State, pos: int) -> set[int]:
-        return {j for j in s.alive if s.hand[j].type == "HERO"}
-
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
         found: list[Any] = [None]
         for j in s.alive:
             if j == pos or s.hand[j].type != "HERO":
                 continue
-            found.append((j, None))
             row = s.tags[j]
-            found += [
-                (j, t)
-                for t in range(len(TAGS))
-                if row[t] and _changes(s, pos, t, relevant)  # type: ignore[index]
-            ]
+            assert row is not None
+            worth = {t: _worth(useful, s, pos, t) for t in range(len(TAGS)) if row[t]}
+            wanted = [t for t, w in worth.items() if w == USEFUL]
+            idle = [t for t, w in worth.items() if w == IDLE][:1]  # in effect, the power alone
+            # without an idle tag the power comes with a harmful one (it may still pay)
+            costly = [] if idle else [t for t, w in worth.items() if w == HARMFUL]
+            found += [(j, t) for t in wanted + idle + costly]
         return found
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
-        tags = [None, *universe]
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
+        tags = list(universe)
         return [None] + [(j, t) for j in _heroes(hand, pos) for t in tags]
 
-    def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
-    ) -> list[tuple[Any, Any]]:
-        tags = [t for t in universe if btags[t]]
-        return [(None, None)] + [((j, t), (j, t)) for j in _heroes(hand, pos) for t in tags]
-
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        if option is None or option[1] is None or not btags[option[1]]:
-            return None
-        return option
-
-    def restricted(
-        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
-    ) -> list[Any]:
-        if key is None:
-            return super().restricted(s, pos, relevant, btags, key)
-        hero, tag = key
-        if not _alive(s, hero):
-            return [None]  # the copy named a blanked hero: it does nothing
-        if not s.has(hero, tag):
-            return [(hero, None)]  # the hero lacks the tag now: only the power is copied
-        return [key]
-
-    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
-        if self.b_project(blank_option, btags) is not None:
-            if self.b_project(final_option, btags) is None:
-                return blank_option  # it names a blanked hero or a tag the hero lost
-        return final_option
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         if option is None:
             return "Rogue copies nothing"
         hero, tag = option
-        text = f"Rogue copies {_name(hand, hero)}'s base power"
-        if tag is not None:
-            text += f" and its {tag_label(tag)} tag"
-        return text
+        return f"Rogue copies {_name(hand, hero)}'s base power and its {tag_label(tag)} tag"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         if option is None:
             return {"copy": None, "tag": None}
-        return {"copy": _id(hand, option[0]), "tag": None if option[1] is None else TAGS[option[1]]}
+        return {"copy": _id(hand, option[0]), "tag": TAGS[option[1]]}
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
         if value["copy"] is None:
             return None
-        return (where[value["copy"]], _tag(value["tag"]))
+        tag = _tag(value["tag"])
+        if tag is None:
+            raise ValueError("Rogue copies a HERO's power and one of its tags, or nothing")
+        return (where[value["copy"]], tag)
+
+
+def _harm(worth: dict[int, int]) -> set[int]:
+    return {t for t, w in worth.items() if w == HARMFUL}
 
 
 def _mutant_heroes(s: State) -> list[int]:
-    return [j for j in s.alive if s.hand[j].type == "HERO" and s.tags[j][MUTANT]]  # type: ignore[index]
+    return [j for j in s.alive if s.is_mutant_hero(j)]
 
 
-def _double_key(s: State, hero: int, tag: int, relevant: Relevant) -> tuple[int, int] | None:
-    """What doubling ``tag`` on ``hero`` changes, for telling options apart during the search."""
-    if relevant is not None and relevant[tag] < COUNTS:
-        return None
-    if relevant is not None and tag not in s.hand[hero].own_reads:
-        return (-1, tag)
-    return (hero, tag)
+def _doubles(s: State, hero: int, useful: Useful) -> list[int]:
+    """The tags of a Mutant HERO that one more instance of can still change something."""
+    row = s.tags[hero]
+    assert row is not None
+    return [
+        t
+        for t in range(len(TAGS))
+        if row[t] and (hero, t) not in s.doubled and _useful(useful, s, hero, t)
+    ]
 
 
 class MoiraDouble(Rule):
@@ -461,68 +357,32 @@ class MoiraDouble(Rule):
     (hero, tag)."""
 
     name = "moira_double"
-    stage = 6
-    choice = True
-    may_grant = ALL_TAGS
+    text = choice = True
+    gives = ALL_TAGS
+    gives_to = (HEROES,)
+    looks_at = ALL_TAGS
+    looks_on = HEROES
+    doubles = True
 
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
-        if option is None:
-            return
-        hero, tag = option
-        if _alive(s, hero) and s.hand[hero].type == "HERO" and s.has(hero, MUTANT):
-            if s.has(hero, tag):
-                _double(s, hero, tag, relevant)
+    def apply(self, s: State, pos: int, option: Any) -> None:
+        if option is not None:
+            s.double(*option)
 
-    def readers(self, s: State, pos: int) -> set[int]:
-        return set(_mutant_heroes(s))  # no choice can give a HERO its first Mutant tag
-
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
-        seen: dict[Any, Any] = {None: None}
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
+        found: list[Any] = [None]
         for j in _mutant_heroes(s):
-            row = s.tags[j]
-            for t in range(len(TAGS)):
-                if row[t]:  # type: ignore[index]
-                    seen.setdefault(_double_key(s, j, t, relevant), (j, t))
-        return list(seen.values())
+            found += [(j, t) for t in _doubles(s, j, useful)]
+        return found
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         return [None] + [(j, t) for j in _heroes(hand, pos) for t in universe]
 
-    def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
-    ) -> list[tuple[Any, Any]]:
-        tags = [t for t in universe if btags[t]]
-        return [(None, None)] + [((j, t), (j, t)) for j in _heroes(hand, pos) for t in tags]
-
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        if option is None or not btags[option[1]]:
-            return None
-        return option
-
-    def restricted(
-        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
-    ) -> list[Any]:
-        if key is None:
-            return super().restricted(s, pos, relevant, btags, key)
-        hero, tag = key
-        if not (_alive(s, hero) and s.has(hero, MUTANT) and s.has(hero, tag)):
-            return [None]
-        # Options are merged by effect: any hero doubling this tag stands for this one.
-        return [o for o in self.options(s, pos, relevant) if o is not None and o[1] == tag]
-
-    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
-        if self.b_project(blank_option, btags) is not None:
-            return blank_option  # same tag doubled: the hero named during blanking stands
-        return final_option
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         if option is None:
             return "Moira MacTaggert doubles nothing"
         return f"Moira MacTaggert doubles {_name(hand, option[0])}'s {tag_label(option[1])} tag"
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         if option is None:
             return {"hero": None, "tag": None}
         return {"hero": _id(hand, option[0]), "tag": TAGS[option[1]]}
@@ -540,45 +400,26 @@ class XavierDouble(Rule):
     """
 
     name = "xavier_double"
-    stage = 7
-    choice = True
-    may_grant = ALL_TAGS
+    text = choice = True
+    gives = ALL_TAGS
+    gives_to = (HEROES,)
+    looks_at = ALL_TAGS
+    looks_on = HEROES
+    doubles = True
     LIMIT = 3
 
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
+    def apply(self, s: State, pos: int, option: Any) -> None:
         for hero, tag in option:
-            if _alive(s, hero) and s.hand[hero].type == "HERO" and s.has(hero, MUTANT):
-                if s.has(hero, tag):
-                    _double(s, hero, tag, relevant)
+            s.double(hero, tag)
 
-    def readers(self, s: State, pos: int) -> set[int]:
-        return set(_mutant_heroes(s))  # no choice can give a HERO its first Mutant tag
-
-    def options(self, s: State, pos: int, relevant: Relevant) -> list[Any]:
-        # Build the distinct outcomes hero by hero, so that equivalent choices (the same tag
-        # doubled on different heroes) are explored once.
-        layer: dict[tuple[Any, ...], tuple[Any, ...]] = {(): ()}
+    def options(self, s: State, pos: int, useful: Useful = None) -> list[Any]:
+        found: list[tuple[tuple[int, int], ...]] = [()]
         for j in _mutant_heroes(s):
-            row = s.tags[j]
-            picks: dict[tuple[int, int], int] = {}
-            for t in range(len(TAGS)):
-                if row[t]:  # type: ignore[index]
-                    key = _double_key(s, j, t, relevant)
-                    if key is not None:
-                        picks.setdefault(key, t)
-            nxt = dict(layer)
-            for key, option in layer.items():
-                if len(option) >= self.LIMIT:
-                    continue
-                for pick_key, t in picks.items():
-                    new_key = tuple(sorted((*key, pick_key)))
-                    nxt.setdefault(new_key, (*option, (j, t)))
-            layer = nxt
-        return list(layer.values())
+            tags = _doubles(s, j, useful)
+            found += [(*o, (j, t)) for o in found if len(o) < self.LIMIT for t in tags]
+        return list(found)
 
-    def abstract_options(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int]
-    ) -> list[Any]:
+    def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Any]:
         heroes = _heroes(hand, pos)
         tags = list(universe)
         found: list[Any] = [()]
@@ -590,38 +431,16 @@ class XavierDouble(Rule):
                 found += partial
         return found
 
-    def default(self, hand: list[CompiledCard], pos: int) -> Any:
+    def default(self, hand: Hand, pos: int) -> Any:
         return ()
 
-    def commitments(
-        self, hand: list[CompiledCard], pos: int, universe: Iterable[int], btags: tuple[bool, ...]
-    ) -> list[tuple[Any, Any]]:
-        tags = [t for t in universe if btags[t]]
-        return [(o, o) for o in self.abstract_options(hand, pos, tags)]
-
-    def b_project(self, option: Any, btags: tuple[bool, ...]) -> Any:
-        return tuple(pair for pair in option if btags[pair[1]])
-
-    def restricted(
-        self, s: State, pos: int, relevant: Relevant, btags: tuple[bool, ...], key: Any
-    ) -> list[Any]:
-        wanted = sorted(t for h, t in key if _alive(s, h) and s.has(h, MUTANT) and s.has(h, t))
-        options = self.options(s, pos, relevant)
-        return [o for o in options if sorted(t for _, t in o if btags[t]) == wanted]
-
-    def combine(self, blank_option: Any, final_option: Any, btags: tuple[bool, ...]) -> Any:
-        kept = [pair for pair in blank_option if btags[pair[1]]]
-        heroes = {h for h, _ in kept}
-        extra = [pair for pair in final_option if not btags[pair[1]] and pair[0] not in heroes]
-        return tuple(kept + extra)[: self.LIMIT]
-
-    def describe(self, hand: list[CompiledCard], pos: int, option: Any) -> str:
+    def describe(self, hand: Hand, pos: int, option: Any) -> str:
         if not option:
             return "Xavier Mansion doubles nothing"
         parts = [f"{_name(hand, h)}'s {tag_label(t)}" for h, t in option]
         return "Xavier Mansion doubles " + ", ".join(parts)
 
-    def to_json(self, hand: list[CompiledCard], pos: int, option: Any) -> Any:
+    def to_json(self, hand: Hand, pos: int, option: Any) -> Any:
         return [{"hero": _id(hand, h), "tag": TAGS[t]} for h, t in option]
 
     def from_json(self, where: dict[str, int], value: Any) -> Any:
@@ -629,46 +448,15 @@ class XavierDouble(Rule):
 
 
 class HackIn(Rule):
-    """Hack In: each Tech tag also counts as an Intel tag (before Magneto ignores Tech)."""
+    """Hack In: each Tech tag also counts as an Intel tag (a counting rule: see state.counted)."""
 
     name = "hack_in"
-    stage = 8
-    reads = (TECH, INTEL)
-    gives = frozenset({INTEL})
-
-    def readers(self, s: State, pos: int) -> set[int]:
-        return set(s.alive)
-
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
-        if relevant is not None and not relevant[INTEL]:
-            return
-        s.counts[INTEL] += s.counts[TECH]
-        for j in s.alive:
-            row = s.tags[j]
-            if row is not None and row[TECH]:
-                new = list(row)
-                new[INTEL] += row[TECH]
-                s.tags[j] = tuple(new)
 
 
 class MagnetoIgnoresTech(Rule):
-    """Magneto: every Tech tag in the hand is ignored (the last tag-settling step)."""
+    """Magneto: every Tech tag in the hand is ignored (a counting rule: see state.counted)."""
 
     name = "magneto_ignores_tech"
-    stage = 9
-    removes = frozenset({TECH})
-
-    def readers(self, s: State, pos: int) -> set[int]:
-        return set()  # it clears Tech from every card alike
-
-    def apply(self, s: State, pos: int, option: Any, relevant: Relevant) -> None:
-        s.counts[TECH] = 0
-        for j in s.alive:
-            row = s.tags[j]
-            if row is not None and row[TECH]:
-                new = list(row)
-                new[TECH] = 0
-                s.tags[j] = tuple(new)
 
 
 def _avoid_crossfire(s: State, pos: int, lines: list[str] | None) -> int:

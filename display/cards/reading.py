@@ -1,0 +1,172 @@
+"""One photo as the recogniser read it, in a form the screens can correct and save.
+
+A :class:`Reading` is a list of :class:`ReadCard` in the order the game reads them (reading
+order for a Remix hand; Trk A then Trk B for a mixtape), each with its corners in the photo, the
+name the recogniser gave (or ``None``), its confidence, the closest other names (for the pick
+list) and whether the player has confirmed or corrected it. Everything is plain JSON, so a
+reading being corrected survives a restart in the screen's snapshot.
+
+Status of a card:
+
+* ``ok``       - named with confidence at least :data:`DOUBT_BELOW`, or settled by the player;
+* ``doubtful`` - named, but with a lower confidence: the player must confirm or correct it;
+* ``unknown``  - a card-shaped thing the recogniser could not name: the player must pick it
+  (or remove it if it is not a card).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DOUBT_BELOW = 0.8  # confidences under this are shown as doubtful and must be confirmed
+OK, DOUBTFUL, UNKNOWN = "ok", "doubtful", "unknown"
+
+
+@dataclass
+class ReadCard:
+    name: str | None
+    confidence: float
+    corners: list[list[float]]
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+    reason: str = ""
+    settled: bool = False  # confirmed or corrected by the player
+    read_as: str | None = None  # what the recogniser said, kept when the player corrects it
+    column: str = ""  # "A" / "B" for a mixtape's columns, "" otherwise
+
+    @property
+    def status(self) -> str:
+        if self.name is None:
+            return UNKNOWN
+        if self.settled or self.confidence >= DOUBT_BELOW:
+            return OK
+        return DOUBTFUL
+
+    @property
+    def center(self) -> tuple[float, float]:
+        if not self.corners:
+            return (0.0, 0.0)
+        xs = [float(x) for x, _ in self.corners]
+        ys = [float(y) for _, y in self.corners]
+        return sum(xs) / len(xs), sum(ys) / len(ys)
+
+    @property
+    def corrected(self) -> bool:
+        return self.settled and self.read_as != self.name
+
+    def settle(self, name: str) -> None:
+        """The player says this card is ``name``."""
+        if not self.settled:
+            self.read_as = self.name
+        self.name = name
+        self.settled = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "confidence": round(float(self.confidence), 3),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "candidates": [[n, round(float(c), 3)] for n, c in self.candidates],
+            "reason": self.reason,
+            "settled": self.settled,
+            "read_as": self.read_as,
+            "column": self.column,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReadCard:
+        return cls(
+            name=data.get("name"),
+            confidence=float(data.get("confidence", 0.0)),
+            corners=[[float(x), float(y)] for x, y in data.get("corners", [])],
+            candidates=[(str(n), float(c)) for n, c in data.get("candidates", [])],
+            reason=str(data.get("reason", "")),
+            settled=bool(data.get("settled", False)),
+            read_as=data.get("read_as"),
+            column=str(data.get("column", "")),
+        )
+
+
+@dataclass
+class Reading:
+    cards: list[ReadCard]
+    seconds: float = 0.0
+    size: tuple[int, int] = (0, 0)  # photo width, height
+
+    @property
+    def unresolved(self) -> list[int]:
+        return [i for i, c in enumerate(self.cards) if c.status != OK]
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.cards if c.name is not None]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": [c.to_json() for c in self.cards],
+            "seconds": round(self.seconds, 3),
+            "size": list(self.size),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Reading:
+        size = data.get("size", [0, 0])
+        return cls(
+            [ReadCard.from_json(c) for c in data.get("cards", [])],
+            float(data.get("seconds", 0.0)),
+            (int(size[0]), int(size[1])),
+        )
+
+
+def read_photo(image: np.ndarray, gallery: Any, layout: str = "rows") -> Reading:
+    """Identify every card in ``image``; ``layout`` "rows" (reading order) or "columns" (left
+    column top to bottom, then the right one: a mixtape's Trk A then Trk B).
+
+    Raises ``vision.recognize.VisionError`` for an unusable image.
+    """
+    # start-up time: vision loads OpenCV; the CLI and the appliance pay for it at the first photo
+    from vision.layout import reading_sequence, two_columns
+    from vision.recognize import identify
+
+    started = time.perf_counter()
+    result = identify(image, gallery)
+    cards: list[ReadCard] = []
+    for card in result.cards:
+        others = [(k.name, k.confidence) for k in card.candidates if k.name != card.name]
+        cards.append(ReadCard(card.name, float(card.confidence), card.corners.tolist(), others))
+    for unknown in result.unknown:
+        cards.append(
+            ReadCard(
+                None,
+                0.0,
+                [[float(x), float(y)] for x, y in unknown.corners],
+                [(k.name, k.confidence) for k in unknown.candidates],
+                unknown.reason,
+            )
+        )
+    if layout == "columns":
+        left, right = two_columns(cards)
+        for read in left:
+            read.column = "A"
+        for read in right:
+            read.column = "B"
+        ordered = left + right
+    else:
+        ordered = reading_sequence(cards)
+    return Reading(ordered, time.perf_counter() - started, result.image_size)
+
+
+def card_quads(image: np.ndarray) -> list[np.ndarray]:
+    """Card outlines in reading order: what ``vision.detect.cards_in_reading_order`` rectifies
+    (enrolment needs the outlines themselves, to draw the names on the photo)."""
+    # start-up time: vision loads OpenCV
+    from vision.detect import find_card_quads
+    from vision.layout import reading_sequence
+
+    return reading_sequence(
+        find_card_quads(image), center=lambda q: (float(q[:, 0].mean()), float(q[:, 1].mean()))
+    )

@@ -1,0 +1,74 @@
+"""Co-Mix: the start menu - continue the saved game, start a new one, or see the last podium."""
+
+from __future__ import annotations
+
+import pygame
+
+from display import ui
+from display.screen import register_screen
+from display.screens.comix.common import load_game, phase_screen
+from display.screens.comix.setup import SetupScreen
+from display.widgets.menu import MenuScreen
+from games.comix.game import OVER
+
+PHASE_WORDS = {
+    "title": "choosing the title",
+    "scripting": "scripting",
+    "storytelling": "storytelling",
+    "reviewing": "reviewing",
+    "reveal": "the reveal",
+}
+
+
+@register_screen
+class ComixMenuScreen(MenuScreen):
+    """Continue the saved game, start a new one, or see the last game's podium."""
+
+    kind = "comix"
+    title = "Co-Mix"
+    menu_size = ui.LARGE
+    row_gap = 8
+    back_label = "Home"
+
+    def entries(self) -> list[tuple[str, str, str]]:
+        """(label, note, what) rows."""
+        game = load_game(self.app)
+        rows = []
+        if game is not None and game.phase != OVER:
+            note = f"round {game.round.number} of {game.setup.rounds}, {PHASE_WORDS[game.phase]}"
+            rows.append(("Continue the game", note, "continue"))
+        rows.append(("New game", "3 to 10 players", "new"))
+        if game is not None and game.phase == OVER:
+            rows.append(("Last game's podium", ", ".join(game.winners()), "continue"))
+        return rows
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        return [(what, label, note) for label, note, what in self.entries()]
+
+    def on_show(self) -> None:
+        self.app.hardware.outputs_off()
+
+    def open(self, key: str) -> None:
+        if key == "new":
+            self.app.push(SetupScreen(self.app))
+            return
+        game = load_game(self.app)
+        if game is not None:
+            self.app.push(phase_screen(self.app, game))
+
+    def draw_top(self, surface: pygame.Surface) -> int:
+        return 20
+
+    def list_bottom(self, height: int) -> int:
+        return height - 100
+
+    def draw_bottom(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        ui.paragraph(
+            surface,
+            "Tell stories with Panel cards, review them in secret, score on consensus. "
+            "Tablekeeper keeps the sand timer, the ballot box and the score track.",
+            pygame.Rect(ui.MARGIN, height - 96, width - 2 * ui.MARGIN, 90),
+            ui.SMALL,
+            ui.DIM,
+        )

@@ -1,0 +1,347 @@
+"""Co-Mix: the sand timer while the players script their stories.
+
+The sand timer: the first seat button pressed flips it (that story is done, the timer starts);
+the screen shows a big countdown and an hourglass draining, the LED bar drains with it, and the
+buzzer ticks once a second in the last ten seconds and sounds long at zero. Each seat button
+marks its story done (first, second, ...); the same button again within two seconds takes it
+back. When every story is done, or time runs out, the screen says who takes Slow tokens.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from display import ui
+from display.actions import SEAT_ACTIONS, Action
+from display.screen import LegendItem, Screen, register_screen
+from display.screens.comix.common import (
+    NAMESPACE,
+    TICK_HZ,
+    TICK_SECONDS,
+    TIME_UP_HZ,
+    TIMER_KEY,
+    UNDO_WINDOW,
+    GameScreen,
+    clock_text,
+    names_line,
+    ordinal,
+    seat_badge,
+    settings,
+    story_colour,
+)
+from games.comix import Game, Scripting, ScriptingError
+from games.comix.game import SCRIPTING
+from games.comix.timer import WARNING_SECONDS, SandTimer
+
+if TYPE_CHECKING:
+    from display.app import App
+
+#: The wall clock (seconds since the epoch) - only to measure how long a power cut lasted; all
+#: in-app timing uses the app clock. A module attribute so tests can move it.
+wall_clock = time.time
+
+
+def draw_hourglass(
+    surface: pygame.Surface, rect: pygame.Rect, fraction: float, colour: tuple[int, int, int]
+) -> None:
+    """An hourglass whose top bulb holds ``fraction`` of the sand and bottom bulb the rest."""
+    cx, top, bottom, mid = rect.centerx, rect.top, rect.bottom, rect.centery
+    half = rect.width // 2
+    neck = 6
+    upper = [(cx - half, top), (cx + half, top), (cx + neck, mid), (cx - neck, mid)]
+    lower = [(cx - neck, mid), (cx + neck, mid), (cx + half, bottom), (cx - half, bottom)]
+    fraction = max(0.0, min(1.0, fraction))
+    bulb = mid - top
+    # top bulb: sand surface drops from the top towards the neck
+    level = top + int(bulb * (1 - fraction))
+    if fraction > 0:
+        width_at = half - (half - neck) * (level - top) / bulb
+        sand_top = [
+            (cx - width_at, level),
+            (cx + width_at, level),
+            (cx + neck, mid),
+            (cx - neck, mid),
+        ]
+        pygame.draw.polygon(surface, colour, sand_top)
+    # bottom bulb: a pile growing from the bottom
+    if fraction < 1:
+        pile = int(bulb * (1 - fraction) * 0.9)
+        surface_y = bottom - pile
+        width_at = neck + (half - neck) * (surface_y - mid) / bulb
+        sand_bottom = [
+            (cx - width_at, surface_y),
+            (cx + width_at, surface_y),
+            (cx + half, bottom),
+            (cx - half, bottom),
+        ]
+        pygame.draw.polygon(surface, colour, sand_bottom)
+        if 0 < fraction:
+            pygame.draw.line(surface, colour, (cx, mid), (cx, surface_y), 3)
+    pygame.draw.polygon(surface, ui.TEXT, upper, width=3)
+    pygame.draw.polygon(surface, ui.TEXT, lower, width=3)
+    pygame.draw.line(surface, ui.TEXT, (cx - half - 8, top), (cx + half + 8, top), 5)
+    pygame.draw.line(surface, ui.TEXT, (cx - half - 8, bottom), (cx + half + 8, bottom), 5)
+
+
+@register_screen
+class ScriptingScreen(GameScreen):
+    kind = "comix.scripting"
+
+    def __init__(self, app: App, game: Game | None = None) -> None:
+        super().__init__(app, game)
+        seconds = float(settings(app)["timer_seconds"])
+        self.timer = SandTimer(seconds)
+        away = app.store.get(NAMESPACE, TIMER_KEY)
+        if away and away.get("round") == self.game.round.number and self.scripting.timer_started:
+            self.timer = SandTimer.from_json(away, app.clock.now())
+        self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
+        self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
+        self.saved_second: int | None = None  # whole second of sand last written to the store
+        self._tiles: list[pygame.Rect] = []
+
+    @property
+    def scripting(self) -> Scripting:
+        return self.game.round.scripting
+
+    def on_show(self) -> None:
+        if self.game.phase != SCRIPTING:
+            self.next_phase()
+
+    def on_hide(self) -> None:
+        """Leaving the timer screen (BACK to the menu, hold BACK for home) pauses the sand: what
+        is left is kept in the store and runs again on "Continue the game"."""
+        if self.game.phase == SCRIPTING and self.timer.started:
+            away = self.timer.to_json(self.app.clock.now())
+            self.app.store.put(NAMESPACE, TIMER_KEY, {"round": self.game.round.number, **away})
+        elif self.app.store.get(NAMESPACE, TIMER_KEY) is not None:
+            self.app.store.delete(NAMESPACE, TIMER_KEY)
+        self.app.hardware.outputs_off()
+
+    @property
+    def few_buttons(self) -> bool:
+        """More stories than wired seat buttons: LEFT/RIGHT choose a story, OK marks it."""
+        return len(self.game.setup.stories) > self.app.config.seat_count
+
+    # -- events -------------------------------------------------------------------------------
+    def toggle(self, index: int) -> None:
+        """A seat button: declare story ``index`` done, or take it back within two seconds."""
+        stories = self.game.setup.story_names
+        if index >= len(stories):
+            self.app.toast(f"There is no story at seat {index + 1} this game.")
+            return
+        story = stories[index]
+        now = self.app.clock.now()
+        if story in self.scripting.done_order:
+            if self.scripting.timed_out:
+                self.app.toast("Time is up: declarations are final.")
+                return
+            if now - self.pressed_at.get(story, -1e9) <= UNDO_WINDOW:
+                self.game.undo_done(story)
+                self.pressed_at.pop(story, None)
+                if not self.scripting.done_order:
+                    self.timer.reset()
+                    self.app.hardware.set_bar(0.0)
+                else:
+                    self.timer.resume(now)
+                self.app.toast(f"{story}: not done after all - keep scripting.")
+                self.save()
+            else:
+                self.app.toast(f"{story} was declared done; that cannot be taken back now.")
+            return
+        try:
+            self.game.declare_done(story)
+        except ScriptingError as error:
+            self.app.toast(str(error))
+            return
+        self.pressed_at[story] = now
+        if len(self.scripting.done_order) == 1:
+            self.timer.start(now)  # the first creator flips the sand timer
+        self.app.hardware.beep(1760.0, 0.08)
+        if self.scripting.all_done:
+            self.timer.pause(now)
+        self.save()
+
+    def handle(self, action: Action) -> None:
+        if action in SEAT_ACTIONS:
+            assert action.seat is not None
+            self.toggle(action.seat - 1)
+        elif action is Action.OK:
+            if self.scripting.over:
+                self.app.hardware.outputs_off()
+                self.game.start_storytelling()
+                self.next_phase()
+            else:
+                self.toggle(self.selected)
+        elif action in (Action.LEFT, Action.RIGHT):
+            step = -1 if action is Action.LEFT else 1
+            self.selected = (self.selected + step) % len(self.game.setup.stories)
+        elif action is Action.BACK:
+            self.leave()
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        for index, tile in enumerate(self._tiles):
+            if tile.collidepoint(x, y):
+                self.selected = index
+                self.toggle(index)
+                return True
+        return False
+
+    def update(self, now: float) -> None:
+        timer = self.timer
+        if timer.running:
+            self.app.hardware.set_bar(timer.fraction(now))
+            tick = timer.due_tick(now)
+            if tick is not None and tick <= WARNING_SECONDS:
+                self.app.hardware.beep(TICK_HZ, TICK_SECONDS)
+            if timer.expired(now):
+                timer.time_up()
+                self.game.time_up()
+                self.app.hardware.set_bar(0.0)
+                self.app.hardware.beep(TIME_UP_HZ, 1.5)
+                self.save()
+            elif int(timer.remaining(now)) != self.saved_second:
+                # Power-cut safety: the saved sand is never more than a second behind, so after
+                # a cut the timer comes back with the time it had left (not that of the last press).
+                self.saved_second = int(timer.remaining(now))
+                self.app.save()
+        elif self.scripting.all_done:
+            self.app.hardware.set_bar(timer.fraction(now))
+
+    # -- drawing ------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        now = self.app.clock.now()
+        remaining = self.timer.remaining(now)
+        warning = self.timer.running and remaining <= WARNING_SECONDS
+        colour = ui.BAD if warning or self.scripting.timed_out else ui.ACCENT
+        draw_hourglass(
+            surface, pygame.Rect(24, 24, 120, height - 48), self.timer.fraction(now), colour
+        )
+        left_w = 400
+        ui.text(
+            surface,
+            clock_text(remaining),
+            (165 + (left_w - 165) // 2, 40),
+            ui.HUGE,
+            colour,
+            "midtop",
+        )
+        status_area = pygame.Rect(160, 164, left_w - 170, height - 170)
+        if self.scripting.over:
+            self.draw_slow_tokens(surface, status_area)
+        else:
+            ui.paragraph(surface, self.status_line(), status_area, ui.SMALL, ui.TEXT, "center")
+        self.draw_tiles(surface, pygame.Rect(left_w + 10, 12, width - left_w - 22, height - 24))
+
+    def draw_slow_tokens(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Scripting is over: a framed notice of who takes a Slow token, in big letters."""
+        scripting = self.scripting
+        ui.panel(surface, area, ui.PANEL, border=ui.BAD)
+        heading = "TIME IS UP!" if scripting.timed_out else "ALL DONE!"
+        y = (
+            ui.text(
+                surface, heading, (area.centerx, area.top + 8), ui.MEDIUM, ui.BAD, "midtop"
+            ).bottom
+            + 4
+        )
+        ui.text(surface, "Slow token for", (area.centerx, y), ui.SMALL, ui.DIM, "midtop")
+        y += 30
+        players = [
+            m for story in scripting.slow_stories() for m in self.game.setup.story(story).members
+        ]
+        size = ui.MEDIUM if len(players) <= 3 else ui.SMALL
+        line_h = ui.font(size).get_linesize()
+        for line in ui.wrap(", ".join(players), size, area.width - 16):
+            if y + line_h > area.bottom - 4:
+                break
+            ui.text(surface, line, (area.centerx, y), size, ui.TEXT, "midtop")
+            y += line_h
+        if scripting.timed_out:
+            rest = pygame.Rect(area.left + 8, y + 6, area.width - 16, area.bottom - y - 10)
+            ui.paragraph(surface, "Fill empty spaces at random.", rest, ui.SMALL, ui.DIM, "center")
+
+    def status_line(self) -> str:
+        scripting = self.scripting
+        if scripting.timed_out:
+            slow = ", ".join(scripting.slow_stories())
+            return f"TIME IS UP! Slow token: {slow}. Fill empty spaces at random."
+        if scripting.all_done:
+            last = scripting.slow_stories()[0]
+            return f"All done! Slow token: {last} (last to finish)."
+        if not scripting.done_order:
+            return "First story done? Press its SEAT button to flip the sand timer."
+        return "Press your SEAT button when your story is done."
+
+    def draw_tiles(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        stories = self.game.setup.stories
+        gap = 8
+        tile_h = min(80, (area.height - gap * (len(stories) - 1)) // len(stories))
+        slow = set(self.scripting.slow_stories())
+        self._tiles = []
+        for index, story in enumerate(stories):
+            tile = pygame.Rect(area.left, area.top + index * (tile_h + gap), area.width, tile_h)
+            self._tiles.append(tile)
+            done = story.name in self.scripting.done_order
+            border = ui.ACCENT if index == self.selected and self.few_buttons else None
+            ui.panel(surface, tile, ui.PANEL, border=border)
+            colour = story_colour(index)
+            badge = seat_badge(surface, index + 1, (tile.left + 10, tile.centery), colour)
+            name_x = badge.right + 12
+            if done:
+                place = self.scripting.done_order.index(story.name) + 1
+                state, state_colour = f"DONE {ordinal(place)}", ui.GOOD
+            elif self.scripting.timed_out:
+                state, state_colour = "NOT DONE", ui.BAD
+            else:
+                state, state_colour = "working", ui.DIM
+            if story.name in slow:
+                state += " SLOW"
+                state_colour = ui.BAD
+            right = ui.text(
+                surface, state, (tile.right - 12, tile.centery), ui.SMALL, state_colour, "midright"
+            )
+            name = names_line(story.members)
+            room = right.left - name_x - 10
+            size = ui.MEDIUM if ui.text_width(name, ui.MEDIUM) <= room else ui.SMALL
+            ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room)
+
+    def legend(self) -> list[LegendItem]:
+        count = len(self.game.setup.stories)
+        seats = tuple(SEAT_ACTIONS[: min(count, self.app.config.seat_count)])
+        if self.scripting.timed_out:
+            return [(Action.OK, "Storytelling"), (Action.BACK, "Menu")]
+        if self.scripting.over:
+            return [(Action.OK, "Storytelling"), (seats, "Undo (2 s)"), (Action.BACK, "Menu")]
+        items: list[LegendItem] = [(seats, "Story done / undo")]
+        if self.few_buttons:
+            items.append(((Action.LEFT, Action.RIGHT), "Choose"))
+            items.append((Action.OK, "Done"))
+        items.append((Action.BACK, "Menu"))
+        return items
+
+    def snapshot(self) -> dict[str, Any]:
+        now = self.app.clock.now()
+        return {
+            "timer": self.timer.to_json(now),
+            "selected": self.selected,
+            "saved_at": wall_clock(),  # to know, after a power cut, how long it lasted
+        }
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        if "timer" in data:
+            timer = dict(data["timer"])
+            outage = wall_clock() - float(data.get("saved_at", wall_clock()))
+            if timer.get("running") and outage > 0:
+                # The sand kept falling while the power was off: take the cut's length off, so
+                # a cut that outlasted it comes back as time up (declared on the first update).
+                # A Pi without a real-time clock may come back with an older time; then the
+                # length is unknown and the sand resumes where it was.
+                timer["remaining"] = max(0.0, float(timer.get("remaining", 0.0)) - outage)
+            screen.timer = SandTimer.from_json(timer, app.clock.now())
+        screen.selected = int(data.get("selected", 0))
+        return screen

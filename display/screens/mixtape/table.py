@@ -1,0 +1,179 @@
+"""I Made You a Mixtape: score mixtapes at the table - the players, one mixtape photographed
+(Trk A left, Trk B right, each top to bottom), its score and the ranking."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from display import ui
+from display.screen import Screen, register_screen
+from display.screens.mixtape.common import NAMESPACE, enrolment, load_table_deck
+from display.widgets.ranking import RankingScreen
+from display.widgets.table import TableHandScreen, TableResultScreen, TableScreen
+from games.mixtape import GENRE_NAMES, MixtapeError, ranking_key, score_mixtape
+
+if TYPE_CHECKING:
+    from games.mixtape import Deck, MixtapeScore
+
+
+@register_screen
+class MixtapeTableScreen(TableScreen):
+    kind = "mixtape.table"
+    title = "Mixtape - the table"
+    namespace = NAMESPACE
+    next_label = "Next tape"
+
+    def player_note(self, player: dict[str, Any]) -> str:
+        return f"{player['score']['total']} pts"
+
+    def hand_screen(self, who: str, replaces: int | None = None) -> TableHandScreen:
+        return MixtapeTapeScreen(self.app, who, replaces)
+
+    def ranking_screen(self) -> Screen:
+        return MixtapeRankingScreen(self.app)
+
+
+@register_screen
+class MixtapeTapeScreen(TableHandScreen):
+    """A finished mixtape: Trk A left, Trk B right, each top to bottom."""
+
+    kind = "mixtape.tape"
+    title = "Mixtape - photograph the mixtape"
+    layout = "columns"
+    finish_label = "Score this mixtape"
+
+    def gallery(self) -> Any:
+        return enrolment(self.app).gallery()
+
+    def all_names(self) -> list[str]:
+        try:
+            return [card.id for card in load_table_deck(self.app).cards]
+        except Exception:
+            return sorted(enrolment(self.app).cards)
+
+    def instructions(self) -> str:
+        return (
+            f"{self.who}: lay your mixtape out as played: Trk A on the left, Trk B on the right, "
+            "each top to bottom. Press SHUTTER."
+        )
+
+    def on_result(self, purpose: str, result: Any) -> None:
+        """A card added by hand goes to the column its side says (at the bottom: if it lies
+        higher up, retake the photo so the flow is read in the right order)."""
+        super().on_result(purpose, result)
+        if purpose == "add" and isinstance(result, str) and self.reading is not None and self.cards:
+            try:
+                self.cards[-1].column = load_table_deck(self.app).card(result).side
+            except Exception:
+                pass
+            self.reading_changed()
+
+    def columns(self) -> tuple[list[str], list[str]]:
+        a = [c.name for c in self.cards if c.name and c.column != "B"]
+        b = [c.name for c in self.cards if c.name and c.column == "B"]
+        return a, b
+
+    def result(self) -> MixtapeScore | str:
+        try:
+            deck = load_table_deck(self.app)
+            a, b = self.columns()
+            return score_mixtape(deck, a, b)
+        except MixtapeError as error:
+            return str(error)
+
+    def player_fields(self, result: MixtapeScore) -> dict[str, Any]:
+        a, b = self.columns()
+        return {"a": a, "b": b, "score": result.to_json()}
+
+    def result_screen(self, player: dict[str, Any]) -> Screen:
+        return MixtapeResultScreen(self.app, player, replaces=self.replaces)
+
+
+def draw_columns(
+    surface: pygame.Surface, deck: Deck, a: list[str], b: list[str], score: dict[str, Any], top: int
+) -> int:
+    """Both columns, each card with its genre, balance and flow points; returns the y after."""
+    width = surface.get_width()
+    flows = {(c["id"]): c["flow_points"] for c in score["cards"]}
+    col_w = (width - 3 * ui.MARGIN) // 2
+    bottom = top
+    for index, (label, ids) in enumerate((("Trk A", a), ("Trk B", b))):
+        x = ui.MARGIN + index * (col_w + ui.MARGIN)
+        ui.text(surface, label, (x, top), ui.SMALL, ui.ACCENT)
+        y = top + 30
+        for card_id in ids:
+            card = deck.card(card_id)
+            line = (
+                f"{card_id} {GENRE_NAMES[card.genre]}  bal {card.balance}  "
+                f"flow {flows.get(card_id, 0)}"
+            )
+            ui.text(surface, line, (x, y), ui.SMALL, max_width=col_w)
+            y += 28
+        bottom = max(bottom, y)
+    return bottom
+
+
+@register_screen
+class MixtapeResultScreen(TableResultScreen):
+    kind = "mixtape.result"
+    title = "Mixtape - score"
+    namespace = NAMESPACE
+    table_kind = "mixtape.table"
+    game_title = "Mixtape"
+
+    def points(self) -> int:
+        return int(self.player["score"]["total"])
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        score = self.player["score"]
+        deck = load_table_deck(self.app)
+        ui.text(surface, str(score["total"]), (ui.MARGIN, 4), ui.BIG, ui.ACCENT)
+        parts = (
+            f"balance {score['balance']['points']} (cube {score['balance']['position']:+d}) + "
+            f"flow {score['flow']} + genres {score['genres']}"
+        )
+        ui.text(
+            surface,
+            "points",
+            (ui.MARGIN + ui.text_width(str(score["total"]), ui.BIG) + 10, 30),
+            ui.MEDIUM,
+        )
+        ui.text(
+            surface,
+            parts,
+            (width - ui.MARGIN, 34),
+            ui.SMALL,
+            anchor="midright",
+            max_width=width - 260,
+        )
+        y = draw_columns(surface, deck, self.player["a"], self.player["b"], score, 70)
+        sets = ", ".join(
+            f"{GENRE_NAMES[g]} x{v['cards']} = {v['points']}"
+            for g, v in score["genre_sets"].items()
+        )
+        ui.paragraph(
+            surface,
+            f"Genre sets: {sets or 'none'}",
+            pygame.Rect(ui.MARGIN, y + 6, width - 2 * ui.MARGIN, height - y - 6),
+            ui.SMALL,
+            ui.INFO,
+        )
+
+
+@register_screen
+class MixtapeRankingScreen(RankingScreen):
+    """Ties are broken by the Balance score, then shared."""
+
+    kind = "mixtape.ranking"
+    title = "Mixtape - ranking"
+    namespace = NAMESPACE
+    empty = ("No mixtapes yet", "Score a mixtape first.")
+
+    def key(self, player: dict[str, Any]) -> tuple[int, int]:
+        return ranking_key(player["score"])
+
+    def note(self, player: dict[str, Any]) -> str:
+        return f"{player['score']['total']} pts (balance {player['score']['balance']['points']})"

@@ -1,0 +1,1 @@
+"""Marvel: Remix at the table: see ``common.py`` for the flow and its state."""

@@ -1,0 +1,126 @@
+"""The list screen every menu uses: the home screen, the game menus, enrolment and pick lists.
+
+A :class:`MenuScreen` shows rows of (key, label, note) with ``ui.menu``: LEFT/RIGHT move the
+selection (wrapping round), OK opens the selected row (``open(key)``), a tap selects a row and a
+second tap opens it, BACK goes back. Subclasses say what the rows are and may draw above the
+list (``draw_top``), below it (``draw_bottom``, by default the one-line ``blurb``) and change
+where the list ends (``list_bottom``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pygame
+
+from display import ui
+from display.actions import Action
+from display.screen import LegendItem, Screen
+
+if TYPE_CHECKING:
+    from display.app import App
+
+
+class MenuScreen(Screen):
+    """Rows of (key, label, note): LEFT/RIGHT move, OK opens (``open(key)``), a tap selects a
+    row and a second tap opens it, BACK goes back. ``draw_top`` may draw above the list and
+    return where it starts; ``blurb`` is a line under it."""
+
+    menu_size: ClassVar[int] = ui.MEDIUM
+    row_gap: ClassVar[int] = 6
+    back_label: ClassVar[str] = "Back"
+    #: the blurb's baseline, this far above the bottom of the screen
+    blurb_bottom: ClassVar[int] = 8
+    blurb: str = ""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.selected = 0
+        self._rows: list[pygame.Rect] = []
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        return []
+
+    def open(self, key: str) -> None:
+        pass
+
+    def activate(self, index: int) -> None:
+        rows = self.rows()
+        if 0 <= index < len(rows):
+            self.open(rows[index][0])
+
+    def handle(self, action: Action) -> None:
+        count = len(self.rows())
+        if action is Action.BACK:
+            self.app.pop()
+        elif count == 0:
+            return
+        elif action is Action.LEFT:
+            self.selected = (min(self.selected, count - 1) - 1) % count
+        elif action is Action.RIGHT:
+            self.selected = (min(self.selected, count - 1) + 1) % count
+        elif action is Action.OK:
+            self.activate(min(self.selected, count - 1))
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        for index, row in enumerate(self._rows):
+            if row.collidepoint(x, y):
+                if index == self.selected:
+                    self.activate(index)
+                else:
+                    self.selected = index
+                return True
+        return False
+
+    def menu_items(self, rows: list[tuple[str, str, str]]) -> list[ui.MenuItem]:
+        return [ui.MenuItem(label, note) for _, label, note in rows]
+
+    def draw_top(self, surface: pygame.Surface) -> int:
+        return 12
+
+    def list_bottom(self, height: int) -> int:
+        """Where the list ends on a screen ``height`` high (room for "more below")."""
+        return height - (40 if self.blurb_text() else 32)
+
+    def blurb_text(self) -> str:
+        return self.blurb
+
+    def draw(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        top = self.draw_top(surface)
+        rows = self.rows()
+        self.selected = max(0, min(self.selected, len(rows) - 1))
+        area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, self.list_bottom(height) - top)
+        items = self.menu_items(rows)
+        self._rows = ui.menu(surface, items, self.selected, area, self.menu_size, self.row_gap)
+        self.draw_bottom(surface)
+
+    def draw_bottom(self, surface: pygame.Surface) -> None:
+        blurb = self.blurb_text()
+        if blurb:
+            width, height = surface.get_size()
+            ui.text(
+                surface,
+                blurb,
+                (width // 2, height - self.blurb_bottom),
+                ui.SMALL,
+                ui.DIM,
+                anchor="midbottom",
+                max_width=width - 2 * ui.MARGIN,
+            )
+
+    def legend(self) -> list[LegendItem]:
+        return [
+            ((Action.LEFT, Action.RIGHT), "Choose"),
+            (Action.OK, "Open"),
+            (Action.BACK, self.back_label),
+        ]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"selected": self.selected}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        screen = cls(app)
+        screen.selected = int(data.get("selected", 0))
+        return screen

@@ -1,0 +1,421 @@
+"""The photo review: the photo with every card's name and confidence drawn on it and a list
+beside it; unknown and doubtful cards are highlighted and must be settled (pick list) before the
+hand can be scored. SHUTTER takes (or retakes) the photo, read off the UI thread
+(:class:`~display.widgets.slow.SlowWork`). Game screens subclass :class:`PhotoReviewScreen` and
+say how to score (``score_text``, ``finish``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pygame
+
+from display import ui
+from display.actions import Action
+from display.cards.capture import PhotoRead, capture_and_read, preview_from_file
+from display.cards.photos import photo_exists
+from display.cards.reading import DOUBTFUL, OK, UNKNOWN, ReadCard, Reading
+from display.screen import LegendItem
+from display.widgets.photo_view import STATUS_COLOURS, PhotoView
+from display.widgets.pick import PickScreen
+from display.widgets.slow import BUSY_READING, SlowWork
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from display.app import App
+
+REMOVE = "__remove__"  # pick-list value: "this is not a card"
+
+
+class PhotoPane:
+    """The photo a screen shows (by its kept file name), fitted to a box. The UI thread never
+    decodes a camera photo: a photo just taken comes with a screen-sized copy made by the job
+    (:meth:`taken`), and one reopened from a saved table or after a restart is read back on the
+    background worker (meanwhile :meth:`view` is None and :attr:`loading` is True; a file that
+    is gone is named in :attr:`gone`)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._shot: PhotoRead | None = None
+        self._key: tuple[str, tuple[int, int]] | None = None
+        self._view: PhotoView | None = None
+        self._job: Future[Any] | None = None
+        self._job_photo: str | None = None
+        self.loading = False
+        self.gone: str | None = None
+
+    def taken(self, shot: PhotoRead) -> None:
+        self._shot, self._key, self._view = shot, None, None
+
+    def view(self, photo: str | None, box: tuple[int, int]) -> PhotoView | None:
+        self.loading = False
+        if photo is None or photo == self.gone:
+            return None
+        if self._key != (photo, box):
+            self._key, self._view = (photo, box), None
+        if self._view is not None:
+            return self._view
+        shot = self._shot if self._shot is not None and self._shot.photo == photo else None
+        if shot is None:
+            if self._job is None or self._job_photo != photo:
+                app = self.app
+                self._job = app.run_job(lambda: preview_from_file(app, photo))
+                self._job_photo = photo
+            if not self._job.done():
+                self.loading = True
+                return None
+            shot, self._job, self._job_photo = self._job.result(), None, None
+            if shot is None:
+                self.gone = photo
+                return None
+            self._shot = shot
+        if shot.preview is None:
+            return None
+        self._view = PhotoView(shot.preview, box, full_width=shot.full_size[0])
+        return self._view
+
+
+def card_options(
+    card: ReadCard | None, all_names: list[str], taken: set[str], allow_remove: bool
+) -> tuple[list[tuple[str, str, str]], int]:
+    """Pick-list options for one card: the recogniser's name and closest matches first (with
+    their confidence), then every other card by name; cards already on the table are marked.
+    Returns (options, index to preselect)."""
+    options: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+
+    def add(name: str, note: str) -> None:
+        if name in seen or name in taken:  # every card exists once: no duplicates offered
+            return
+        seen.add(name)
+        options.append((name, name, note))
+
+    if card is not None:
+        if card.name is not None:
+            add(card.name, f"read {card.confidence:.0%}" if not card.settled else "chosen")
+        for name, confidence in card.candidates:
+            if name in all_names:
+                add(name, f"close {confidence:.0%}" if confidence >= 0.05 else "closest")
+    for name in sorted(all_names, key=str.lower):
+        add(name, "")
+    if allow_remove:
+        options.append((REMOVE, "Not a card: remove it", ""))
+    return options, 0
+
+
+class PhotoReviewScreen(SlowWork):
+    """Photo + names; settle every unknown/doubtful card; then the game's score. Subclasses set
+    ``kind``, ``layout`` ("rows"/"columns"), and implement :meth:`gallery`, :meth:`all_names`,
+    :meth:`score_text` (the score line shown when every card is settled, or a reason) and
+    :meth:`finish` (OK on the last row). SHUTTER reads the photo off the UI thread
+    (:class:`SlowWork`): the screen shows "Reading the cards..." until the names land."""
+
+    layout: ClassVar[str] = "rows"
+    finish_label: ClassVar[str] = "Score this hand"
+
+    def __init__(self, app: App, who: str = "") -> None:
+        super().__init__(app)
+        self.who = who
+        self.photo: str | None = None
+        self.reading: Reading | None = None
+        self.selected = 0
+        self.error: str = ""
+        self.pane = PhotoPane(app)
+        self._row_rects: list[pygame.Rect] = []
+
+    # -- what a game provides -----------------------------------------------------------------
+    def gallery(self) -> Any:
+        """The recogniser's gallery (called on the background worker)."""
+        raise NotImplementedError
+
+    def all_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def score_text(self) -> str:
+        return ""
+
+    def score_value(self) -> int | None:
+        """The total to show large beside :meth:`score_text` (None: text only)."""
+        return None
+
+    def finish(self) -> None:
+        raise NotImplementedError
+
+    def instructions(self) -> str:
+        return "Lay the cards out face up, apart from each other, then press SHUTTER."
+
+    # -- photo --------------------------------------------------------------------------------
+    def shoot(self) -> None:
+        """Take the photo and read it on the background worker; :meth:`use_reading` lands it."""
+        if self.busy:
+            return
+        app, gallery, layout, name = self.app, self.gallery, self.layout, self.kind
+        self.start_job(
+            BUSY_READING,
+            lambda: capture_and_read(app, gallery, layout, name.replace(".", "-")),
+            self.use_reading,
+        )
+
+    def use_reading(self, outcome: PhotoRead) -> None:
+        if outcome.reading is None:
+            self.error = outcome.error
+            if outcome.no_photo and self.reading is None:
+                # The camera is gone: the "add a card the camera missed" row still works, so the
+                # cards can be entered by hand from the pick list.
+                self.error += ". SHUTTER tries again; or OK to enter the cards by hand."
+                self.reading = Reading([])
+                self.selected = 0
+                self.reading_changed()
+            return
+        reading = outcome.reading
+        self.photo = outcome.photo
+        self.reading = reading
+        self.pane.taken(outcome)
+        self.error = (
+            "" if reading.cards else "No cards found in the photo: lay them out and retake."
+        )
+        unresolved = reading.unresolved
+        self.selected = unresolved[0] if unresolved else len(reading.cards) + 1
+        self.reading_changed()
+
+    def reading_changed(self) -> None:
+        """Hook: the cards changed (new photo, a correction)."""
+
+    # -- rows: the cards, "add a missed card", then "score" -------------------------------------
+    @property
+    def cards(self) -> list[ReadCard]:
+        return self.reading.cards if self.reading else []
+
+    def row_count(self) -> int:
+        return len(self.cards) + 2 if self.reading else 0
+
+    def ready(self) -> bool:
+        return self.reading is not None and bool(self.cards) and not self.reading.unresolved
+
+    def handle(self, action: Action) -> None:
+        rows = self.row_count()
+        if self.busy_handle(action):
+            return
+        if action is Action.SHUTTER:
+            self.shoot()
+        elif action is Action.BACK:
+            self.app.pop()
+        elif rows == 0:
+            if action is Action.OK:
+                self.shoot()
+        elif action is Action.LEFT:
+            self.selected = (self.selected - 1) % rows
+        elif action is Action.RIGHT:
+            self.selected = (self.selected + 1) % rows
+        elif action is Action.OK:
+            self.activate(self.selected)
+
+    def activate(self, row: int) -> None:
+        cards = self.cards
+        if row < len(cards):
+            self.open_pick(row)
+        elif row == len(cards):
+            self.open_pick(None)
+        elif self.ready():
+            self.finish()
+        else:
+            unresolved = self.reading.unresolved if self.reading else []
+            self.selected = unresolved[0] if unresolved else 0
+            self.app.toast(
+                "Settle the highlighted cards first: OK on each to choose its name."
+                if unresolved
+                else "No cards yet: add the cards the camera missed, or SHUTTER to retake."
+            )
+
+    def taken_names(self, skip: int | None = None) -> set[str]:
+        return {c.name for i, c in enumerate(self.cards) if c.name and i != skip}
+
+    def open_pick(self, row: int | None) -> None:
+        card = self.cards[row] if row is not None else None
+        options, chosen = card_options(
+            card, self.all_names(), self.taken_names(row), allow_remove=row is not None
+        )
+        if row is None:
+            prompt = "Which card did the camera miss?"
+        elif card is not None and card.name is None:
+            prompt = f"Card {row + 1} could not be read ({card.reason}). Which card is it?"
+        else:
+            prompt = f"Card {row + 1}: which card is it?"
+        title = f"{self.title} - card {row + 1 if row is not None else 'missed'}"
+        self.app.push(
+            PickScreen(self.app, title, prompt, options, chosen),
+            purpose="add" if row is None else f"fix:{row}",
+        )
+
+    def on_result(self, purpose: str, result: Any) -> None:
+        """The pick list's answer: a card added (``add``) or settled (``fix:ROW``)."""
+        if self.reading is None or not isinstance(result, str):
+            return
+        value = result
+        if purpose == "add":
+            card = ReadCard(value, 1.0, [], settled=True, read_as=None)
+            if self.layout == "columns":
+                card.column = (
+                    "B"
+                    if sum(c.column == "B" for c in self.cards)
+                    < sum(c.column == "A" for c in self.cards)
+                    else "A"
+                )
+            self.reading.cards.append(card)
+        elif purpose.startswith("fix:"):
+            row = int(purpose[4:])
+            if row >= len(self.cards):
+                return
+            if value == REMOVE:
+                del self.reading.cards[row]
+            else:
+                self.reading.cards[row].settle(value)
+        else:
+            return
+        self.reading_changed()
+        unresolved = self.reading.unresolved
+        self.selected = unresolved[0] if unresolved else len(self.cards) + 1
+
+    def handle_tap(self, x: int, y: int) -> bool:
+        if self.busy:
+            return False
+        for index, rect in enumerate(self._row_rects):
+            if rect.collidepoint(x, y):
+                if index == self.selected:
+                    self.activate(index)
+                self.selected = index
+                return True
+        return False
+
+    # -- drawing ------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.busy:
+            self.draw_busy(surface)
+            return
+        width, height = surface.get_size()
+        list_w = 300
+        photo_box = (width - list_w - 3 * 12, height - 16)
+        view = self.pane.view(self.photo, photo_box)
+        if view is None:
+            area = pygame.Rect(12, 8, photo_box[0], photo_box[1])
+            ui.panel(surface, area, ui.PANEL, border=ui.BAD if self.error else ui.INFO)
+            text = "Loading the photo…" if self.pane.loading else self.error or self.instructions()
+            ui.paragraph(surface, text, area.inflate(-30, -30), ui.MEDIUM)
+        else:
+            view.draw(surface, (12, 8), self.cards, self.selected)
+        self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))
+
+    def draw_side(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        y = area.top
+        if self.who:
+            y = (
+                ui.text(
+                    surface, self.who, (area.left, y), ui.MEDIUM, ui.ACCENT, max_width=area.width
+                ).bottom
+                + 4
+            )
+        self._row_rects = []
+        if self.reading is None:
+            return
+        row_h = ui.font(ui.SMALL).get_linesize() + 2
+        score = self.score_text()
+        bottom = area.bottom - (2 * row_h + 8 if score else 0)
+        rows = self.row_labels()
+        visible = max(1, (bottom - y) // row_h)
+        first = min(max(0, self.selected - visible + 1), max(0, len(rows) - visible))
+        self._row_rects = [pygame.Rect(0, 0, 0, 0)] * len(rows)
+        for slot, index in enumerate(range(first, min(len(rows), first + visible))):
+            label, colour = rows[index]
+            rect = pygame.Rect(area.left, y + slot * row_h, area.width, row_h - 2)
+            self._row_rects[index] = rect
+            if index == self.selected:
+                pygame.draw.rect(surface, ui.ACCENT, rect, border_radius=5)
+                ui.text(
+                    surface,
+                    "> " + label,
+                    (rect.left + 4, rect.centery),
+                    ui.SMALL,
+                    ui.ACCENT_TEXT,
+                    anchor="midleft",
+                    max_width=rect.width - 8,
+                )
+            else:
+                ui.text(
+                    surface,
+                    "  " + label,
+                    (rect.left + 4, rect.centery),
+                    ui.SMALL,
+                    colour,
+                    anchor="midleft",
+                    max_width=rect.width - 8,
+                )
+        if score:
+            box = pygame.Rect(area.left, bottom + 4, area.width, area.bottom - bottom - 4)
+            ui.panel(surface, box, ui.PANEL, border=ui.GOOD if self.ready() else ui.ACCENT)
+            value = self.score_value() if self.ready() else None
+            inner = box.inflate(-12, -8)
+            if value is not None:
+                shown = ui.text(surface, str(value), inner.topleft, ui.LARGE, ui.ACCENT)
+                beside = pygame.Rect(
+                    shown.right + 10, inner.top, inner.right - shown.right - 10, inner.height
+                )
+                ui.paragraph(surface, score, beside, ui.SMALL)
+            else:
+                ui.paragraph(surface, score, inner, ui.SMALL)
+
+    def row_labels(self) -> list[tuple[str, tuple[int, int, int]]]:
+        rows: list[tuple[str, tuple[int, int, int]]] = []
+        for index, card in enumerate(self.cards):
+            status = card.status
+            prefix = f"{card.column}{index + 1}" if card.column else f"{index + 1}"
+            if status == UNKNOWN:
+                label = f"{prefix} ?? pick a card"
+            elif status == DOUBTFUL:
+                label = f"{prefix} ? {card.name} {card.confidence:.0%}"
+            else:
+                mark = ""
+                if card.settled and not card.corners:
+                    mark = " (added)"
+                elif card.corrected:
+                    mark = " (fixed)"
+                label = f"{prefix} {card.name}{mark}"
+            rows.append((label, STATUS_COLOURS[status] if status != OK else ui.TEXT))
+        rows.append(("+ add a missed card", ui.DIM))
+        rows.append((self.finish_label, ui.GOOD if self.ready() else ui.DIM))
+        return rows
+
+    def legend(self) -> list[LegendItem]:
+        if self.busy:
+            return self.busy_legend()
+        if self.reading is None:
+            return [(Action.SHUTTER, "Take photo"), (Action.BACK, "Back")]
+        return [
+            (Action.SHUTTER, "Retake"),
+            ((Action.LEFT, Action.RIGHT), "Card"),
+            (Action.OK, "Choose"),
+            (Action.BACK, "Back"),
+        ]
+
+    # -- persistence --------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "who": self.who,
+            "photo": self.photo,
+            "reading": None if self.reading is None else self.reading.to_json(),
+            "selected": self.selected,
+            "error": self.error,
+            **self.busy_snapshot(),
+        }
+
+    def restore_into(self, data: dict[str, Any]) -> None:
+        self.who = data.get("who", self.who)
+        self.photo = data.get("photo")
+        reading = data.get("reading")
+        self.reading = None if reading is None else Reading.from_json(reading)
+        if self.reading is not None and not photo_exists(self.app, self.photo):
+            self.error = "The photo was lost; press SHUTTER to take it again."
+            self.photo = None
+        self.selected = int(data.get("selected", 0))
+        self.error = self.interrupted(data) or data.get("error", self.error) or self.error

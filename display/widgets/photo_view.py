@@ -1,0 +1,78 @@
+"""The photo with what the recogniser saw drawn over it: an outline per card, its number, its
+name and confidence. Colour is never the only signal: doubtful cards say "?" and unknown ones
+"??" in their label, and the selected card gets a thicker outline and a marker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pygame
+
+from display import ui
+from display.cards.reading import DOUBTFUL, OK, UNKNOWN, ReadCard
+
+STATUS_COLOURS = {OK: ui.GOOD, DOUBTFUL: ui.ACCENT, UNKNOWN: ui.BAD}
+LABEL_SIZE = 22  # names on the photo; the side list repeats them at ui.SMALL
+
+
+class PhotoView:
+    """A photo scaled once to fit an area, with card outlines drawn on request. ``full_width``:
+    the width of the photo the outlines were found in, when ``image`` is a smaller copy."""
+
+    def __init__(
+        self, image: np.ndarray, max_size: tuple[int, int], full_width: int | None = None
+    ) -> None:
+        self.surface = ui.image_surface(image, max_size)
+        self.scale = self.surface.get_width() / (full_width or image.shape[1])
+
+    def draw(
+        self,
+        target: pygame.Surface,
+        topleft: tuple[int, int],
+        cards: Sequence[ReadCard],
+        selected: int | None = None,
+        labels: bool = True,
+    ) -> pygame.Rect:
+        area = target.blit(self.surface, topleft)
+        ox, oy = topleft
+        for index, card in enumerate(cards):
+            points = [(ox + x * self.scale, oy + y * self.scale) for x, y in card.corners]
+            if len(points) < 3:
+                continue
+            colour = STATUS_COLOURS[card.status]
+            chosen = index == selected
+            pygame.draw.polygon(target, colour, points, width=5 if chosen else 3)
+            cx = sum(p[0] for p in points) / len(points)
+            cy = sum(p[1] for p in points) / len(points)
+            width = max(p[0] for p in points) - min(p[0] for p in points)
+            tag = {OK: "", DOUBTFUL: " ?", UNKNOWN: " ??"}[card.status]
+            number = f"{'>' if chosen else ''}{index + 1}{tag}"
+            self._label(target, number, (int(cx), int(cy) - 14), ui.SMALL, colour, chosen)
+            if labels:
+                name = card.name or "unknown"
+                confidence = "" if card.settled or card.name is None else f" {card.confidence:.0%}"
+                self._label(
+                    target,
+                    ui.fit(name + confidence, LABEL_SIZE, max(60, int(width) + 16)),
+                    (int(cx), int(cy) + 14),
+                    LABEL_SIZE,
+                    colour,
+                    chosen,
+                )
+        return area
+
+    @staticmethod
+    def _label(
+        target: pygame.Surface,
+        content: str,
+        center: tuple[int, int],
+        size: int,
+        colour: tuple[int, int, int],
+        chosen: bool,
+    ) -> None:
+        image = ui.font(size).render(content, True, ui.ACCENT_TEXT if chosen else ui.TEXT)
+        box = image.get_rect(center=center).inflate(10, 4)
+        pygame.draw.rect(target, colour if chosen else ui.BACKGROUND, box, border_radius=5)
+        pygame.draw.rect(target, colour, box, width=2, border_radius=5)
+        target.blit(image, image.get_rect(center=box.center))

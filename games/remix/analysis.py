@@ -1,0 +1,426 @@
+"""What can matter in a hand: the facts the search prunes with, worked out once per hand.
+
+* ``possible[i]``: every tag card ``i`` can ever carry (printed, its other side, what the tag texts
+  can give it, what Rogue can copy), a fixpoint;
+* ``changeable``: the tags whose count on some card the tag texts (and the transforms they can
+  trigger) can change; a blanking text whose condition reads one is *sensitive*: its result
+  depends on the owner's tag choices;
+* ``levels``: per tag, how much of it can matter to the score, to a transform or to a sensitive
+  blanking condition: not at all, only whether the hand has it (Kang), which cards carry it
+  (Mystique, Avoid Crossfire, "a HERO that has Agility"), or also how many instances there are;
+* ``depends[p]``: the tag texts whose order relative to the text of card ``p`` can change the
+  outcome (one reads what the other writes, directly or through a transform it can trigger).
+
+Every fact errs on the side of "it can matter": a wrong "cannot" would lose the maximum; a wrong
+"can" only costs time. The brute force (which uses none of this) checks it on random hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.remix.model import Hand
+from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAG_INDEX, TAGS, TECH
+from games.remix.rules import HARMFUL, HEROES, IDLE, OTHERS, SELF, USEFUL
+from games.remix.state import State
+
+IGNORED, GLOBAL, PRESENCE, COUNTS = 0, 1, 2, 3
+Feature = tuple[int, int]  # (card position, tag)
+
+
+@dataclass
+class Touch:
+    """What a tag text (or a transform) can read and write."""
+
+    reads: set[Feature] = field(default_factory=set)  # whether that card carries that tag
+    counted: set[int] = field(default_factory=set)  # how many of that tag the hand has
+    powers_read: set[int] = field(default_factory=set)
+    writes: set[Feature] = field(default_factory=set)  # may give that card that tag
+    recounts: set[int] = field(default_factory=set)  # may add instances of a tag a card has
+    powers_written: set[int] = field(default_factory=set)
+
+    def written_tags(self) -> set[int]:
+        return {t for _, t in self.writes} | self.recounts
+
+    def affects(self, other: Touch) -> bool:
+        return bool(
+            self.writes & other.reads
+            or self.written_tags() & other.counted
+            or self.powers_written & other.powers_read
+        )
+
+
+class Analysis:
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.hack_in = any(c.hack_in for c in hand.hand)
+        self.possible = self._possible()
+        self.changeable = self._changeable()
+        self.sensitive = {b for b in hand.blankers if hand.hand[b].blank_reads & self.changeable}
+        self.levels = self._levels()
+        self.inert = {p for p in hand.texts if self._inert(p)}
+        self.touch = {p: self._touch(p) for p in hand.texts}
+        self._close_over_transforms()
+        self.depends = {
+            p: {q for q in hand.texts if q != p and self._dependent(p, q)} for p in hand.texts
+        }
+        # A picker (Rogue, Moira, Xavier Mansion) loses nothing by acting later, unless a card
+        # it looks at can still turn over and lose a tag or power: those cards, per picker.
+        self.unsteady_for = {p: self._unsteady_for(p) for p in hand.texts if self._picks(p)}
+        self.pickers = {p for p, cards in self.unsteady_for.items() if not cards}
+        self.sinks = {p for p in self.unsteady_for if self._sink(p)}
+        self.givers = {p for p in hand.texts if p not in self.inert and self._giver(p)}
+        self.good = self._good()
+        self.harmful = self._harmful()
+        self.leaders = {
+            p
+            for p in hand.texts
+            if (rule := hand.hand[p].tag_text) is not None
+            and rule.looks_at
+            and not (rule.copies_power or rule.doubles)
+            and p not in self.inert
+            and rule.gives <= self.good
+        }
+
+    # ------------------------------------------------------------------ tags
+    def _targets(self, pos: int, scope: str) -> list[int]:
+        hand = self.hand.hand
+        if scope == SELF:
+            return [pos]
+        if scope == OTHERS:
+            return [j for j, c in enumerate(hand) if j != pos and c.type in HERO_OR_ALLY]
+        return [j for j, c in enumerate(hand) if j != pos and c.type == "HERO"]
+
+    def _possible(self) -> list[set[int]]:
+        hand = self.hand.hand
+        possible = [
+            {t for t in range(len(TAGS)) if c.printed[t] or (c.side is not None and c.side[t])}
+            for c in hand
+        ]
+        changed = True
+        while changed:
+            before = [set(p) for p in possible]
+            for pos in self.hand.texts:
+                c = hand[pos]
+                rule = c.tag_text
+                if rule is None:
+                    possible[pos] |= {t for gain in c.gains for t in gain.tags}
+                elif rule.copies_power:
+                    for j in self._targets(pos, HEROES):
+                        possible[pos] |= possible[j]
+                elif not rule.doubles:
+                    for scope in rule.gives_to:
+                        for j in self._targets(pos, scope):
+                            possible[j] |= rule.gives
+            if self.hack_in:
+                for p in possible:
+                    if TECH in p:
+                        p.add(INTEL)
+            changed = possible != before
+        return possible
+
+    def _changeable(self) -> set[int]:
+        hand = self.hand.hand
+        tags: set[int] = set()
+        for pos in self.hand.texts:
+            c = hand[pos]
+            rule = c.tag_text
+            if rule is None:
+                tags |= {t for gain in c.gains for t in gain.tags}
+            elif rule.copies_power or rule.doubles:
+                for j in self._targets(pos, HEROES):
+                    tags |= self.possible[j]
+            else:
+                tags |= set(rule.gives)
+        changed = True
+        while changed:
+            before = set(tags)
+            if self.hack_in and TECH in tags:
+                tags.add(INTEL)
+            for x in self.hand.transformers:
+                when = hand[x].transform
+                assert when is not None
+                if (when.reads | when.seen) & tags:
+                    tags |= self.possible[x]
+            changed = tags != before
+        return tags
+
+    def _levels(self) -> tuple[int, ...]:
+        hand = self.hand.hand
+        levels = [IGNORED] * len(TAGS)
+        for c in hand:
+            for t, level in c.levels:
+                levels[t] = max(levels[t], level)
+            if c.transform is not None:
+                for t in c.transform.reads:
+                    levels[t] = COUNTS
+                for t in c.transform.seen:
+                    levels[t] = max(levels[t], PRESENCE)
+        for b in self.sensitive:
+            for t in hand[b].blank_reads:
+                levels[t] = COUNTS
+        if self.hack_in:
+            levels[TECH] = max(levels[TECH], levels[INTEL])
+        return tuple(levels)
+
+    @property
+    def idle(self) -> frozenset[int]:
+        """The tags one more of never changes anything (Rogue copying one takes the power
+        alone)."""
+        return frozenset(t for t in range(len(TAGS)) if self.levels[t] <= GLOBAL)
+
+    def useful(self, s: State, pos: int, tag: int) -> int:
+        """What one more ``tag`` on the card at ``pos`` can still do: USEFUL, IDLE (nothing) or
+        HARMFUL (only lower the score)."""
+        level = self.levels[tag]
+        if tag in self.harmful:
+            return HARMFUL
+        if level == COUNTS:
+            return USEFUL
+        if level == PRESENCE:
+            return IDLE if s.has(pos, tag) else USEFUL
+        if level == GLOBAL:
+            return IDLE if s.counts[tag] else USEFUL
+        return IDLE
+
+    def _inert(self, pos: int) -> bool:
+        """A doubler with nothing worth doubling: no HERO that can be a Mutant can carry a tag
+        whose count matters. It can be left out of the search (it doubles nothing)."""
+        rule = self.hand.hand[pos].tag_text
+        if rule is None or not rule.doubles:
+            return False
+        for h in self._targets(pos, HEROES):
+            if MUTANT in self.possible[h] and any(
+                self.levels[t] == COUNTS for t in self.possible[h]
+            ):
+                return False
+        return True
+
+    def _harmful(self) -> frozenset[int]:
+        """The tags more of which can only lower the score: some effect counts them against
+        the hand and nothing counts them for it (no bonus, no transform, no gain, no named
+        rule, no blanking text). Giving one is never better than giving nothing."""
+        hand = self.hand.hand
+        down: set[int] = set()
+        up: set[int] = set()
+        for c in hand:
+            for effect in c.card.effects:
+                down |= _signed_down(effect)
+                up |= _signed_up(effect)
+            for rule in c.rules:
+                if rule.scorer is not None:  # a scoring rule (Avoid Crossfire, Kang): a reward
+                    up |= set(rule.reads) | set(rule.seen) | set(rule.anywhere)
+            for gain in c.gains:
+                up |= gain.cond.reads | gain.cond.seen
+            if c.transform is not None:
+                up |= c.transform.reads | c.transform.seen
+        for b in self.sensitive:
+            up |= hand[b].blank_reads
+        if self.hack_in and INTEL in up:
+            up.add(TECH)
+        return frozenset(down - up)
+
+    # ------------------------------------------------------------------ order
+    def _always(self, pos: int, tag: int) -> bool:
+        """The card carries this tag whatever happens (printed, and it never turns over)."""
+        c = self.hand.hand[pos]
+        return c.transform is None and c.printed[tag] > 0
+
+    def _write(self, touch: Touch, pos: int, tags: set[int], recount: bool = False) -> None:
+        """``pos`` may gain these tags (``recount``: only more instances of tags it has)."""
+        for t in tags | ({INTEL} if self.hack_in and TECH in tags else set()):
+            if recount or self._always(pos, t):
+                touch.recounts.add(t)
+            else:
+                touch.writes.add((pos, t))
+
+    def _touch(self, pos: int) -> Touch:
+        """What the tag text of the card at ``pos`` reads and writes, as far as it can matter."""
+        hand = self.hand.hand
+        c = hand[pos]
+        rule = c.tag_text
+        touch = Touch()
+        if rule is None:
+            for gain in c.gains:
+                self._write(touch, pos, set(gain.tags))
+                touch.counted |= gain.cond.reads
+                touch.reads |= {(j, t) for j in range(len(hand)) for t in gain.cond.seen}
+            return touch
+        heroes = self._targets(pos, HEROES)
+        if rule.copies_power:
+            touch.powers_read |= set(heroes)
+            touch.powers_written.add(pos)
+            for h in heroes:
+                # every tag she may copy matters: one that changes nothing on her still lets
+                # her take the power alone
+                touch.reads |= {(h, t) for t in self.possible[h]}
+                self._write(touch, pos, self.possible[h])
+        elif rule.doubles:
+            for h in heroes:
+                counted = {t for t in self.possible[h] if self.levels[t] == COUNTS}
+                touch.reads |= {(h, t) for t in counted | {MUTANT}}
+                self._write(touch, h, self.possible[h], recount=True)
+        else:
+            for scope in rule.gives_to:
+                for j in self._targets(pos, scope):
+                    self._write(touch, j, set(rule.gives))
+            if rule.looks_at and all(self.levels[t] == COUNTS for t in rule.looks_at):
+                # X-Jet's "without Flight" changes the count only, never who has Flight after
+                for j in self._targets(pos, rule.looks_on):
+                    touch.reads |= {(j, t) for t in rule.looks_at}
+        return touch
+
+    def _transform_touch(self, x: int) -> Touch:
+        hand = self.hand.hand
+        c = hand[x]
+        when = c.transform
+        assert when is not None
+        touch = Touch(counted=set(when.reads) | set(when.seen))
+        self._write(touch, x, self.possible[x])
+        touch.powers_written.add(x)
+        return touch
+
+    def _close_over_transforms(self) -> None:
+        """A text that can trigger a transform also writes what the transform writes."""
+        transforms = {x: self._transform_touch(x) for x in self.hand.transformers}
+        self.triggers: dict[int, bool] = {}
+        for p, touch in self.touch.items():
+            fired: set[int] = set()
+            changed = True
+            while changed:
+                changed = False
+                for x, tx in transforms.items():
+                    if x not in fired and touch.written_tags() & tx.counted:
+                        fired.add(x)
+                        touch.writes |= tx.writes
+                        touch.recounts |= tx.recounts
+                        touch.powers_written |= tx.powers_written
+                        changed = True
+            self.triggers[p] = bool(fired)
+        # A transform that takes a tag away (Hulk loses Bruce Banner's Tech) may undo another's
+        # condition: then two texts that can both trigger transforms are kept in order.
+        taken = set()
+        for x in self.hand.transformers:
+            c = self.hand.hand[x]
+            assert c.side is not None
+            taken |= {t for t in range(len(TAGS)) if c.printed[t] > c.side[t]}
+        if self.hack_in and TECH in taken:
+            taken.add(INTEL)
+        self.unsteady = any(taken & tx.counted for tx in transforms.values())
+
+    def _picks(self, pos: int) -> bool:
+        """A text that only picks among what is there (Rogue, Moira, Xavier Mansion)."""
+        rule = self.hand.hand[pos].tag_text
+        return pos not in self.inert and rule is not None and (rule.copies_power or rule.doubles)
+
+    def _unsteady_for(self, pos: int) -> set[int]:
+        """The transformers that could make a picker's earlier option disappear: turning over
+        takes away a tag it looks for, or lowers a power it copies. With none, acting later it
+        still has every option it had earlier, with the same effect."""
+        touch = self.touch[pos]
+        read_tags = {t for _, t in touch.reads}
+        found = set()
+        for x in self.hand.transformers:
+            c = self.hand.hand[x]
+            assert c.side is not None
+            if any(c.printed[t] > c.side[t] for t in read_tags):
+                found.add(x)  # turning over takes a tag it looks for away
+            if x in touch.powers_read and c.side_power < c.power:
+                found.add(x)  # turning over lowers a power it copies
+        return found
+
+    def _sink(self, pos: int) -> bool:
+        """A picker whose writes no other text reads: acting last changes nobody else's effect,
+        so the search lets it act last (once it is a picker where the search runs)."""
+        touch = self.touch[pos]
+        return not any(
+            q != pos and q not in self.inert and touch.affects(self.touch[q])
+            for q in self.hand.texts
+        )
+
+    def _giver(self, pos: int) -> bool:
+        """A text that reads nothing (Vision, Shuri, a gain whose condition no text changes): a
+        picker just before it loses nothing by acting just after it instead."""
+        c = self.hand.hand[pos]
+        rule = c.tag_text
+        if rule is not None:
+            return not rule.looks_at and not rule.copies_power and not rule.doubles
+        return not any((gain.cond.reads | gain.cond.seen) & self.changeable for gain in c.gains)
+
+    def _good(self) -> frozenset[int]:
+        """The tags more of which never lowers the score of the cards left: no text reads them
+        with a negative sign, no sensitive blanking text reads them, and every transform or gain
+        they can trigger only raises power and adds good tags. With all it gives good, X-Jet
+        (which gives Flight only to cards without it) loses nothing by acting first."""
+        hand = self.hand.hand
+        bad: set[int] = set()
+        for c in hand:
+            for effect in c.card.effects:
+                bad |= _signed_down(effect)
+        for b in self.sensitive:
+            bad |= hand[b].blank_reads
+        changed = True
+        while changed:
+            before = set(bad)
+            if INTEL in bad:
+                bad.add(TECH)  # with Hack In a Tech tag is also an Intel tag
+            for x in self.hand.transformers:
+                c = hand[x]
+                assert c.side is not None and c.transform is not None
+                added = {t for t in range(len(TAGS)) if c.side[t] > c.printed[t]}
+                worse = c.side_power < c.power or any(
+                    c.side[t] < c.printed[t] for t in range(len(TAGS))
+                )
+                if worse or added & bad:
+                    bad |= c.transform.reads | c.transform.seen
+            for c in hand:
+                for gain in c.gains:
+                    if set(gain.tags) & bad:
+                        bad |= gain.cond.reads | gain.cond.seen
+            changed = bad != before
+        return frozenset(range(len(TAGS))) - bad
+
+    def _dependent(self, p: int, q: int) -> bool:
+        a, b = self.touch[p], self.touch[q]
+        if a.affects(b) or b.affects(a):
+            return True
+        return self.unsteady and self.triggers[p] and self.triggers[q]
+
+
+def _signed_up(effect: Any) -> set[int]:
+    """The tags a declared effect can give more points the more of them there are."""
+    if "per_tag" in effect and effect["points"] > 0:
+        return {TAG_INDEX[t] for t in effect["per_tag"]}
+    if "per_pair" in effect and effect["points"] > 0:
+        return {TAG_INDEX[t] for t in effect["per_pair"]}
+    if "bonus" in effect and effect["bonus"] > 0:
+        return _condition_tags(effect["when"])
+    if "penalty" in effect and effect["penalty"] < 0:
+        return _condition_tags(effect["unless"])
+    return set()
+
+
+def _condition_tags(cond: Any) -> set[int]:
+    if isinstance(cond, dict):
+        found = {TAG_INDEX[cond["tag"]]} if isinstance(cond.get("tag"), str) else set()
+        for key in ("all", "any"):
+            for part in cond.get(key, []):
+                found |= _condition_tags(part)
+        if cond.get("rule") == "three_cards_share_a_tag":
+            found |= set(range(len(TAGS)))
+        return found
+    return set()
+
+
+def _signed_down(effect: Any) -> set[int]:
+    """The tags a declared effect gives fewer points the more of them there are."""
+    if "per_tag" in effect and effect["points"] < 0:
+        return {TAG_INDEX[t] for t in effect["per_tag"]}
+    if "per_pair" in effect and effect["points"] < 0:
+        return {TAG_INDEX[t] for t in effect["per_pair"]}
+    if "bonus" in effect and effect["bonus"] < 0:
+        return _condition_tags(effect["when"])
+    if "penalty" in effect and effect["penalty"] > 0:
+        return _condition_tags(effect["unless"])
+    return set()

@@ -1,0 +1,219 @@
+"""Blanking: the texts that blank cards act one at a time, in an order the owner chooses.
+
+Selene, Juggernaut, Hidden Lair, Magneto, Taskmaster and the cards that blank themselves each
+look at the hand as it stands when they act (the cards not yet blanked, their tags settled with
+the owner's choices); a card blanked before its turn never acts.
+
+Three ways to walk the blanking texts:
+
+* :func:`replay` - fixed choices and a fixed script (explaining a result);
+* :func:`every_outcome` - every order and target, exactly (brute force);
+* :func:`explore` - every order and target for the search: a condition that reads tags the tag
+  texts can change ("sensitive") is tried both ways, and the ending records what it assumed
+  (the search later keeps only the choices that make those assumptions true).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import permutations
+from typing import Any
+
+from games.remix.model import Hand
+from games.remix.state import State
+
+# What a blanking text found when it acted: (it blanks itself, its "unless" spares everyone).
+Test = tuple[bool, bool]
+# An assumption of the search: at this mask, this blanking text found this.
+Assumption = tuple[int, int, Test]
+
+
+@dataclass(frozen=True)
+class BlankAct:
+    """One thing a blanking text can do: the cards it blanks (a bit mask), the target it chose
+    (for the script), why each one is blanked, and whether Selene subtracts the target's power."""
+
+    hit: int
+    target: int | None
+    reasons: dict[int, str]
+    selene: bool
+
+
+@dataclass
+class Outcome:
+    """How the blanking went: which cards ended blanked, Selene's subtraction, and why."""
+
+    blanked: int  # bit mask of hand positions
+    selene: tuple[int, int] | None  # (Selene's position, the card she blanked)
+    script: tuple[tuple[int, int | None], ...]
+    reasons: dict[int, str] = field(default_factory=dict)
+    assumed: frozenset[Assumption] = frozenset()
+
+    def after(self, b: int, act: BlankAct) -> Outcome:
+        selene = (b, act.target) if act.selene and act.target is not None else self.selene
+        return Outcome(
+            self.blanked | act.hit,
+            selene,
+            (*self.script, (b, act.target)),
+            {**self.reasons, **act.reasons},
+            self.assumed,
+        )
+
+
+def blank_test(hand: Hand, b: int, s: State) -> Test:
+    card = hand.hand[b]
+    blanks = card.self_blank is not None and card.self_blank.blanks_itself(s, b)
+    other = card.blank_others
+    spared = other is not None and other.unless is not None and other.unless.test(s, b)
+    return (blanks, spared)
+
+
+def possible_tests(hand: Hand, b: int) -> list[Test]:
+    """Every result a blanking text's conditions can give (a sensitive one, in the search)."""
+    card = hand.hand[b]
+    blanks = [False, True] if card.self_blank is not None else [False]
+    other = card.blank_others
+    spared = [False, True] if other is not None and other.unless is not None else [False]
+    return [(x, y) for x in blanks for y in spared]
+
+
+def blank_acts(hand: Hand, b: int, s: State, test: Test) -> list[BlankAct]:
+    """What the blanking text of the card at ``b`` can do, the hand standing as ``s`` and its
+    conditions giving ``test``: one act per choice of target (a single "blanks nothing" act when
+    it has none)."""
+    card = hand.hand[b]
+    blanks, spared = test
+    if blanks:
+        assert card.self_blank is not None
+        return [BlankAct(1 << b, None, {b: card.self_blank.text}, False)]
+    other = card.blank_others
+    if other is None or spared:
+        return [BlankAct(0, None, {}, False)]
+    targets = [j for j in s.alive if j != b and hand.hand[j].type in other.types]
+    if not targets:
+        return [BlankAct(0, None, {}, False)]
+    why = f"blanked by {card.card.name}"
+    if other.one:
+        return [BlankAct(1 << t, t, {t: why}, other.subtract_power) for t in targets]
+    hit = 0
+    for t in targets:
+        hit |= 1 << t
+    return [BlankAct(hit, None, dict.fromkeys(targets, why), False)]
+
+
+def replay(
+    hand: Hand,
+    options: dict[int, Any],
+    order: Sequence[int] | None,
+    script: Iterable[tuple[int, int | None]],
+) -> Outcome:
+    """Run the blanking texts in a fixed order with fixed targets (the rest follow in hand
+    order, each taking its first target), each seeing the tags settled with these choices."""
+    done = Outcome(0, None, ())
+    acted: set[int] = set()
+    steps = list(script)
+    steps += [(b, None) for b in hand.blankers if b not in {s for s, _ in steps}]
+    for b, wanted in steps:
+        if b in acted or b not in hand.blankers:
+            continue
+        acted.add(b)
+        if done.blanked >> b & 1:
+            continue
+        s = hand.settle(hand.full & ~done.blanked, options, order)
+        acts = blank_acts(hand, b, s, blank_test(hand, b, s))
+        done = done.after(b, next((a for a in acts if a.target == wanted), acts[0]))
+    return done
+
+
+def every_outcome(
+    hand: Hand, options: dict[int, Any], order: Sequence[int] | None
+) -> list[Outcome]:
+    """Every way the blanking can end for these choices, walking every order of the blanking
+    texts and every target, each text seeing the exactly settled tags (brute force)."""
+    if not hand.blankers:
+        return [Outcome(0, None, ())]
+    found: dict[tuple[int, Any], Outcome] = {}
+    views: dict[int, State] = {}
+
+    def view(blanked: int) -> State:
+        if blanked not in views:
+            views[blanked] = hand.settle(hand.full & ~blanked, options, order)
+        return views[blanked]
+
+    def walk(sequence: Sequence[int], done: Outcome) -> None:
+        rest = [b for b in sequence if not done.blanked >> b & 1]
+        if not rest:
+            found.setdefault((done.blanked, done.selene), done)
+            return
+        b = rest[0]
+        s = view(done.blanked)
+        for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
+            walk(rest[1:], done.after(b, act))
+
+    for sequence in permutations(hand.blankers):
+        walk(sequence, Outcome(0, None, ()))
+    return list(found.values())
+
+
+def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
+    """Every way the blanking can end, over every order and target (states, not permutations).
+
+    A blanking text in ``sensitive`` reads tags that the owner's tag choices can change: both
+    results of its conditions are tried and the ending lists the assumption (``assumed``). The
+    others see the printed tags (with the transforms that hold before any tag text)."""
+    if not hand.blankers:
+        return [Outcome(0, None, ())]
+    found: dict[tuple[int, Any, frozenset[Assumption]], Outcome] = {}
+    seen: set[tuple[int, int, Any, frozenset[Assumption]]] = set()
+
+    def walk(pending: int, done: Outcome) -> None:
+        pending &= ~done.blanked
+        key = (pending, done.blanked, done.selene, done.assumed)
+        if key in seen:
+            return
+        seen.add(key)
+        if not pending:
+            found.setdefault((done.blanked, done.selene, done.assumed), done)
+            return
+        mask = hand.full & ~done.blanked
+        s = hand.base_state(mask)
+        for b in hand.blankers:
+            if not pending >> b & 1:
+                continue
+            if b in sensitive:
+                tests = possible_tests(hand, b)
+            else:
+                tests = [blank_test(hand, b, s)]
+            for test in tests:
+                base = done
+                if b in sensitive:
+                    base = Outcome(
+                        done.blanked,
+                        done.selene,
+                        done.script,
+                        done.reasons,
+                        done.assumed | {(mask, b, test)},
+                    )
+                for act in blank_acts(hand, b, s, test):
+                    walk(pending & ~(1 << b), base.after(b, act))
+
+    start = 0
+    for b in hand.blankers:
+        start |= 1 << b
+    walk(start, Outcome(0, None, ()))
+    return _minimal(list(found.values()))
+
+
+def _minimal(outcomes: list[Outcome]) -> list[Outcome]:
+    """Drop an ending whose assumptions include another way to the same ending's (it can only
+    be reached when that one can)."""
+    kept: list[Outcome] = []
+    for outcome in sorted(outcomes, key=lambda o: len(o.assumed)):
+        if not any(
+            (k.blanked, k.selene) == (outcome.blanked, outcome.selene)
+            and k.assumed <= outcome.assumed
+            for k in kept
+        ):
+            kept.append(outcome)
+    return kept

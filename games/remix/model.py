@@ -1,0 +1,203 @@
+"""How one way of playing a hand scores: the rules' model, with every choice fixed.
+
+Given the cards left after blanking, the owner's options and the order of the tag texts:
+
+1. start from the printed tags as they count (Magneto, Hack In: see state.counted) and turn every
+   card whose transform condition holds;
+2. let each tag text act in the order (Vision, Shuri, Spider-Man's gain, Rogue, X-Jet, Moira,
+   Xavier Mansion, unless the owner picks another), each seeing the tags as they are then; after
+   each one, turn every card whose condition now holds (a turned card stays turned and keeps the
+   tags it gained);
+3. add base power and every bonus and penalty; a hand without a non-blanked HERO or ALLY and a
+   non-blanked VILLAIN scores 0.
+
+Loki's draw is not part of the model's value (rulings: every choice is settled before the draw);
+:meth:`Hand.points` adds it only when asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.remix.catalogue import Card
+from games.remix.effects import CompiledCard
+from games.remix.names import TAGS, TEXT_ORDER
+from games.remix.state import State, counted
+
+LOKI = "MR70"
+
+
+@dataclass
+class Choices:
+    """Everything the owner decides: an option per choice card (by hand position), the order of
+    the tag texts (hand positions; None: the rulings' order) and the blanking script, a sequence
+    of (blanking card position, its target position or None)."""
+
+    options: dict[int, Any] = field(default_factory=dict)
+    blanking: tuple[tuple[int, int | None], ...] = ()
+    order: tuple[int, ...] | None = None
+
+
+class Hand:
+    """A hand of compiled cards and the model that scores it for fixed choices."""
+
+    def __init__(
+        self, cards: Sequence[Card], loki_draw: Card | None, compiled: dict[str, CompiledCard]
+    ) -> None:
+        self.cards = list(cards)
+        self.hand: list[CompiledCard] = [compiled[c.id] for c in cards]
+        self.n = len(self.hand)
+        self.full = (1 << self.n) - 1
+        self.loki_draw = loki_draw
+        self.blankers = [i for i, c in enumerate(self.hand) if c.is_blanker]
+        self.texts = sorted(
+            (i for i, c in enumerate(self.hand) if c.has_text), key=lambda i: (self.rank(i), i)
+        )
+        self.choosers = [
+            (rule, i)
+            for i in self.texts
+            if (rule := self.hand[i].tag_text) is not None and rule.choice
+        ]
+        self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
+        self.loki = next((i for i, c in enumerate(self.hand) if c.id == LOKI), None)
+        self._base: dict[int, State] = {}
+
+    def rank(self, pos: int) -> int:
+        """A tag text's place in the rulings' order."""
+        rule = self.hand[pos].tag_text
+        return TEXT_ORDER.index(rule.name if rule is not None else "gains")
+
+    # ------------------------------------------------------------------ settling the tags
+    def base_state(self, mask: int) -> State:
+        """The cards in ``mask`` with their printed tags as they count, turned where their
+        condition holds before any tag text acts. Shared: copy it before changing it."""
+        found = self._base.get(mask)
+        if found is not None:
+            return found
+        hand = self.hand
+        alive = tuple(i for i in range(self.n) if mask >> i & 1)
+        magneto = any(hand[i].magneto for i in alive)
+        hack_in = any(hand[i].hack_in for i in alive)
+        types: dict[str, int] = {}
+        ids: dict[str, int] = {}
+        tags: list[tuple[int, ...] | None] = [None] * self.n
+        counts = [0] * len(TAGS)
+        for i in alive:
+            c = hand[i]
+            types[c.type] = types.get(c.type, 0) + 1
+            ids[c.id] = i
+            row = counted(c.printed, magneto, hack_in)
+            tags[i] = row
+            for t in range(len(TAGS)):
+                counts[t] += row[t]
+        powers = [c.power for c in hand]
+        state = State(hand, alive, tags, powers, counts, types, ids, magneto, hack_in)
+        self.checkpoint(state)
+        self._base[mask] = state
+        return state
+
+    def checkpoint(self, s: State) -> None:
+        """Turn every card whose transform condition holds now (and again, while that turns
+        more); a turned card stays turned."""
+        while True:
+            flips = []
+            for i in self.transformers:
+                when = self.hand[i].transform
+                if s.tags[i] is not None and not s.transformed[i] and when is not None:
+                    if when.test(s, i):
+                        flips.append(i)
+            if not flips:
+                return
+            for i in flips:
+                c = self.hand[i]
+                assert c.side is not None
+                s.turn(i, c.printed, c.side, c.side_power)
+
+    def act(self, s: State, pos: int, option: Any) -> None:
+        """The tag text of the card at ``pos`` acts (with ``option``), then transforms are
+        checked."""
+        c = self.hand[pos]
+        if c.tag_text is not None:
+            c.tag_text.apply(s, pos, option)
+        else:
+            for gain in c.gains:
+                if gain.cond.test(s, pos):
+                    for t in gain.tags:
+                        s.add(pos, t)
+        self.checkpoint(s)
+
+    def sequence(self, mask: int, order: Sequence[int] | None) -> list[int]:
+        """The tag texts of the cards in ``mask`` in the order they act: ``order`` first, the
+        rest in the rulings' order."""
+        alive = [i for i in self.texts if mask >> i & 1]
+        if not order:
+            return alive
+        named = [i for i in order if i in alive]
+        return named + [i for i in alive if i not in named]
+
+    def option_for(self, pos: int, options: dict[int, Any]) -> Any:
+        rule = self.hand[pos].tag_text
+        if rule is None or not rule.choice:
+            return None
+        return options[pos] if pos in options else rule.default(self.hand, pos)
+
+    def settle(
+        self, mask: int, options: dict[int, Any], order: Sequence[int] | None = None
+    ) -> State:
+        """The settled tags of the cards in ``mask`` for these choices."""
+        s = self.base_state(mask).copy()
+        for pos in self.sequence(mask, order):
+            self.act(s, pos, self.option_for(pos, options))
+        return s
+
+    # ------------------------------------------------------------------ scoring
+    def valid(self, s: State) -> bool:
+        types = s.types
+        return bool(types.get("VILLAIN")) and bool(types.get("HERO") or types.get("ALLY"))
+
+    def points(self, s: State, with_draw: bool = False) -> int:
+        """Base power plus every bonus and penalty of the cards left (Loki's draw only when
+        ``with_draw``)."""
+        if with_draw and self.loki_draw is not None:
+            s.loki_draw = self.loki_draw
+        total = 0
+        powers = s.powers
+        hand = self.hand
+        for i in s.alive:
+            total += powers[i]
+            for scorer in hand[i].scorers:
+                total += scorer(s, i, None)
+        s.loki_draw = None
+        return total
+
+    def selene_penalty(self, selene: tuple[int, int] | None, blanked: int) -> int:
+        if selene is None or blanked >> selene[0] & 1:
+            return 0  # a blanked Selene scores nothing, her subtraction included
+        return self.hand[selene[1]].power
+
+    def draw_cost(self, blanked: int, valid: bool) -> int:
+        """What Loki's known draw takes off a hand that ended with ``blanked``: nothing when
+        Loki is blanked or absent, the hand scores 0 anyway, or the draw is still owed."""
+        if self.loki is None or self.loki_draw is None or blanked >> self.loki & 1 or not valid:
+            return 0
+        return self.loki_draw.base_power
+
+    def draw_safe(self, blanked: int, valid: bool) -> bool:
+        """The draw cannot lower this ending (the rulings' tie-break: a blanked Loki first)."""
+        return self.loki is None or bool(blanked >> self.loki & 1) or not valid
+
+    def universe(self) -> list[int]:
+        """Every tag that can appear in this hand (for the brute-force option lists)."""
+        tags: set[int] = set()
+        for c in self.hand:
+            tags |= {t for t in range(len(TAGS)) if c.printed[t] or (c.side and c.side[t])}
+            rule = c.tag_text
+            if rule is not None and not (rule.copies_power or rule.doubles):
+                tags |= rule.gives  # Rogue, Moira and Xavier only pass on tags already there
+            for gain in c.gains:
+                tags |= set(gain.tags)
+        if any(c.hack_in for c in self.hand):
+            tags.add(TAGS.index("intel"))
+        return sorted(tags)

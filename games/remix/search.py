@@ -1,0 +1,375 @@
+"""The owner's best choices: every option and every order of the tag texts that can matter, every
+blanking order and target, pruned only where the outcome cannot change.
+
+1. :func:`games.remix.blanking.explore` lists how the blanking can end. A blanking condition the
+   tag choices can change ("sensitive") is tried both ways; the ending remembers the assumption.
+2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
+   walks the tag texts: each text with each of its useful options, layer by layer, merging the
+   states that nothing still to come can tell apart (:class:`Projector`). The order of two texts
+   is explored only when they depend on each other (analysis.depends); texts that do not are
+   taken in the rulings' order.
+3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
+   then a valid hand. The search never looks at the drawn card, so the choices are the same
+   before and after the draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
+from games.remix.blanking import Outcome, blank_test, explore
+from games.remix.model import Choices, Hand
+from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS
+from games.remix.rules import IDLE, USEFUL, Useful
+from games.remix.state import State
+
+Path = tuple[tuple[int, Any], ...]
+
+
+class Projector:
+    """A state's identity for merging, for the cards in one mask with some tag texts still to
+    act: everything those texts and the score can still read, nothing else.
+
+    Cards a text still to act writes to by name, or reads one by one (Rogue's HEROES, the
+    doublers' Mutant HEROES), transformers while texts remain, and cards that read their own tags
+    are *watched*: their tags (as much as matters) and power are kept. The other HEROES and ALLIES
+    (and turned cards) are interchangeable: only how many of them carry each tag and their total
+    power are kept, per type. Cards no text can reach never change and are left out."""
+
+    def __init__(self, hand: Hand, analysis: Analysis, mask: int, remaining: frozenset[int]):
+        cards = hand.hand
+        alive = [i for i in range(hand.n) if mask >> i & 1]
+        texts = [p for p in remaining if mask >> p & 1 and p not in analysis.inert]
+        rules = [cards[p].tag_text for p in texts]
+        copier = any(r is not None and r.copies_power for r in rules)
+        doublers = [r for r in rules if r is not None and r.doubles]
+        transformers = {i for i in alive if cards[i].transform is not None}
+        watched = set(texts) | {i for i in alive if cards[i].own_reads}
+        if texts:
+            watched |= transformers
+        if copier:
+            watched |= {i for i in alive if cards[i].type == "HERO"}
+        if doublers:
+            watched |= {i for i in alive if MUTANT in analysis.possible[i]}
+        self.watched = sorted(watched)
+        loose = {i for i in alive if cards[i].type in HERO_OR_ALLY} | transformers
+        kinds = sorted({cards[i].type for i in loose - watched})
+        self.pools = [
+            [i for i in sorted(loose - watched) if cards[i].type == kind] for kind in kinds
+        ]
+        levels = analysis.levels
+        caps = [99 if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels]
+        if doublers:
+            caps[MUTANT] = max(caps[MUTANT], 1)
+        self.caps = tuple(caps)
+        self.exact = all(c == 99 for c in caps) and not copier
+        self.coded = [t for t in range(len(TAGS)) if levels[t] >= PRESENCE]
+        self.counted = [t for t in range(len(TAGS)) if levels[t] == COUNTS]
+        self.present = [t for t in range(len(TAGS)) if levels[t] == GLOBAL]
+        all_doublers = [p for p in hand.texts if (r := cards[p].tag_text) and r.doubles]
+        self.doubled = bool(doublers) and len(all_doublers) >= 2
+        # while Rogue is to act, whether a HERO carries a tag she could copy for the power alone
+        self.idle = sorted(analysis.idle) if copier else []
+        self.flags = bool(texts and transformers)
+        self._rows: dict[tuple[int, ...], Any] = {}
+        self._codes: dict[tuple[int, ...], int] = {}
+
+    def _row(self, row: tuple[int, ...]) -> Any:
+        found = self._rows.get(row)
+        if found is None:
+            found = tuple([min(r, c) for r, c in zip(row, self.caps, strict=True)])
+            if self.idle:
+                found += (any(row[t] for t in self.idle),)
+            self._rows[row] = found
+        return found
+
+    def _code(self, row: tuple[int, ...]) -> int:
+        found = self._codes.get(row)
+        if found is None:
+            found = sum(1 << (4 * k) for k, t in enumerate(self.coded) if row[t])
+            self._codes[row] = found
+        return found
+
+    def key(self, s: State) -> tuple[Any, ...]:
+        rows = s.tags
+        powers = s.powers
+        if self.exact:
+            kept = tuple([rows[i] for i in self.watched])
+        else:
+            kept = tuple([self._row(rows[i]) for i in self.watched])  # type: ignore[arg-type]
+        pooled = []
+        for pool in self.pools:
+            code = power = 0
+            for i in pool:
+                code += self._code(rows[i])  # type: ignore[arg-type]
+                power += powers[i]
+            pooled.append((code, power))
+        counts = s.counts
+        return (
+            kept,
+            tuple([powers[i] for i in self.watched]),
+            tuple(pooled),
+            tuple([counts[t] for t in self.counted]),
+            tuple([counts[t] > 0 for t in self.present]),
+            s.transformed if self.flags else (),
+            s.doubled if self.doubled else (),
+        )
+
+
+@dataclass
+class Node:
+    """One way the tag texts can have acted: a state per mask (the cards left at the end first,
+    then the views the sensitive blanking texts had) and the (text, option) steps taken."""
+
+    states: tuple[State, ...]
+    path: Path
+
+
+class Settler:
+    """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
+
+    def __init__(
+        self, hand: Hand, analysis: Analysis, masks: Sequence[int], best_only: bool = False
+    ) -> None:
+        self.hand = hand
+        self.analysis = analysis
+        self.masks = list(masks)
+        self.best_only = best_only and len(self.masks) == 1
+        self._projectors: dict[frozenset[int], list[Projector]] = {}
+        self._useful: dict[frozenset[int], Useful] = {}
+        union = 0
+        for m in self.masks:
+            union |= m
+        self.texts = [p for p in hand.texts if union >> p & 1 and p not in analysis.inert]
+        self.rank = {p: k for k, p in enumerate(self.texts)}
+        # pickers here: a transformer that could undo an option is already turned (it stays
+        # turned) or blanked in every view
+        bases = [hand.base_state(m) for m in self.masks]
+        self.pickers = {
+            p
+            for p, cards in analysis.unsteady_for.items()
+            if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
+        }
+        self.sinks = self.pickers & analysis.sinks
+
+    def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
+        projectors = self._projectors.get(remaining)
+        if projectors is None:
+            projectors = [Projector(self.hand, self.analysis, m, remaining) for m in self.masks]
+            self._projectors[remaining] = projectors
+        return tuple(proj.key(s) for proj, s in zip(projectors, states, strict=True))
+
+    def useful(self, remaining: frozenset[int]) -> Useful:
+        """The analysis's usefulness, and while Rogue is still to act: a first tag on a HERO she
+        may copy that changes nothing else (it lets her take that HERO's power alone)."""
+        copiers = [p for p in remaining if (r := self.hand.hand[p].tag_text) and r.copies_power]
+        if not copiers:
+            return self.analysis.useful
+        idle = self.analysis.idle
+        hand = self.hand.hand
+
+        def useful(s: State, pos: int, tag: int) -> int:
+            worth = self.analysis.useful(s, pos, tag)
+            if worth != IDLE or tag not in idle or hand[pos].type != "HERO" or pos in copiers:
+                return worth
+            row = s.tags[pos]  # a first idle tag lets Rogue take this HERO's power alone
+            return USEFUL if row is not None and not any(row[t] for t in idle) else IDLE
+
+        return useful
+
+    def options(self, node: Node, pos: int, remaining: frozenset[int]) -> list[Any]:
+        rule = self.hand.hand[pos].tag_text
+        if rule is None or not rule.choice:
+            return [None]
+        useful = self._useful.get(remaining)
+        if useful is None:
+            useful = self._useful[remaining] = self.useful(remaining)
+        found: list[Any] = []
+        for s in node.states:
+            if s.tags[pos] is not None:
+                for option in rule.options(s, pos, useful):
+                    if option not in found:
+                        found.append(option)
+        return found
+
+    def step(self, node: Node, pos: int, option: Any) -> Node:
+        states = []
+        for s in node.states:
+            if s.tags[pos] is None:
+                states.append(s)  # the card is blanked in this view: its text does nothing
+                continue
+            s2 = s.copy()
+            self.hand.act(s2, pos, option)
+            states.append(s2)
+        return Node(tuple(states), (*node.path, (pos, option)))
+
+    def components(self) -> list[list[int]]:
+        """The texts in groups whose order can matter within, not between (rulings' order);
+        the sinks (analysis.sinks) last, one by one."""
+        sinks = [p for p in self.texts if p in self.sinks]
+        rest = [p for p in self.texts if p not in self.sinks]
+        group = {p: {p} for p in rest}
+        for p in rest:
+            for q in self.analysis.depends[p]:
+                if q in group and group[q] is not group[p]:
+                    merged = group[p] | group[q]
+                    for r in merged:
+                        group[r] = merged
+        found: list[list[int]] = []
+        for p in rest:
+            members = sorted(group[p], key=self.rank.__getitem__)
+            if members not in found:
+                found.append(members)
+        found.sort(key=len)  # the one-text groups first: they branch least
+        return found + [[p] for p in sinks]
+
+    def run(self) -> list[Node]:
+        start = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
+        frontier = [start]
+        components = self.components()
+        for k, component in enumerate(components):
+            later = frozenset(p for group in components[k + 1 :] for p in group)
+            frontier = self.orders(frontier, component, later)
+        return frontier
+
+    def constraints(self, texts: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+        """For the texts of one group (as bit masks over ``texts``): the texts that may not come
+        right after each one (``barred``) and the texts each one waits for (``waits``)."""
+        a = self.analysis
+        depends = a.depends
+        bit = {p: 1 << k for k, p in enumerate(texts)}
+        barred = {p: 0 for p in texts}
+        waits = {p: 0 for p in texts}
+        for p in texts:
+            for q in texts:
+                if self.rank[q] < self.rank[p] and q not in depends[p]:
+                    barred[p] |= bit[q]  # swapping them changes nothing
+                elif p in self.pickers and q in a.givers:
+                    barred[p] |= bit[q]  # the picker would lose nothing by acting after it
+                if q in a.leaders and p in depends[q]:
+                    waits[p] |= bit[q]  # a leader loses nothing by acting before them
+        if all(p in a.leaders or p in a.givers or p in self.pickers for p in texts):
+            # nothing else in between: every giver can be moved before every picker (each
+            # swap of neighbours loses nothing), so the pickers wait for the givers
+            for p in texts:
+                if p in self.pickers:
+                    for q in texts:
+                        if q in a.givers:
+                            waits[p] |= bit[q]
+        return barred, waits
+
+    def orders(self, frontier: list[Node], texts: list[int], later: frozenset[int]) -> list[Node]:
+        """Every useful option of each text, in every order of ``texts`` that can matter: after
+        a text, one earlier in the rulings' order comes only if the two depend on each other
+        (swapping neighbours that do not changes nothing), a picker never right before a giver,
+        a leader before what depends on it. When nothing follows and there is one mask, only
+        the best way is kept."""
+        barred, waits = self.constraints(texts)
+        bit = {p: 1 << k for k, p in enumerate(texts)}
+        full = (1 << len(texts)) - 1
+        best_only = self.best_only and not later
+        best: tuple[int, Node] | None = None
+        left = {0: later | frozenset(texts)}  # the texts still to act, by the done bits
+        # the frontier is already merged under this projection (what is left is the same)
+        layer: dict[Any, tuple[Node, int, int | None]] = {
+            (0, None, k): (node, 0, None) for k, node in enumerate(frontier)
+        }
+        for _ in texts:
+            nxt: dict[Any, tuple[Node, int, int | None]] = {}
+            for node, done, last in layer.values():
+                for p in texts:
+                    if done & bit[p] or (last is not None and barred[last] & bit[p]):
+                        continue
+                    if waits[p] & ~done:
+                        continue
+                    after = done | bit[p]
+                    mark = p if barred[p] & ~after else None  # it still bars a text to come
+                    if after not in left:
+                        left[after] = later | frozenset(q for q in texts if not after & bit[q])
+                    for option in self.options(node, p, left[done]):
+                        if best_only and after == full:  # score it, keep only the best
+                            s = node.states[0].copy()
+                            self.hand.act(s, p, option)
+                            value = self.hand.points(s)
+                            if best is None or value > best[0]:
+                                best = (value, Node((s,), (*node.path, (p, option))))
+                            continue
+                        child = self.step(node, p, option)
+                        key = (after, mark, self.key(child.states, left[after]))
+                        if key not in nxt:
+                            nxt[key] = (child, after, mark)
+            layer = nxt
+        if best is not None:
+            return [best[1]]
+        merged: dict[Any, Node] = {}
+        for node, _, _ in layer.values():
+            merged.setdefault(self.key(node.states, later), node)
+        return list(merged.values())
+
+
+def settle_all(
+    hand: Hand, analysis: Analysis, masks: Sequence[int], best_only: bool = False
+) -> list[Node]:
+    """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
+    time with the same choices, the views ``masks[1:]``), with a way to get there; with
+    ``best_only`` (one mask, nothing assumed about it), only a way to the best score."""
+    return Settler(hand, analysis, masks, best_only).run()
+
+
+@dataclass
+class Best:
+    key: tuple[int, bool, bool]
+    path: Path
+    outcome: Outcome
+    valid: bool
+
+
+def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, Outcome, bool]:
+    """The owner's best choices, their value before Loki's draw, how the blanking ended and
+    whether the hand is valid."""
+    if analysis is None and hand.texts:
+        analysis = Analysis(hand)
+    endings: dict[int, list[Outcome]] = {}
+    for outcome in explore(hand, analysis.sensitive if analysis else set()):
+        endings.setdefault(outcome.blanked, []).append(outcome)
+    best: Best | None = None
+    for blanked, group in endings.items():
+        mask = hand.full & ~blanked
+        valid = hand.valid(hand.base_state(mask))
+        views = sorted({m for o in group for m, _, _ in o.assumed} - {mask})
+        texts = any(mask >> p & 1 for p in hand.texts)
+        if analysis is None or not (views or valid and texts):
+            nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
+        else:
+            assumes = any(o.assumed for o in group)
+            nodes = settle_all(hand, analysis, [mask, *views], best_only=not assumes)
+        masks = [mask, *views]
+        for node in nodes:
+            value = hand.points(node.states[0]) if valid else 0
+            found: dict[tuple[int, int], Any] = {}
+            for outcome in group:
+                if not _holds(hand, node, masks, outcome, found):
+                    continue
+                total = value - (hand.selene_penalty(outcome.selene, blanked) if valid else 0)
+                key = (total, hand.draw_safe(blanked, valid), valid)
+                if best is None or key > best.key:
+                    best = Best(key, node.path, outcome, valid)
+    assert best is not None
+    options = {pos: option for pos, option in best.path if hand.hand[pos].tag_text is not None}
+    order = tuple(pos for pos, _ in best.path)
+    return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
+
+
+def _holds(
+    hand: Hand, node: Node, masks: list[int], outcome: Outcome, found: dict[tuple[int, int], Any]
+) -> bool:
+    """Whether this node's views make the ending's assumptions true."""
+    for mask, b, test in outcome.assumed:
+        if (mask, b) not in found:
+            found[(mask, b)] = blank_test(hand, b, node.states[masks.index(mask)])
+        if found[(mask, b)] != test:
+            return False
+    return True
