@@ -129,8 +129,8 @@ def run_enroll(args: argparse.Namespace) -> int:
 def run_identify(args: argparse.Namespace) -> int:
     import cv2  # start-up time: OpenCV and the recogniser load only for these commands
 
-    from vision.gallery import Gallery, GalleryError
     from vision import VisionError, annotate, identify
+    from vision.gallery import Gallery, GalleryError
 
     image = _read_image(args.photo)
     try:
