@@ -41,6 +41,9 @@ class RevealScreen(GameScreen):
     def __init__(self, app: App, game: Game | None = None) -> None:
         super().__init__(app, game)
         self.page = 0
+        #: "All N ballots are in": nothing of the reveal shows until OK, with the box in the
+        #: middle of the table (not on the last reviewer's lap).
+        self.curtain = True
 
     @property
     def result(self) -> RoundResult:
@@ -53,6 +56,12 @@ class RevealScreen(GameScreen):
             self.next_phase()
 
     def handle(self, action: Action) -> None:
+        if self.curtain:
+            if action is Action.OK:
+                self.curtain = False
+            elif action is Action.BACK:
+                self.leave()
+            return
         if action is Action.RIGHT:
             self.page = min(self.page + 1, len(PAGES) - 1)
         elif action is Action.LEFT:
@@ -66,7 +75,20 @@ class RevealScreen(GameScreen):
         elif action is Action.BACK:
             self.leave()
 
+    def draw_curtain(self, surface: pygame.Surface) -> None:
+        """The same for every ballot: the count of ballots and what to do, nothing else."""
+        width, height = surface.get_size()
+        count = len(self.game.setup.players)
+        ui.text(surface, f"All {count} ballots are in", (width // 2, 24), ui.BIG, ui.GOOD, "midtop")
+        box = pygame.Rect(ui.MARGIN * 2, 130, width - 4 * ui.MARGIN, 90)
+        ui.panel(surface, box, ui.PANEL, border=ui.INFO)
+        ui.text(surface, "Put the box in the middle", box.center, ui.LARGE, ui.TEXT, "center")
+        ui.text(surface, "OK to reveal", (width // 2, 250), ui.LARGE, ui.ACCENT, "midtop")
+
     def draw(self, surface: pygame.Surface) -> None:
+        if self.curtain:
+            self.draw_curtain(surface)
+            return
         width, _ = surface.get_size()
         page = PAGES[self.page]
         ui.text(surface, PAGE_TITLES[page], (ui.MARGIN, 8), ui.MEDIUM, ui.ACCENT)
@@ -238,6 +260,8 @@ class RevealScreen(GameScreen):
             )
 
     def legend(self) -> list[LegendItem]:
+        if self.curtain:
+            return [(Action.OK, "Reveal"), (Action.BACK, "Menu")]
         if self.page < len(PAGES) - 1:
             verb = "Next"
         elif self.game.round.number >= self.game.setup.rounds:
@@ -247,12 +271,13 @@ class RevealScreen(GameScreen):
         return [(Action.OK, verb), ((Action.LEFT, Action.RIGHT), "Page"), (Action.BACK, "Menu")]
 
     def snapshot(self) -> dict[str, Any]:
-        return {"page": self.page}
+        return {"page": self.page, "curtain": self.curtain}
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
         screen = cls(app)
         screen.page = max(0, min(len(PAGES) - 1, int(data.get("page", 0))))
+        screen.curtain = bool(data.get("curtain", False))  # older saves had no curtain
         return screen
 
 
