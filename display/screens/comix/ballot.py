@@ -323,9 +323,7 @@ class BallotScreen(GameScreen):
         name = story + ("  (yours)" if story == own else "")
         ui.text(surface, name, (ui.MARGIN, 34), ui.BIG, ui.TEXT, max_width=width - 2 * ui.MARGIN)
 
-    def carousel(
-        self, surface: pygame.Surface, tokens: list[Token], chosen: int, top: int
-    ) -> None:
+    def carousel(self, surface: pygame.Surface, tokens: list[Token], chosen: int, top: int) -> None:
         """The chosen token as a big disc with its name; the other choices as small discs."""
         centre = (170, top + 80)
         token = tokens[chosen]
@@ -460,7 +458,11 @@ class BallotScreen(GameScreen):
                 (Action.BACK, "Undo"),
             ]
         if self.stage == CHANGE:
-            return [((Action.LEFT, Action.RIGHT), "Token"), (Action.OK, "Use"), (Action.BACK, "Keep")]
+            return [
+                ((Action.LEFT, Action.RIGHT), "Token"),
+                (Action.OK, "Use"),
+                (Action.BACK, "Keep"),
+            ]
         return [(Action.OK, "Change a token")]
 
     def snapshot(self) -> dict[str, Any]:
