@@ -41,10 +41,10 @@ def round_presses(
     for player in players:
         lines += ballot_presses(stories, ballots[player])
     reveal = reveal_presses()
-    lines += reveal[:1]  # "All N ballots are in": OK to reveal
+    lines += reveal[:2]  # "All N ballots are in": OK to reveal; the show
     if shots:
         lines += [f"shot {shots}-reveal"]
-    lines += reveal[1:]  # the reveal's pages; the last goes on
+    lines += reveal[2:]  # the points page; then the next round
     return lines
 
 
@@ -285,7 +285,7 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
     assert game.winners() == ["Ben", "Cat"]  # a shared victory, as the script's header says
     assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 8, "Dan": 6}
     assert [s.player for s in game.standings()][2:] == ["Ann", "Dan"]  # Dan's Slow token
-    assert len(list((tmp_path / "shots").glob("*.png"))) == 22
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 24
 
 
 def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:

@@ -91,7 +91,7 @@ def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str
 def reveal_presses() -> list[str]:
     """From "All N ballots are in" to the next round (or the podium): OK to reveal, then every
     page of the reveal, watched to its end."""
-    return ["press ok"] + ["press ok"] * 3
+    return ["press ok", "advance 30", "press ok", "advance 3", "press ok"]
 
 
 def comix_setup(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]:
@@ -149,10 +149,10 @@ def comix_game(
         if shots:
             scenario.add([f"shot r{number}-all-in"], "ballots")
         reveal = reveal_presses()
-        scenario.add(reveal[:1], "reveal")  # "All 4 ballots are in": OK to reveal
+        scenario.add(reveal[:2], "reveal")  # "All 4 ballots are in": OK to reveal; the show
         if shots:
             scenario.add([f"shot r{number}-reveal"], "reveal")
-        scenario.add(reveal[1:], "reveal")
+        scenario.add(reveal[2:], "reveal")
     return scenario
 
 

@@ -48,7 +48,7 @@ def secrecy_script(ballots: dict[str, dict[str, list[str]]]) -> list[str]:
         lines += presses[:first_token] + [f"advance {IDLE_SECONDS}", f"shot public-blanked-{index}"]
         lines += ["hold ok 2"] + presses[first_token:-1]  # picked up again where it was
         lines += [f"shot private-summary-{index}", presses[-1]]  # seal
-    lines += ["shot public-all-ballots-in", reveal_presses()[0], "shot reveal"]
+    lines += ["shot public-all-ballots-in", *reveal_presses()[:2], "shot reveal"]
     return lines
 
 

@@ -410,7 +410,7 @@ class BallotScreen(GameScreen):
             ui.panel(surface, row, ui.PANEL, border=ui.ACCENT if selected else None)
             label = story + (" (yours)" if story == own else "")
             x = row.right - 12
-            radius = min(20, row.height // 2 - 4)
+            radius = min(26, row.height // 2 - 2)
             for slot in reversed(story_slots):
                 token = self.picks[slot]
                 words = ui.text(
