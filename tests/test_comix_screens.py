@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_comix_rules import FOUR_BALLOTS, SEVEN_BALLOTS
 
-from display.checks.scenarios import ballot_presses, comix_setup
+from display.checks.scenarios import ballot_presses, comix_setup, reveal_presses
 from display.launch import RunOptions, run_script
 from games.comix import Game
 
@@ -40,9 +40,11 @@ def round_presses(
     lines += ["press ok"] * len(stories)  # every story told
     for player in players:
         lines += ballot_presses(stories, ballots[player])
+    reveal = reveal_presses()
+    lines += reveal[:2]  # "All N ballots are in": OK to reveal; the show
     if shots:
         lines += [f"shot {shots}-reveal"]
-    lines += ["press ok"] * 3  # three reveal pages; the last goes on
+    lines += reveal[2:]  # the points page; then the next round
     return lines
 
 
@@ -162,7 +164,7 @@ def test_sand_timer_undo_led_bar_and_buzzer(tmp_path: Path) -> None:
 
 def test_nothing_of_a_ballot_is_saved_or_shown_before_it_is_sealed(tmp_path: Path) -> None:
     lines = comix_setup(FOUR) + round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS,
-                                                time_up=False)[:-3]  # fmt: skip
+                                                time_up=False)[:-len(reveal_presses())]  # fmt: skip
     # stop in the middle of Dan's ballot: two tokens placed, not sealed
     cut = len(lines) - len(ballot_presses(FOUR, FOUR_BALLOTS["Dan"])) + 3
     dump = run(tmp_path, lines[:cut] + ["shot mid-ballot"], "mid")
@@ -283,7 +285,7 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
     assert game.winners() == ["Ben", "Cat"]  # a shared victory, as the script's header says
     assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 8, "Dan": 6}
     assert [s.player for s in game.standings()][2:] == ["Ann", "Dan"]  # Dan's Slow token
-    assert len(list((tmp_path / "shots").glob("*.png"))) == 20
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 24
 
 
 def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:

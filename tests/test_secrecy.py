@@ -115,3 +115,47 @@ def test_the_state_file_with_the_ballots_is_readable_by_its_owner_only(tmp_path:
     assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files)
     unit = (Path(__file__).resolve().parents[1] / "systemd" / "tablekeeper.service").read_text()
     assert "UMask=0077" in unit and "User=tablekeeper" in unit
+
+
+def test_the_secrecy_check_finds_every_public_screen_identical() -> None:
+    from display.checks.secrecy import run_secrecy_check
+
+    report = run_secrecy_check()
+    assert report.ok, report.lines()
+    compared = report.compared
+    assert len([n for n in compared if n.startswith("public-pass-")]) == 4
+    assert len([n for n in compared if n.startswith("public-blanked-")]) == 4
+    assert "public-all-ballots-in" in compared
+
+
+def test_the_secrecy_check_sees_a_pass_screen_that_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pass screen that shows how many Neutral tokens were sealed so far must be caught."""
+    from display import ui
+    from display.checks.secrecy import run_secrecy_check
+    from display.screens.comix import ballot as comix_ballot
+
+    original = comix_ballot.BallotScreen.draw_pass
+
+    def leaky(self: comix_ballot.BallotScreen, surface: pygame.Surface) -> None:
+        original(self, surface)
+        neutral = sum(
+            tokens.count("neutral")
+            for ballot in self.game.round.ballots.values()
+            for tokens in ballot.values()
+        )
+        ui.text(surface, "." * neutral, (10, 10), ui.SMALL)
+
+    monkeypatch.setattr(comix_ballot.BallotScreen, "draw_pass", leaky)
+    report = run_secrecy_check()
+    assert not report.ok
+    assert "public-pass-1" in report.leaks or "public-pass-2" in report.leaks
+    assert any(line.startswith("LEAK: public-") for line in report.lines())
+
+
+def test_tablekeeper_check_secrecy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from display.cli import main
+
+    assert main(["check", "secrecy", "--keep", str(tmp_path / "shots")]) == 0
+    out = capsys.readouterr().out
+    assert "pass screens: 4 of 4 pixel-identical" in out and "secrecy: ok" in out
+    assert (tmp_path / "shots" / "first" / "shots" / "public-all-ballots-in.png").is_file()

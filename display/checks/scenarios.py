@@ -75,7 +75,7 @@ def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str
     """Presses that place ``ballot`` on the Co-Mix ballot screen and seal it (the screen offers
     the tokens still in hand in O, E, C, N order; only Neutral on the last slot if none yet)."""
     wanted = [token for story in stories for token in ballot[story]]
-    presses = ["press ok"]  # "I am NAME"
+    presses = ["hold ok 2"]  # "Hold OK to open your ballot"
     placed: list[str] = []
     for index, token in enumerate(wanted):
         left = Counter(HAND)
@@ -86,6 +86,12 @@ def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str
         presses += ["press right"] * offered.index(token) + ["press ok"]
         placed.append(token)
     return presses + ["press ok"]  # seal
+
+
+def reveal_presses() -> list[str]:
+    """From "All N ballots are in" to the next round (or the podium): OK to reveal, then every
+    page of the reveal, watched to its end."""
+    return ["press ok", "advance 30", "press ok", "advance 3", "press ok"]
 
 
 def comix_setup(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]:
@@ -141,8 +147,12 @@ def comix_game(
                 presses = presses[:-1] + [f"shot r{number}-summary-{index}"] + presses[-1:]
             scenario.add(presses, "ballots", atomic=True)
         if shots:
+            scenario.add([f"shot r{number}-all-in"], "ballots")
+        reveal = reveal_presses()
+        scenario.add(reveal[:2], "reveal")  # "All 4 ballots are in": OK to reveal; the show
+        if shots:
             scenario.add([f"shot r{number}-reveal"], "reveal")
-        scenario.add(["press ok"] * 3, "reveal")
+        scenario.add(reveal[2:], "reveal")
     return scenario
 
 

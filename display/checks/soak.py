@@ -41,6 +41,7 @@ from display.checks.scenarios import (
     _remix_names,
     ballot_presses,
     comix_setup,
+    reveal_presses,
 )
 from display.checks.scenes import columns_scene, enrol_directly, scene, write
 from display.clock import FakeClock
@@ -154,7 +155,7 @@ def comix_episode(app: Any, rng: random.Random) -> list[str]:
         tokens = rng.sample(hand, len(FOUR))  # four of the five: always a Neutral among them
         ballot = {story: [token] for story, token in zip(FOUR, tokens, strict=True)}
         lines += ballot_presses(FOUR, ballot)
-    return lines + ["press ok"] * 3  # the reveal pages
+    return lines + reveal_presses()
 
 
 def legal_actions(screen: Any) -> list[Action]:

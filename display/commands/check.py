@@ -75,6 +75,16 @@ def register(commands: Any, benches: Any) -> None:
     fuzz.add_argument("--verbose", action="store_true", help="one line per case")
     fuzz.set_defaults(func=fuzz_command)
 
+    secrecy = checks.add_parser(
+        "secrecy",
+        help="the Co-Mix ballot box shows nothing of a ballot to the table",
+        description="Play a Co-Mix round twice with different ballots and compare, pixel for "
+        "pixel, every screen the table can see before the reveal: each pass screen, each "
+        "idle-blanked ballot and the screen after the last seal. Exit 1 on any difference.",
+    )
+    secrecy.add_argument("--keep", type=Path, metavar="DIR", help="keep the screenshots in DIR")
+    secrecy.set_defaults(func=secrecy_command)
+
     soak = checks.add_parser(
         "soak",
         help="hours of random legal presses and photos on the injected clock",
@@ -159,6 +169,16 @@ def fuzz_command(args: argparse.Namespace) -> int:
             print(f"{outcome.case.family} [{outcome.case.label}]: {status}", flush=True)
 
     report = run_fuzz(counts, args.seed, progress=progress)
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+def secrecy_command(args: argparse.Namespace) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from display.checks.secrecy import run_secrecy_check  # start-up time: see powercut_command
+
+    report = run_secrecy_check(args.keep)
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1

@@ -3,16 +3,24 @@
 Players review one at a time, in seat order:
 
 1. *pass*: "Pass the box to NAME - everybody else, look away". Nothing of any ballot is shown.
-2. *assign*: the reviewer places their tokens story by story (two per other story with three
-   players). LEFT/RIGHT pick a token (only tokens still in their hand are offered), OK places it,
-   BACK takes the last one back; a tap on a token places it.
-3. *summary*: the whole ballot; OK confirms and seals it, BACK starts the ballot again.
-4. The screen is wiped (back to *pass* for the next player) - or, after the last ballot, the
-   reveal. A ballot the rules refuse is shown with the rule it breaks; the player starts again.
+   Opening the ballot needs a hold of OK (a press only says so), so a bumped box opens nothing.
+2. *assign*: story by story, the story being reviewed in big letters and the token being chosen
+   as a big coloured disc (LEFT/RIGHT: the tokens still in hand, OK places it, BACK takes the last
+   one back). Tokens already placed are identical grey dots: a glance at the box shows how far
+   the reviewer is, never what they gave. When the rules force a token (the last slot must be
+   Neutral if none was placed yet) one line says why.
+3. *summary*: the only page with the placed tokens in colour. LEFT/RIGHT pick a token, OK changes
+   just that one (from the hand, or swapped with another story's token); "Seal ballot" (where the
+   cursor starts) seals it. BACK goes back one step: it takes the last token back, never the
+   whole ballot.
+4. The screen is wiped (back to *pass* for the next player); after the last ballot, the reveal
+   screen's curtain ("All N ballots are in - put the box in the middle - OK to reveal").
 
-A ballot being filled in is never written to the store, the screen snapshot or any log: only a
-confirmed ballot is saved (inside the game state, needed to survive a power cut). After a power
-cut mid-ballot the box comes back on the *pass* screen for the same reviewer.
+An open ballot blanks itself back to the *pass* screen after :data:`IDLE_BLANK` seconds without a
+press (the box put down on the table); the tokens placed so far stay in memory and come back with
+the next hold of OK. A ballot being filled in is never written to the store, the screen snapshot
+or any log: only a sealed ballot is saved (inside the game state, needed to survive a power cut).
+After a power cut mid-ballot the box comes back on the *pass* screen for the same reviewer.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import pygame
 from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
-from display.screens.comix.common import GameScreen, story_colour, token_chip
+from display.screens.comix.common import GameScreen, token_chip
 from games.comix import TOKEN_SET, BallotError, Game, Token, ballot_slots
 from games.comix.game import REVIEWING
 
@@ -33,7 +41,12 @@ if TYPE_CHECKING:
     from display.app import App
 
 PICK_ORDER = (Token.ORIGINAL, Token.EXCITING, Token.COMPOSED, Token.NEUTRAL)
-PASS, ASSIGN, SUMMARY, REFUSED = "pass", "assign", "summary", "refused"
+PASS, ASSIGN, SUMMARY, CHANGE, REFUSED = "pass", "assign", "summary", "change", "refused"
+OPEN_STAGES = (ASSIGN, SUMMARY, CHANGE, REFUSED)
+IDLE_BLANK = 20.0  # seconds without a press before an open ballot blanks to the pass screen
+HINT_SECONDS = 3.0  # how long "hold OK to open" stays after a short press on the pass screen
+PLACED_DOT = (150, 150, 160)  # every placed token, whatever its kind, while placing
+NEUTRAL_NEEDED = "Neutral only: every ballot needs one."
 
 
 @register_screen
@@ -44,8 +57,12 @@ class BallotScreen(GameScreen):
         super().__init__(app, game)
         self.stage = PASS
         self.picks: list[Token] = []  # tokens placed so far, in slot order (never saved)
-        self.cursor = 0  # index in PICK_ORDER
+        self.cursor = 0  # assign: index in offered(); change: index in change_options()
+        self.review = 0  # summary: a slot index, or len(slots) for "Seal ballot"
         self.refusal = ""
+        self.last_input = app.clock.now()
+        self.hint_until = -1.0
+        self.ok_down_on_pass = False  # a hold of OK opens only if its press began on *pass*
         self._chips: list[tuple[pygame.Rect, Token]] = []
 
     def on_show(self) -> None:
@@ -61,10 +78,10 @@ class BallotScreen(GameScreen):
     def slots(self) -> list[tuple[str, int]]:
         return ballot_slots(self.game.setup, self.reviewer)
 
-    def hand(self) -> Counter[Token]:
+    def hand(self, picks: list[Token] | None = None) -> Counter[Token]:
         """Tokens still in the reviewer's hand."""
         left = Counter(TOKEN_SET)
-        left.subtract(self.picks)
+        left.subtract(self.picks if picks is None else picks)
         return left
 
     def offered(self) -> list[Token]:
@@ -72,10 +89,13 @@ class BallotScreen(GameScreen):
         token still in hand, except that the last slot must be Neutral if none was placed."""
         hand = self.hand()
         tokens = [t for t in PICK_ORDER if hand[t] > 0]
-        last = len(self.picks) == len(self.slots()) - 1
-        if last and Token.NEUTRAL not in self.picks:
+        if self.neutral_forced():
             tokens = [Token.NEUTRAL]
         return tokens
+
+    def neutral_forced(self) -> bool:
+        last = len(self.picks) == len(self.slots()) - 1
+        return last and Token.NEUTRAL not in self.picks
 
     def ballot(self) -> dict[str, list[str]]:
         ballot: dict[str, list[str]] = {}
@@ -83,21 +103,52 @@ class BallotScreen(GameScreen):
             ballot.setdefault(story, []).append(str(token))
         return ballot
 
-    def restart_ballot(self) -> None:
-        self.picks = []
-        self.cursor = 0
+    def open_ballot(self) -> None:
+        """The reviewer held OK: their ballot, where they left it (or a new one)."""
         self.refusal = ""
-        self.stage = ASSIGN
+        self.cursor = 0
+        if len(self.picks) == len(self.slots()):
+            self.stage, self.review = SUMMARY, len(self.slots())
+        else:
+            self.stage = ASSIGN
 
     def place(self, token: Token) -> None:
         if token not in self.offered():
             self.app.toast(f"You have no {token.label} token left to place.")
             return
         self.picks.append(token)
+        self.cursor = 0
         if len(self.picks) == len(self.slots()):
             self.stage = SUMMARY
-        else:
-            self.cursor = 0
+            self.review = len(self.slots())  # on "Seal ballot": sealing stays one press
+
+    def change_options(self, slot: int) -> list[tuple[Token, int | None]]:
+        """What the token on ``slot`` can become: (token, slot it swaps with or None). The
+        current token first; then any token still in hand (if a Neutral stays on the ballot);
+        then a token on another story, swapped."""
+        current = self.picks[slot]
+        story = self.slots()[slot][0]
+        hand = self.hand()
+        options: list[tuple[Token, int | None]] = [(current, None)]
+        for token in PICK_ORDER:
+            if token == current:
+                continue
+            if hand[token] > 0:
+                changed = list(self.picks)
+                changed[slot] = token
+                if Token.NEUTRAL in changed:
+                    options.append((token, None))
+                continue
+            for other, (other_story, _) in enumerate(self.slots()):
+                if other_story != story and self.picks[other] == token:
+                    options.append((token, other))
+                    break
+        return options
+
+    def apply_change(self, slot: int, token: Token, swap: int | None) -> None:
+        if swap is not None:
+            self.picks[swap] = self.picks[slot]
+        self.picks[slot] = token
 
     def confirm(self) -> None:
         player = self.reviewer
@@ -110,42 +161,81 @@ class BallotScreen(GameScreen):
         self.picks = []  # wipe before anything else is drawn
         self.cursor = 0
         self.stage = PASS
+        self.hint_until = -1.0
         self.save()
         if self.game.phase != REVIEWING:
-            self.next_phase()
+            self.next_phase()  # the reveal's curtain: "All N ballots are in"
         else:
             self.app.hardware.beep(990.0, 0.1)
 
     # -- input --------------------------------------------------------------------------------
     def handle(self, action: Action) -> None:
+        self.last_input = self.app.clock.now()
+        self.ok_down_on_pass = self.stage == PASS and action is Action.OK
         if self.stage == PASS:
             if action is Action.OK:
-                self.restart_ballot()
+                self.hint_until = self.last_input + HINT_SECONDS
             elif action is Action.BACK:
                 self.leave()
         elif self.stage == ASSIGN:
-            offered = self.offered()
-            self.cursor = min(self.cursor, len(offered) - 1)
-            if action in (Action.LEFT, Action.RIGHT):
-                step = -1 if action is Action.LEFT else 1
-                self.cursor = (self.cursor + step) % len(offered)
-            elif action is Action.OK:
-                self.place(offered[self.cursor])
-            elif action is Action.BACK:
-                if self.picks:
-                    self.picks.pop()
-                else:
-                    self.stage = PASS
+            self.handle_assign(action)
         elif self.stage == SUMMARY:
-            if action is Action.OK:
-                self.confirm()
-            elif action is Action.BACK:
-                self.restart_ballot()
+            self.handle_summary(action)
+        elif self.stage == CHANGE:
+            self.handle_change(action)
         elif self.stage == REFUSED and action in (Action.OK, Action.BACK):
-            self.restart_ballot()
+            self.stage = SUMMARY
+
+    def handle_assign(self, action: Action) -> None:
+        offered = self.offered()
+        self.cursor = min(self.cursor, len(offered) - 1)
+        if action in (Action.LEFT, Action.RIGHT):
+            step = -1 if action is Action.LEFT else 1
+            self.cursor = (self.cursor + step) % len(offered)
+        elif action is Action.OK:
+            self.place(offered[self.cursor])
+        elif action is Action.BACK:
+            if self.picks:
+                self.picks.pop()
+                self.cursor = 0
+            else:
+                self.stage = PASS
+
+    def handle_summary(self, action: Action) -> None:
+        rows = len(self.slots()) + 1  # every token, then "Seal ballot"
+        if action in (Action.LEFT, Action.RIGHT):
+            step = -1 if action is Action.LEFT else 1
+            self.review = (self.review + step) % rows
+        elif action is Action.OK:
+            if self.review >= len(self.slots()):
+                self.confirm()
+            else:
+                self.stage, self.cursor = CHANGE, 0
+        elif action is Action.BACK:  # one step back: the last token returns to the hand
+            self.picks.pop()
+            self.stage, self.cursor = ASSIGN, 0
+
+    def handle_change(self, action: Action) -> None:
+        options = self.change_options(self.review)
+        self.cursor = min(self.cursor, len(options) - 1)
+        if action in (Action.LEFT, Action.RIGHT):
+            step = -1 if action is Action.LEFT else 1
+            self.cursor = (self.cursor + step) % len(options)
+        elif action is Action.OK:
+            token, swap = options[self.cursor]
+            self.apply_change(self.review, token, swap)
+            self.stage = SUMMARY
+        elif action is Action.BACK:
+            self.stage = SUMMARY
 
     def handle_hold(self, action: Action) -> None:
-        self.picks = []  # leaving mid-ballot forgets it
+        if action is Action.OK:
+            if self.stage == PASS and self.ok_down_on_pass:
+                self.ok_down_on_pass = False
+                self.last_input = self.app.clock.now()
+                self.open_ballot()
+            return
+        self.picks = []  # leaving mid-ballot (hold BACK: home) forgets it
         super().handle_hold(action)
 
     def handle_tap(self, x: int, y: int) -> bool:
@@ -153,153 +243,227 @@ class BallotScreen(GameScreen):
             return False
         for rect, token in self._chips:
             if rect.collidepoint(x, y):
+                self.last_input = self.app.clock.now()
                 self.place(token)
                 return True
         return False
 
+    def update(self, now: float) -> None:
+        if self.stage in OPEN_STAGES and now - self.last_input >= IDLE_BLANK:
+            self.stage = PASS  # the box was put down: blank it (what was placed stays in memory)
+            self.hint_until = -1.0
+
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
+        self._chips = []
         if self.stage == PASS:
             self.draw_pass(surface)
         elif self.stage == REFUSED:
-            ui.message_box(surface, "Ballot refused", self.refusal + " Start your ballot again.")
+            ui.message_box(surface, "Ballot refused", self.refusal + " Change a token.")
+        elif self.stage == ASSIGN:
+            self.draw_assign(surface)
+        elif self.stage == CHANGE:
+            self.draw_change(surface)
         else:
-            self.draw_ballot(surface)
+            self.draw_summary(surface)
 
     def draw_pass(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
         done = len(self.game.reviewed)
         total = len(self.game.setup.players)
-        ui.text(surface, "Pass the box to", (width // 2, 16), ui.MEDIUM, ui.DIM, "midtop")
+        ui.text(surface, "Pass the box to", (width // 2, 10), ui.MEDIUM, ui.DIM, "midtop")
         ui.text(
             surface,
             self.reviewer,
-            (width // 2, 54),
+            (width // 2, 52),
             ui.BIG,
             ui.ACCENT,
             "midtop",
             max_width=width - 2 * ui.MARGIN,
         )
-        box = pygame.Rect(ui.MARGIN * 3, 150, width - 6 * ui.MARGIN, 70)
-        ui.panel(surface, box, ui.PANEL, border=ui.BAD)
-        ui.text(surface, "Everybody else: look away!", box.center, ui.LARGE, ui.TEXT, "center")
+        box = pygame.Rect(ui.MARGIN * 2, 132, width - 4 * ui.MARGIN, 76)
+        ui.panel(surface, box, ui.PANEL, border=ui.INFO)
+        ui.text(surface, "Everybody else: look away", box.center, ui.LARGE, ui.TEXT, "center")
+        hinted = self.app.clock.now() < self.hint_until
+        line = "Keep holding OK..." if hinted else "Hold OK to open your ballot"
         ui.text(
             surface,
-            f"{self.reviewer}: press OK when only you can see the screen.",
-            (width // 2, 240),
-            ui.SMALL,
-            ui.TEXT,
+            line,
+            (width // 2, 226),
+            ui.MEDIUM,
+            ui.ACCENT if hinted else ui.TEXT,
             "midtop",
             max_width=width - 2 * ui.MARGIN,
         )
         ui.text(
             surface,
-            f"Ballots sealed: {done} of {total}",
-            (width // 2, height - 14),
+            f"Sealed: {done} of {total}",
+            (width // 2, height - 8),
             ui.SMALL,
             ui.DIM,
             "midbottom",
         )
 
-    def draw_ballot(self, surface: pygame.Surface) -> None:
+    def progress_dots(self, surface: pygame.Surface, right: int, centre_y: int) -> None:
+        """One dot per slot: placed ones identical and grey, whatever the token."""
+        count = len(self.slots())
+        x = right - 14
+        for slot in reversed(range(count)):
+            if slot < len(self.picks):
+                pygame.draw.circle(surface, PLACED_DOT, (x, centre_y), 12)
+            else:
+                pygame.draw.circle(surface, ui.DIM, (x, centre_y), 12, width=3)
+            x -= 34
+
+    def story_heading(self, surface: pygame.Surface, story: str, label: str) -> None:
+        width, _ = surface.get_size()
+        own = self.game.setup.story_of(self.reviewer).name
+        ui.text(surface, label, (ui.MARGIN, 6), ui.SMALL, ui.DIM)
+        self.progress_dots(surface, width - ui.MARGIN, 26)
+        name = story + ("  (yours)" if story == own else "")
+        ui.text(surface, name, (ui.MARGIN, 34), ui.BIG, ui.TEXT, max_width=width - 2 * ui.MARGIN)
+
+    def carousel(self, surface: pygame.Surface, tokens: list[Token], chosen: int, top: int) -> None:
+        """The chosen token as a big disc with its name; the other choices as small discs."""
+        centre = (170, top + 80)
+        token = tokens[chosen]
+        rect = token_chip(surface, token, centre, 74)
+        self._chips.append((rect, token))
+        ui.text(surface, token.label, (330, top + 44), ui.BIG, ui.TEXT, "topleft")
+        if len(tokens) > 1:
+            ui.text(surface, "<", (centre[0] - 112, centre[1]), ui.BIG, ui.ACCENT, "center")
+            ui.text(surface, ">", (centre[0] + 112, centre[1]), ui.BIG, ui.ACCENT, "center")
+        x = 330
+        for index, other in enumerate(tokens):
+            if index == chosen:
+                continue
+            small = token_chip(surface, other, (x + 26, top + 146), 26)
+            self._chips.append((small, other))
+            x += 64
+
+    def draw_assign(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        slots = self.slots()
+        story = slots[len(self.picks)][0]
+        label = f"{self.reviewer} - token {len(self.picks) + 1} of {len(slots)}, for"
+        self.story_heading(surface, story, label)
+        offered = self.offered()
+        self.cursor = min(self.cursor, len(offered) - 1)
+        self.carousel(surface, offered, self.cursor, 112)
+        if self.neutral_forced():
+            ui.text(
+                surface,
+                NEUTRAL_NEEDED,
+                (ui.MARGIN, height - 4),
+                ui.SMALL,
+                ui.ACCENT,
+                "bottomleft",
+                max_width=width - 2 * ui.MARGIN,
+            )
+
+    def draw_change(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        story = self.slots()[self.review][0]
+        self.story_heading(surface, story, f"{self.reviewer} - change the token on")
+        options = self.change_options(self.review)
+        self.cursor = min(self.cursor, len(options) - 1)
+        self.carousel(surface, [t for t, _ in options], self.cursor, 112)
+        token, swap = options[self.cursor]
+        if len(options) == 1:
+            note = "No other token can go here."
+        elif swap is not None:
+            note = f"Swaps: {self.picks[self.review].label} goes to {self.slots()[swap][0]}"
+        elif token == self.picks[self.review]:
+            note = "Unchanged."
+        else:
+            note = f"{self.picks[self.review].label} goes back to your hand."
+        ui.text(
+            surface,
+            note,
+            (ui.MARGIN, height - 4),
+            ui.SMALL,
+            ui.ACCENT,
+            "bottomleft",
+            max_width=width - 2 * ui.MARGIN,
+        )
+
+    def draw_summary(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
         setup = self.game.setup
         own = setup.story_of(self.reviewer).name
         slots = self.slots()
-        heading = (
-            f"{self.reviewer}: check your ballot"
-            if self.stage == SUMMARY
-            else f"{self.reviewer}: place your tokens"
-        )
         ui.text(
-            surface, heading, (ui.MARGIN, 8), ui.MEDIUM, ui.ACCENT, max_width=width - 2 * ui.MARGIN
+            surface,
+            f"{self.reviewer}: check your ballot",
+            (ui.MARGIN, 4),
+            ui.MEDIUM,
+            ui.ACCENT,
+            max_width=width - 2 * ui.MARGIN,
         )
         stories = setup.story_names
-        list_w = 470
-        top = 48
-        row_h = min(58, (height - top - 4) // len(stories))
-        current = len(self.picks)
+        top = 46
+        row_h = min(60, (height - top) // (len(stories) + 1))
         for index, story in enumerate(stories):
-            row = pygame.Rect(ui.MARGIN, top + index * row_h, list_w, row_h - 6)
+            row = pygame.Rect(ui.MARGIN, top + index * row_h, width - 2 * ui.MARGIN, row_h - 6)
             story_slots = [i for i, (s, _) in enumerate(slots) if s == story]
-            is_current = self.stage == ASSIGN and current in story_slots
-            ui.panel(surface, row, ui.PANEL, border=ui.ACCENT if is_current else None)
-            pygame.draw.rect(
-                surface, story_colour(index), (row.left, row.top, 10, row.height), border_radius=4
-            )
-            label = story + ("  (yours)" if story == own else "")
+            selected = self.review in story_slots
+            ui.panel(surface, row, ui.PANEL, border=ui.ACCENT if selected else None)
+            label = story + (" (yours)" if story == own else "")
+            x = row.right - 12
+            radius = min(26, row.height // 2 - 2)
+            for slot in reversed(story_slots):
+                token = self.picks[slot]
+                words = ui.text(
+                    surface, token.label, (x, row.centery), ui.SMALL, ui.TEXT, "midright"
+                )
+                chip = token_chip(surface, token, (words.left - radius - 8, row.centery), radius)
+                if slot == self.review:
+                    pygame.draw.rect(surface, ui.ACCENT, chip.inflate(10, 10), 4, border_radius=8)
+                x = chip.left - 22
             ui.text(
                 surface,
                 label,
-                (row.left + 20, row.centery),
-                ui.MEDIUM if len(stories) <= 5 else ui.SMALL,
+                (row.left + 14, row.centery),
+                ui.MEDIUM,
                 ui.TEXT,
                 "midleft",
-                max_width=row.width - 140,
+                max_width=x - row.left - 24,
             )
-            x = row.right - 30
-            for slot in reversed(story_slots):
-                centre = (x, row.centery)
-                if slot < len(self.picks):
-                    token_chip(surface, self.picks[slot], centre, min(20, row.height // 2 - 3))
-                else:
-                    mark = "?" if slot == current and self.stage == ASSIGN else "-"
-                    ui.text(surface, mark, centre, ui.MEDIUM, ui.ACCENT, "center")
-                x -= 48
-        side = pygame.Rect(
-            list_w + 2 * ui.MARGIN, top, width - list_w - 3 * ui.MARGIN, height - top - 4
-        )
-        if self.stage == SUMMARY:
-            ui.paragraph(
-                surface,
-                "OK seals this ballot and wipes the screen. BACK starts "
-                "again. Nobody sees a ballot before the reveal.",
-                side,
-                ui.SMALL,
-                ui.TEXT,
-            )
-            return
-        self.draw_hand(surface, side)
-
-    def draw_hand(self, surface: pygame.Surface, side: pygame.Rect) -> None:
-        hand = self.hand()
-        offered = self.offered()
-        self.cursor = min(self.cursor, len(offered) - 1)
-        story = self.slots()[len(self.picks)][0]
-        ui.text(surface, "Token for", (side.left, side.top), ui.SMALL, ui.DIM)
+        seal = pygame.Rect(ui.MARGIN, top + len(stories) * row_h, width - 2 * ui.MARGIN, row_h - 6)
+        chosen = self.review >= len(slots)
+        ui.panel(surface, seal, ui.ACCENT if chosen else ui.PANEL)
         ui.text(
-            surface, story, (side.left, side.top + 26), ui.MEDIUM, ui.TEXT, max_width=side.width
+            surface,
+            ("> " if chosen else "") + "Seal ballot",
+            seal.center,
+            ui.MEDIUM,
+            ui.ACCENT_TEXT if chosen else ui.TEXT,
+            "center",
         )
-        self._chips = []
-        y = side.top + 70
-        step = min(52, (side.bottom - y) // len(PICK_ORDER))
-        for token in PICK_ORDER:
-            row = pygame.Rect(side.left, y, side.width, step - 6)
-            usable = token in offered
-            chosen = usable and offered.index(token) == self.cursor
-            ui.panel(surface, row, ui.ACCENT if chosen else ui.PANEL)
-            token_chip(surface, token, (row.left + 24, row.centery), min(18, row.height // 2 - 2))
-            fg = ui.ACCENT_TEXT if chosen else (ui.TEXT if usable else ui.DIM)
-            ui.text(surface, token.label, (row.left + 50, row.centery), ui.SMALL, fg, "midleft")
-            ui.text(
-                surface, f"x{hand[token]}", (row.right - 10, row.centery), ui.SMALL, fg, "midright"
-            )
-            if usable:
-                self._chips.append((row, token))
-            y += step
 
     def legend(self) -> list[LegendItem]:
         if self.stage == PASS:
-            return [(Action.OK, f"I am {self.reviewer}"), (Action.BACK, "Menu")]
+            return [(Action.OK, "Hold: open"), (Action.BACK, "Menu")]
         if self.stage == ASSIGN:
             return [
                 ((Action.LEFT, Action.RIGHT), "Token"),
                 (Action.OK, "Place"),
-                (Action.BACK, "Take back" if self.picks else "Not me"),
+                (Action.BACK, "Undo" if self.picks else "Not me"),
             ]
         if self.stage == SUMMARY:
-            return [(Action.OK, "Seal ballot"), (Action.BACK, "Start again")]
-        return [(Action.OK, "Start again")]
+            on_seal = self.review >= len(self.slots())
+            return [
+                (Action.OK, "Seal" if on_seal else "Change"),
+                ((Action.LEFT, Action.RIGHT), "Pick"),
+                (Action.BACK, "Undo"),
+            ]
+        if self.stage == CHANGE:
+            return [
+                ((Action.LEFT, Action.RIGHT), "Token"),
+                (Action.OK, "Use"),
+                (Action.BACK, "Keep"),
+            ]
+        return [(Action.OK, "Change a token")]
 
     def snapshot(self) -> dict[str, Any]:
         return {}  # deliberately nothing: an unsealed ballot is never saved

@@ -146,14 +146,31 @@ def story_colour(index: int) -> tuple[int, int, int]:
     return STORY_COLOURS[index % len(STORY_COLOURS)]
 
 
+def dimmed(colour: tuple[int, int, int], amount: float = 0.7) -> tuple[int, int, int]:
+    """``colour`` faded ``amount`` of the way into the background (a discarded token)."""
+    return tuple(  # type: ignore[return-value]
+        round(c + (b - c) * amount) for c, b in zip(colour, ui.BACKGROUND, strict=True)
+    )
+
+
 def token_chip(
-    surface: pygame.Surface, token: Token, center: tuple[int, int], radius: int = 22
+    surface: pygame.Surface,
+    token: Token,
+    center: tuple[int, int],
+    radius: int = 22,
+    dim: bool = False,
 ) -> pygame.Rect:
-    """A review token: a coloured disc with its letter (the letter carries the meaning)."""
+    """A review token: a coloured disc with its letter (the letter carries the meaning);
+    ``dim``: faded, a discarded token."""
     colour = TOKEN_COLOURS[token]
+    rim = ui.TEXT
+    letter = ui.ACCENT_TEXT
+    if dim:
+        colour, rim, letter = dimmed(colour), dimmed(ui.TEXT), dimmed(ui.DIM, 0.4)
     pygame.draw.circle(surface, colour, center, radius)
-    pygame.draw.circle(surface, ui.TEXT, center, radius, width=2)
-    ui.text(surface, TOKEN_LETTERS[token], center, int(radius * 1.5), ui.ACCENT_TEXT, "center")
+    pygame.draw.circle(surface, rim, center, radius, width=2)
+    size = int(radius * 1.5) if radius < 26 else max(ui.SMALL, int(radius * 1.5))
+    ui.text(surface, TOKEN_LETTERS[token], center, size, letter, "center")
     return pygame.Rect(center[0] - radius, center[1] - radius, 2 * radius, 2 * radius)
 
 
