@@ -85,6 +85,7 @@ class SecrecyReport:
 
 
 def _play(folder: Path, ballots: dict[str, dict[str, list[str]]]) -> dict[str, bytes]:
+    # start-up time: the check loads the appliance (pygame) only when it is run
     import pygame
 
     from display.launch import RunOptions, run_script
