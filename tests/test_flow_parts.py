@@ -281,3 +281,19 @@ def test_a_reopened_photo_is_read_back_off_the_ui_thread(tmp_path: Path) -> None
         app.jobs_inline = True
         app.render()
         assert screen.pane.gone == "no-such-photo.jpg"
+
+
+def test_a_saved_photo_cut_short_is_gone_not_half_grey(tmp_path: Path) -> None:
+    """A photo file torn by a power cut is treated as gone (the screen asks for a new photo)
+    instead of being read back as a mostly grey picture."""
+    from display.cards.photos import load_photo, photo_dir, save_photo
+
+    with sim_app(tmp_path / "state") as app:
+        picture = np.random.default_rng(3).integers(0, 255, (240, 320, 3), np.uint8)
+        whole = save_photo(app, picture, "table")
+        torn = save_photo(app, picture, "torn")
+        path = photo_dir(app) / torn
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+        loaded = load_photo(app, whole)
+        assert loaded is not None and loaded.shape == picture.shape
+        assert load_photo(app, torn) is None

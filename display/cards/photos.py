@@ -60,10 +60,15 @@ def load_photo(app: App, filename: str | None) -> np.ndarray | None:
     """The saved photo, or None when it is gone (the screen then asks for a new one)."""
     if not filename:
         return None
-    import cv2  # start-up time: OpenCV loads at the first photo, not with the appliance
+    # start-up time: OpenCV loads at the first photo, not with the appliance
+    from vision import VisionError, read_photo
 
     path = photo_dir(app) / filename
     if not path.is_file():
         return None
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    return image if image is not None and image.size else None
+    try:
+        # read_photo refuses a file cut short (cv2.imread would hand back a half-grey picture)
+        image = read_photo(path)
+    except (OSError, VisionError):
+        return None
+    return image if image.size else None
