@@ -46,7 +46,7 @@ from games.mixtape.scoring import (
     winners,
 )
 from games.mixtape.solo import SoloGame, SoloStep, next_step, play_solo, simple_choice
-from games.mixtape.tape import Tape, best_order, place_best
+from games.mixtape.tape import Tape, best_order, place_best, points_gained
 from games.mixtape.text import describe_score
 
 __all__ = [
@@ -84,6 +84,7 @@ __all__ = [
     "parse_deck",
     "parse_ids",
     "place_best",
+    "points_gained",
     "play_simple",
     "play_solo",
     "ranking_key",

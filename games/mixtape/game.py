@@ -23,7 +23,7 @@ from games.mixtape.setup import (
     setup_tapes,
     shuffled,
 )
-from games.mixtape.tape import Tape, best_order, place_best
+from games.mixtape.tape import Tape, best_order, points_gained
 
 STATE_KIND = "mixtape-multiplayer"
 
@@ -288,23 +288,17 @@ def _step(value: Any) -> Step:
 
 
 # ---- a simple automatic player (simulations and tests) -----------------------------------
-def _gain(deck: Deck, tape: Tape, cards: Sequence[str]) -> int:
-    trial = tape.copy()
-    place_best(deck, trial, cards)
-    return trial.score(deck).total - tape.score(deck).total
-
-
 def simple_split(game: MixtapeGame, seat: int) -> list[str]:
     """Keep together the two cards the player on the left would gain least from as a pair."""
     hand = game.hands[seat]
     neighbour = game.tapes[game.left_of(seat)]
     pairs = [[a, b] for i, a in enumerate(hand) for b in hand[i + 1 :]]
-    return min(pairs, key=lambda pair: _gain(game.deck, neighbour, pair))
+    return min(pairs, key=lambda pair: points_gained(game.deck, neighbour, pair))
 
 
 def simple_keep(game: MixtapeGame, seat: int) -> int:
     piles = game.received(seat)
-    gains = [_gain(game.deck, game.tapes[seat], pile) for pile in piles]
+    gains = [points_gained(game.deck, game.tapes[seat], pile) for pile in piles]
     return 0 if gains[0] >= gains[1] else 1
 
 

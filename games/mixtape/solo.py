@@ -45,7 +45,7 @@ from games.mixtape.setup import (
     setup_tapes,
     shuffled,
 )
-from games.mixtape.tape import Tape, place_best
+from games.mixtape.tape import Tape, place_best, points_gained
 
 YOU, OTTO = "you", "otto"
 
@@ -445,14 +445,6 @@ def next_step(game: SoloGame | None) -> str:
 
 
 # ---- the simulated human ----------------------------------------------------------------
-def _gain(deck: Deck, tape: Tape, cards: Sequence[str]) -> int:
-    if not cards:
-        return 0
-    trial = tape.copy()
-    place_best(deck, trial, cards)
-    return trial.score(deck).total - tape.score(deck).total
-
-
 def simple_choice(game: SoloGame) -> list[str]:
     """A simple human: without peeking at the face-down card (the options never name it), take
     the option whose face-up cards gain you the most minus what the face-up cards you leave gain
@@ -462,7 +454,8 @@ def simple_choice(game: SoloGame) -> list[str]:
     def value(option: list[str]) -> tuple[int, int]:
         mine = [c for c in option if c != FACE_DOWN]
         his = [c for c in up if c not in option]
-        return (_gain(game.deck, game.you, mine) - _gain(game.deck, game.otto, his), len(option))
+        gain = points_gained(game.deck, game.you, mine) - points_gained(game.deck, game.otto, his)
+        return (gain, len(option))
 
     options = game.your_options()
     return max(options, key=value)

@@ -97,3 +97,13 @@ def place_best(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> tuple[list[st
     """Place cards in the :func:`best_order`; returns (order used, discarded ids)."""
     order = best_order(deck, tape, card_ids)
     return order, tape.place_all(deck, order)
+
+
+def points_gained(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> int:
+    """What placing ``card_ids`` (in the best order) adds to the mixtape's total; ``tape`` is
+    left as it was. What a player weighs when choosing cards."""
+    if not card_ids:
+        return 0
+    trial = tape.copy()
+    place_best(deck, trial, card_ids)
+    return trial.score(deck).total - tape.score(deck).total
