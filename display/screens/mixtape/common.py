@@ -23,10 +23,11 @@ snapshot) and ``solo_history`` (earlier snapshots, for undo). Written after ever
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING
 
 from display.cards.enrolment import Enrolment, enrolled
-from games.mixtape import FACE_DOWN, Deck, DeckError, load_deck
+from games.mixtape import FACE_DOWN, GENRE_NAMES, Deck, DeckError, load_deck
 
 if TYPE_CHECKING:
     from display.app import App
@@ -60,23 +61,56 @@ def load_table_deck(app: App) -> Deck:
     return deck
 
 
+# Players read a Mixtape card by what is printed on it, never by the deck's internal id.
+CHIP_GENRES = {"alternative": "Alt", "hiphop": "Hip-hop"}  # short names for the tape chips
+GENRE_COLOURS = {  # a stripe on each chip; none is the selection yellow or a seat colour
+    "pop": (236, 96, 170),
+    "alternative": (60, 178, 170),
+    "punk": (160, 200, 60),
+    "rnb": (150, 110, 230),
+    "hiphop": (240, 140, 50),
+    "rock": (200, 70, 70),
+    "wild": (220, 220, 220),
+}
+
+
+def card_label(deck: Deck, card_id: str) -> str:
+    """ "Pop · A · 3": genre, side and balance as printed on the card."""
+    if card_id == FACE_DOWN:
+        return "the face-down card"
+    card = deck.card(card_id)
+    return f"{GENRE_NAMES.get(card.genre, card.genre)} · {card.side} · {card.balance}"
+
+
+def chip_label(deck: Deck, card_id: str) -> str:
+    """ "Pop 3": a card in a drawn mixtape (its column already says the side)."""
+    card = deck.card(card_id)
+    genre = CHIP_GENRES.get(card.genre) or GENRE_NAMES.get(card.genre, card.genre)
+    return f"{genre} {card.balance}"
+
+
+def in_words(deck: Deck, sentence: str) -> str:
+    """An engine sentence (Otto's reasons, placements) with every card id replaced by what the
+    card shows, for the screen."""
+    ids = sorted((card.id for card in deck.cards), key=len, reverse=True)
+    if not ids:
+        return sentence
+    pattern = re.compile(r"\b(" + "|".join(re.escape(card_id) for card_id in ids) + r")\b")
+    return pattern.sub(lambda match: card_label(deck, match.group(1)), sentence)
+
+
 def placement_text(deck: Deck, order: list[str], discarded: list[str] | None = None) -> str:
-    """ "EX03 -> Trk A, EX07 -> Trk B" (each goes to the bottom of its column)."""
-    parts = [
-        f"{card} -> Trk {deck.card(card).side}" for card in order if card not in (discarded or [])
+    """ "Pop · A · 3, then Rock · B · 1" (each card goes to the bottom of the column its side
+    names, in this order); a card that would push the cube off the Equalizer goes to the box."""
+    kept = [card_label(deck, card) for card in order if card not in (discarded or [])]
+    parts = [", then ".join(kept)] if kept else []
+    parts += [
+        f"{card_label(deck, card)} to the box (off the Equalizer)" for card in discarded or []
     ]
-    for card in discarded or []:
-        parts.append(f"{card} -> box (off the Equalizer)")
-    return ", ".join(parts) if parts else "nothing"
+    return "; ".join(parts) if parts else "nothing"
 
 
-def card_words(cards: list[str]) -> str:
-    """ "EX03 and the face-down card": your solo options, never naming the face-down card."""
-    words = ["the face-down card" if card == FACE_DOWN else card for card in cards]
-    return " and ".join(words) or "nothing"
-
-
-def tape_line(tape_json: dict[str, Any]) -> str:
-    a = " ".join(tape_json.get("a", [])) or "-"
-    b = " ".join(tape_json.get("b", [])) or "-"
-    return f"A: {a}   B: {b}"
+def card_words(deck: Deck, cards: list[str]) -> str:
+    """ "Pop · A · 3 and the face-down card": your solo options, never naming the face-down
+    card."""
+    return " and ".join(card_label(deck, card) for card in cards) or "nothing"

@@ -11,18 +11,21 @@ from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
 from display.screens.mixtape.common import (
+    GENRE_COLOURS,
     HISTORY_KEY,
     HISTORY_LIMIT,
     NAMESPACE,
     SOLO_KEY,
+    card_label,
     card_words,
+    chip_label,
     enrolment,
+    in_words,
     load_table_deck,
     placement_text,
-    tape_line,
 )
 from display.widgets.photo_review import PhotoReviewScreen
-from games.mixtape import FACE_DOWN, MixtapeError, SoloGame, best_order
+from games.mixtape import FACE_DOWN, MixtapeError, OttoDecision, SoloGame, best_order, points_gained
 from games.mixtape.solo import (
     DRAW,
     OTTO,
@@ -37,6 +40,11 @@ from games.mixtape.solo import (
 
 if TYPE_CHECKING:
     from display.app import App
+
+LINE = 31  # a line of SMALL type
+CHIP_H = 36  # a card in a drawn mixtape
+CHIP_ROWS = 3  # the last cards of each column shown (the rest counted: "+2")
+TILE_H = 48  # a drawn card on your turn
 
 
 @register_screen
@@ -166,36 +174,30 @@ class SoloScreen(Screen):
             return (
                 "setup",
                 2,
-                "Set-up: deal your set-up card and Otto's. Lay yours on the LEFT and Otto's on "
-                "the RIGHT, then SHUTTER.",
+                "Set-up: deal your card on the LEFT and Otto's on the RIGHT, then SHUTTER.",
             )
         if game.phase == DRAW and game.active == YOU:
             return (
                 "draw",
                 2,
-                "Your turn: draw three cards, turn two face up and leave one face down. Lay the "
-                "two face-up cards in a row, then SHUTTER.",
+                "Your turn: draw three cards, turn two face up (one stays face down), lay the "
+                "two in a row, then SHUTTER.",
             )
         if game.phase == TURN_UP:
             whose = "your" if FACE_DOWN in game.taken else "Otto's"
             return (
                 "hidden",
                 1,
-                f"The face-down card goes into {whose} mixtape: turn it face up, lay it alone "
-                "under the camera, then SHUTTER.",
+                f"The face-down card goes into {whose} mixtape: turn it up, lay it alone, "
+                "then SHUTTER.",
             )
         if game.phase == DRAW:
-            return (
-                "draw",
-                3,
-                "Otto's turn: draw three cards face up and lay them in a row, then SHUTTER.",
-            )
+            return ("draw", 3, "Otto's turn: draw three cards face up in a row, then SHUTTER.")
         if game.phase == OTTO_EXTRA:
             return (
                 "extra",
                 1,
-                "Otto keeps one card, so he draws one more from his own deck: lay it alone "
-                "under the camera, then SHUTTER.",
+                "Otto kept one card: draw one from his own deck, lay it alone, then SHUTTER.",
             )
         return ("", 0, "")
 
@@ -211,31 +213,39 @@ class SoloScreen(Screen):
             if purpose == "setup":
                 seed = int(self.app.store.get(NAMESPACE, "solo_games", 0)) + 1
                 self.app.store.put(NAMESPACE, "solo_games", seed)
-                game = SoloGame.at_table(load_table_deck(self.app), ids[0], ids[1], seed=seed)
-                self.message = f"Set up: your mixtape starts with {ids[0]}, Otto's with {ids[1]}."
+                deck = load_table_deck(self.app)
+                game = SoloGame.at_table(deck, ids[0], ids[1], seed=seed)
+                self.message = (
+                    f"Set up: you start with {card_label(deck, ids[0])}, "
+                    f"Otto with {card_label(deck, ids[1])}."
+                )
             elif game is not None and purpose == "draw":
                 game.draw(ids)
-                if game.phase == OTTO_TURN:
-                    decision = game.otto_turn()
-                    keeps = ", ".join(decision.otto_takes)
-                    self.message = f"Otto keeps {keeps} (decided by {decision.decided_by})."
-                    if decision.decided_by == "random":
-                        self.message += f" Random pick, seed {decision.seed}."
-                else:
-                    self.message = "Choose what you take."
+                self.message = (
+                    self.otto_reason(game, game.otto_turn()) if game.phase == OTTO_TURN else ""
+                )
             elif game is not None and purpose == "extra":
                 game.otto_extra(ids[0])
+                # the reason for keeping one card stays; his extra card is outlined on his tape
             elif game is not None and purpose == "hidden":
                 game.turn_up(ids[0])
-                self.message = f"The face-down card was {ids[0]}. " + self.placed(game)
+                self.message = (
+                    f"The face-down card was {card_label(game.deck, ids[0])}. " + self.placed(game)
+                )
             else:
                 return
         except MixtapeError as error:
             self._game = None  # a refused move may have half-changed the object
-            self.app.toast(str(error))
+            self.app.toast(in_words(load_table_deck(self.app), str(error)))
             return
         self.choice = 0
         self.save(game, before)
+
+    @staticmethod
+    def otto_reason(game: SoloGame, decision: OttoDecision) -> str:
+        """Why Otto took what he took, in words: the step of his rules that decided it."""
+        reason = decision.steps[-1] if decision.steps else f"decided by {decision.decided_by}"
+        return in_words(game.deck, reason[:1].upper() + reason[1:]) + "."
 
     # -- input --------------------------------------------------------------------------------
     def handle(self, action: Action) -> None:
@@ -255,37 +265,31 @@ class SoloScreen(Screen):
         before = game.to_json()
         try:
             if game.phase == YOU_CHOOSE:
-                options = game.your_options()
-                if action is Action.LEFT:
-                    self.choice = (self.choice - 1) % len(options)
-                elif action is Action.RIGHT:
-                    self.choice = (self.choice + 1) % len(options)
-                elif action is Action.OK:
-                    taken = options[self.choice]
-                    game.you_choose(taken)
-                    if game.phase == TURN_UP:  # the face-down card is still to be turned up
-                        self.message = f"You take {card_words(taken)}."
-                    else:
-                        self.message = self.placed(game)
-                    self.save(game, before)
+                self.choose(game, action, before)
             elif game.phase == YOU_PLACE and action is Action.OK:
-                entry = game.log[-1]
-                pending = list(game.pending)
                 game.you_place()
-                entry = game.log[-1]
-                mine = placement_text(
-                    game.deck, entry.get("you_placed", pending), entry["discarded"]
-                )
-                self.message = (
-                    f"Otto placed {placement_text(game.deck, entry['otto_placed'])}; "
-                    f"you placed {mine}."
-                )
+                self.message = "" if game.phase == OVER else "Placed. Next round."
                 self.save(game, before)
             elif game.phase == OVER and action is Action.OK:
                 self.app.pop()
         except MixtapeError as error:
             self._game = None
-            self.app.toast(str(error))
+            self.app.toast(in_words(game.deck, str(error)))
+
+    def choose(self, game: SoloGame, action: Action, before: dict[str, Any]) -> None:
+        options = game.your_options()
+        if action is Action.LEFT:
+            self.choice = (self.choice - 1) % len(options)
+        elif action is Action.RIGHT:
+            self.choice = (self.choice + 1) % len(options)
+        elif action is Action.OK:
+            taken = options[self.choice]
+            game.you_choose(taken)
+            if game.phase == TURN_UP:  # the face-down card is still to be turned up
+                self.message = f"You take {card_words(game.deck, taken)}."
+            else:
+                self.message = self.placed(game)
+            self.save(game, before)
 
     @staticmethod
     def placed(game: SoloGame) -> str:
@@ -293,46 +297,105 @@ class SoloScreen(Screen):
         entry = game.log[-1]
         mine = placement_text(game.deck, entry["you_placed"], entry["discarded"])
         his = placement_text(game.deck, entry["otto_placed"], entry["discarded"])
-        return (
-            f"You take {', '.join(entry['you_take'])}: {mine}. "
-            f"Otto gets {', '.join(entry['otto_gets']) or 'nothing'}: {his}."
-        )
+        return f"You placed {mine}. Otto got {his}."
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
         game = self.game()
+        if game is not None and game.phase == YOU_CHOOSE:
+            self.draw_choice(surface, game)
+            return
         y = 6
         if self.message:
-            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 62)
-            y = ui.paragraph(surface, self.message, area, ui.SMALL, ui.INFO) + 4
+            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 2 * LINE)
+            y = ui.paragraph(surface, self.message, area, ui.SMALL, ui.INFO) + 6
         if game is None:
-            area = pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, 200)
-            ui.paragraph(surface, self.prompt(None)[2], area, ui.MEDIUM)
+            area = pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, height - y - 10)
+            ui.paragraph(surface, self.prompt(None)[2], area, ui.SMALL)
             return
-        y = self.draw_tapes(surface, game, y)
-        area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, height - y - 4)
+        y = self.draw_tapes(surface, game, y) + 6
+        area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, height - y - 2)
         purpose, _, what = self.prompt(game)
         if game.phase == OVER:
             self.draw_over(surface, game, area)
         elif purpose:
-            ui.paragraph(surface, f"Round {game.round}. {what}", area, ui.SMALL, ui.TEXT)
-        elif game.phase == YOU_CHOOSE:
-            self.draw_options(surface, game, area)
+            ui.paragraph(surface, f"Round {game.round}. {what}", area, ui.SMALL)
         elif game.phase == YOU_PLACE:
             ui.paragraph(surface, self.placing_text(game), area, ui.SMALL)
 
+    def fresh_cards(self, game: SoloGame) -> set[str]:
+        """The cards the last step put into a mixtape (outlined on the tapes)."""
+        if not game.log:
+            return set()
+        entry = game.log[-1]
+        return {*entry.get("you_placed", []), *entry.get("otto_placed", [])}
+
     def draw_tapes(self, surface: pygame.Surface, game: SoloGame, y: int) -> int:
-        """Both mixtapes and their points so far; returns the y under them."""
+        """Both mixtapes side by side, each as its two columns of cards (the last
+        ``CHIP_ROWS`` of each column; the cards placed by the last step outlined); returns the
+        y under them."""
         scores = game.scores()
-        box = pygame.Rect(ui.MARGIN, y, surface.get_width() - 2 * ui.MARGIN, 92)
-        ui.panel(surface, box, ui.PANEL)
-        for row, (who, tape) in enumerate(((YOU, game.you), (OTTO, game.otto))):
-            label = "You " if who == YOU else "Otto"
-            line = f"{label}  {scores[who].total:>3} pts   {tape_line(tape.to_json())}"
-            position = (box.left + 12, box.top + 10 + row * 38)
-            ui.text(surface, line, position, ui.SMALL, max_width=box.width - 24)
-        return box.bottom + 8
+        fresh = self.fresh_cards(game)
+        gap = 12
+        panel_w = (surface.get_width() - 2 * ui.MARGIN - gap) // 2
+        longest = max(len(column) for t in (game.you, game.otto) for column in (t.a, t.b))
+        rows = max(1, min(CHIP_ROWS, longest))
+        height = LINE + 14 + rows * (CHIP_H + 4)
+        for index, (who, tape) in enumerate(((YOU, game.you), (OTTO, game.otto))):
+            box = pygame.Rect(ui.MARGIN + index * (panel_w + gap), y, panel_w, height)
+            ui.panel(surface, box, ui.PANEL)
+            name = "You" if who == YOU else "Otto"
+            ui.text(
+                surface,
+                f"{name}  {scores[who].total} pts",
+                (box.left + 10, box.top + 6),
+                ui.SMALL,
+                ui.ACCENT,
+            )
+            column_w = (box.width - 30) // 2
+            for side_index, side in enumerate(("A", "B")):
+                column = tape.column(side)
+                left = box.left + 10 + side_index * (column_w + 10)
+                shown = column[-rows:]
+                hidden = len(column) - len(shown)
+                top = box.top + LINE + 10
+                if hidden:
+                    ui.text(
+                        surface,
+                        f"+{hidden}",
+                        (left + column_w, box.top + 6),
+                        ui.SMALL,
+                        ui.DIM,
+                        anchor="topright",
+                    )
+                for row, card_id in enumerate(shown):
+                    chip = pygame.Rect(left, top + row * (CHIP_H + 4), column_w, CHIP_H)
+                    self.draw_chip(surface, game, card_id, chip, card_id in fresh)
+                if not column:
+                    ui.text(surface, f"Trk {side}", (left + 8, top + 2), ui.SMALL, ui.DIM)
+        return y + height
+
+    @staticmethod
+    def draw_chip(
+        surface: pygame.Surface, game: SoloGame, card_id: str, chip: pygame.Rect, fresh: bool
+    ) -> None:
+        """One card of a drawn mixtape: its genre's stripe, genre and balance."""
+        card = game.deck.card(card_id)
+        pygame.draw.rect(surface, ui.BACKGROUND, chip, border_radius=6)
+        stripe = pygame.Rect(chip.left, chip.top, 10, chip.height)
+        pygame.draw.rect(surface, GENRE_COLOURS.get(card.genre, ui.DIM), stripe, border_radius=4)
+        if fresh:
+            pygame.draw.rect(surface, ui.INFO, chip, width=3, border_radius=6)
+        label = chip_label(game.deck, card_id)
+        ui.text(
+            surface,
+            label,
+            (chip.left + 18, chip.centery),
+            ui.SMALL,
+            anchor="midleft",
+            max_width=chip.width - 24,
+        )
 
     def draw_over(self, surface: pygame.Surface, game: SoloGame, area: pygame.Rect) -> None:
         scores = game.scores()
@@ -340,44 +403,82 @@ class SoloScreen(Screen):
         verdict = "You win!" if game.winner() == YOU else "Otto wins."
         text = f"Game over. You {you}, Otto {otto}. {verdict}"
         if you == otto:
-            text += " (A tie goes to Otto: you must beat him.)"
-        y = ui.paragraph(surface, text, area, ui.MEDIUM, ui.ACCENT) + 6
+            text += " A tie goes to Otto."
+        y = ui.paragraph(surface, text, area, ui.SMALL, ui.ACCENT)
         for who, label in ((YOU, "You"), (OTTO, "Otto")):
             s = scores[who]
-            line = (
-                f"{label}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
-                f" = {s.total}"
-            )
+            line = f"{label}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
             ui.text(surface, line, (area.left, y), ui.SMALL, max_width=area.width)
-            y += 32
+            y += LINE
 
-    def draw_options(self, surface: pygame.Surface, game: SoloGame, area: pygame.Rect) -> None:
-        """Your turn: the legal takes, each with what Otto gets."""
-        heading = f"Round {game.round}: what do you take?"
-        ui.text(surface, heading, (area.left, area.top), ui.SMALL, ui.ACCENT)
-        every = [*game.face_up(), FACE_DOWN]
+    def draw_choice(self, surface: pygame.Surface, game: SoloGame) -> None:
+        """Your turn: the two face-up cards and the face-down one, then every legal take with
+        what it does to your score and what Otto gets."""
+        width = surface.get_width()
+        scores = game.scores()
+        y = 6
+        ui.text(
+            surface, f"Round {game.round}: what do you take?", (ui.MARGIN, y), ui.SMALL, ui.ACCENT
+        )
+        standing = f"You {scores[YOU].total} · Otto {scores[OTTO].total}"
+        ui.text(surface, standing, (width - ui.MARGIN, y), ui.SMALL, anchor="topright")
+        y += LINE + 8
+        up = game.face_up()
+        unknown_w = 200
+        tile_w = (width - 2 * ui.MARGIN - unknown_w - 2 * 10) // 2
+        left = ui.MARGIN
+        for number, card_id in enumerate(up, start=1):
+            tile = pygame.Rect(left, y, tile_w, TILE_H)
+            self.draw_tile(surface, str(number), card_label(game.deck, card_id), tile)
+            left = tile.right + 10
+        self.draw_tile(surface, "?", "face down", pygame.Rect(left, y, unknown_w, TILE_H))
+        y += TILE_H + 10
         items = [
-            ui.MenuItem(
-                card_words(o)[:1].upper() + card_words(o)[1:],
-                "Otto gets " + card_words([c for c in every if c not in o]),
-            )
+            ui.MenuItem(self.option_label(up, o), self.option_note(game, o))
             for o in game.your_options()
         ]
-        rows = pygame.Rect(area.left, area.top + 32, area.width, area.height - 32)
+        rows = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, surface.get_height() - y - 2)
         ui.menu(surface, items, self.choice, rows, ui.SMALL, row_gap=2)
 
-    def placing_text(self, game: SoloGame) -> str:
-        entry = game.log[-1]
-        return (
-            f"Otto keeps {', '.join(entry['decision']['otto_takes'])}"
-            + (f" + {entry['extra']} from his deck" if entry.get("extra") else "")
-            + " and places: "
-            + placement_text(game.deck, entry["otto_placed"], entry["discarded"])
-            + ". "
-            + f"You take {', '.join(game.pending)}: place "
-            + placement_text(game.deck, self.best_order(game))
-            + ". OK when placed."
+    @staticmethod
+    def draw_tile(surface: pygame.Surface, badge: str, label: str, tile: pygame.Rect) -> None:
+        ui.panel(surface, tile, ui.PANEL)
+        ui.text(
+            surface, badge, (tile.left + 12, tile.centery), ui.MEDIUM, ui.INFO, anchor="midleft"
         )
+        ui.text(
+            surface,
+            label,
+            (tile.left + 46, tile.centery),
+            ui.SMALL,
+            anchor="midleft",
+            max_width=tile.width - 54,
+        )
+
+    @staticmethod
+    def option_label(up: list[str], option: list[str]) -> str:
+        """ "Take 1", "Take ?", "Take 2 + ?": the cards by their tile numbers."""
+        marks = ["?" if card == FACE_DOWN else str(up.index(card) + 1) for card in option]
+        return "Take " + " + ".join(marks)
+
+    @staticmethod
+    def option_note(game: SoloGame, option: list[str]) -> str:
+        """What the option does: your points and Otto's from the face-up cards each gets ("+?"
+        for the face-down card, which nobody may know yet)."""
+        up = game.face_up()
+        mine = [card for card in option if card != FACE_DOWN]
+        his = [card for card in up if card not in option]
+        you = " ".join(
+            [f"{points_gained(game.deck, game.you, mine):+d}"] * bool(mine)
+            + ["+?"] * (FACE_DOWN in option)
+        )
+        otto = f"{points_gained(game.deck, game.otto, his):+d}"
+        otto += "" if FACE_DOWN in option else " +?"
+        return f"you {you} · Otto {otto}"
+
+    def placing_text(self, game: SoloGame) -> str:
+        cards = placement_text(game.deck, self.best_order(game))
+        return f"Otto's cards are outlined. Place yours: {cards}. OK when placed."
 
     @staticmethod
     def best_order(game: SoloGame) -> list[str]:
