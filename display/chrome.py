@@ -44,12 +44,16 @@ def sim_panel(surface: pygame.Surface, hardware: Hardware, panel_w: int) -> None
 
 
 def toast(surface: pygame.Surface, content: str) -> None:
-    """A short message over the bottom of the content area."""
+    """A short message in place of the legend bar for its few seconds, so that it never covers
+    what the screen shows (two lines at most; the keys come back when it goes)."""
     width, height = surface.get_size()
-    lines = ui.wrap(content, ui.SMALL, width - 120)[:2]
+    box = pygame.Rect(0, height - ui.LEGEND_H, width, ui.LEGEND_H)
+    lines = ui.wrap(content, ui.SMALL, width - 32)
+    if len(lines) > 2:
+        lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, width - 32)]
     line_h = ui.font(ui.SMALL).get_linesize()
-    box = pygame.Rect(0, 0, width - 80, line_h * len(lines) + 20)
-    box.midbottom = (width // 2, height - ui.LEGEND_H - 10)
-    ui.panel(surface, box, ui.HEADER, border=ui.INFO)
+    pygame.draw.rect(surface, ui.HEADER, box)
+    pygame.draw.rect(surface, ui.INFO, (box.left, box.top, box.width, 3))
+    top = box.centery - line_h * len(lines) // 2 + 1
     for i, line in enumerate(lines):
-        ui.text(surface, line, (box.centerx, box.top + 10 + i * line_h), ui.SMALL, anchor="midtop")
+        ui.text(surface, line, (box.centerx, top + i * line_h), ui.SMALL, anchor="midtop")

@@ -501,3 +501,31 @@ def test_a_game_whose_screens_failed_to_load_says_broken(state: Path, monkeypatc
         assert app.top.note(mixtape) == ""  # type: ignore[attr-defined]
     finally:
         app.close()
+
+
+def test_a_toast_never_covers_the_screen(state: Path):
+    """A toast takes the legend bar's place for its seconds: every content pixel stays as it
+    was, and the keys come back when it goes."""
+    clock = FakeClock()
+    app = start(state, clock)
+    try:
+        width, height = app.surface.get_size()
+        content = pygame.Rect(0, ui.HEADER_H, width, height - ui.HEADER_H - ui.LEGEND_H)
+        legend = pygame.Rect(0, height - ui.LEGEND_H, width, ui.LEGEND_H)
+        plain = app.render().copy()
+        app.toast("Nothing to undo. " * 6)  # longer than two lines: shortened, not spilled
+        shown = app.render().copy()
+        assert pygame.image.tobytes(shown.subsurface(content), "RGB") == pygame.image.tobytes(
+            plain.subsurface(content), "RGB"
+        )
+        assert pygame.image.tobytes(shown.subsurface(legend), "RGB") != pygame.image.tobytes(
+            plain.subsurface(legend), "RGB"
+        )
+        clock.advance(10)
+        app.update()
+        gone = app.render()
+        assert pygame.image.tobytes(gone.subsurface(legend), "RGB") == pygame.image.tobytes(
+            plain.subsurface(legend), "RGB"
+        )
+    finally:
+        app.close()
