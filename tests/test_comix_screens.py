@@ -303,3 +303,18 @@ def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> N
                                               "Cat": ["composed", "neutral"]}  # fmt: skip
     assert game.totals() == {"Ann": 7, "Ben": 7, "Cat": 7}
     assert game.winners() == ["Ann", "Ben"]  # Cat finished last: a Slow token breaks the tie
+
+
+def test_story_token_and_selection_colours_never_collide() -> None:
+    """A story's colour is never mistaken for the selection bar or a review token."""
+    from math import dist
+
+    from display import ui
+    from display.screens.comix.common import STORY_COLOURS, TOKEN_COLOURS
+
+    others = [ui.ACCENT, *TOKEN_COLOURS.values()]
+    for colour in STORY_COLOURS:
+        assert min(dist(colour, other) for other in others) >= 85, colour
+    for i, colour in enumerate(STORY_COLOURS):
+        for other in STORY_COLOURS[i + 1 :]:
+            assert dist(colour, other) >= 85, (colour, other)

@@ -47,8 +47,9 @@ TICK_HZ = 1320.0  # the buzzer's warning tick in the last seconds of a timer
 TICK_SECONDS = 0.25
 TIME_UP_HZ = 440.0
 
-# One colour per story board (with its seat number always printed: never colour alone).
-STORY_COLOURS = [(255, 200, 40), (90, 180, 255), (255, 120, 200), (120, 220, 120), (255, 140, 60)]
+# One colour per story board (with its seat number always printed: never colour alone). None is
+# the selection yellow (ui.ACCENT) or near a token's colour: tests/test_comix_screens.py checks.
+STORY_COLOURS = [(0, 200, 190), (160, 220, 60), (255, 120, 170), (235, 235, 235), (170, 120, 70)]
 TOKEN_COLOURS = {
     Token.ORIGINAL: (190, 120, 255),
     Token.EXCITING: (255, 95, 80),
