@@ -218,15 +218,23 @@ def _described_choices(
                 "value": [hand[p].id for p in choices.order],
             }
         )
-    if len(outcome.script) > 1:  # the order can matter with two blanking texts or more
+    acted = [b for b, _ in outcome.script]
+    # The order matters with two acting blanking texts or more, and also when one text acts
+    # first and blanks another that hand order would have let act first (without saying so, a
+    # replay of these choices would run the hand's first blanking text first).
+    if len(acted) > 1 or (
+        len(acted) == 1 and prepared.blankers and acted[0] != prepared.blankers[0]
+    ):
+        names = [hand[b].card.name for b in acted]
         described.append(
             {
                 "card": None,
                 "name": None,
                 "rule": "blanking_order",
-                "choice": "blanking texts act in this order: "
-                + ", ".join(hand[b].card.name for b, _ in outcome.script),
-                "value": [hand[b].id for b, _ in outcome.script],
+                "choice": "blanking texts act in this order: " + ", ".join(names)
+                if len(names) > 1
+                else f"{names[0]}'s blanking text acts first",
+                "value": [hand[b].id for b in acted],
             }
         )
     return described
