@@ -5,9 +5,19 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from display.screens.mixtape.common import card_label, in_words, placement_text
 from display.screens.mixtape.solo import SoloScreen
-from games.mixtape import FACE_DOWN, SoloGame, Tape, load_example_deck, place_best
+from games.mixtape import (
+    FACE_DOWN,
+    GENRE_NAMES,
+    SoloGame,
+    Tape,
+    load_example_deck,
+    place_best,
+    score_mixtape,
+)
 
 DECK = load_example_deck()
 ID = re.compile(r"\bEX\d+\b")
@@ -70,3 +80,35 @@ def test_otto_gives_his_reason_in_words() -> None:
     assert reason.endswith(".") and "Otto takes" in reason
     for card_id in decision.otto_takes:
         assert card_label(DECK, card_id) in reason
+
+
+def test_the_score_screen_names_cards_as_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mixtape score shows each card's genre and balance in its column and the flow it
+    earned, never the deck's ids; the parts of the total in words."""
+    import pygame
+
+    from display import ui
+    from display.screens.mixtape import table
+
+    a, b = ["EX01", "EX03", "EX05"], ["EX02", "EX04", "EX06"]
+    score = score_mixtape(DECK, a, b).to_json()
+    drawn: list[str] = []
+    real_text = ui.text
+
+    def record(surface: pygame.Surface, content: str, *args: object, **kwargs: object) -> object:
+        drawn.append(content)
+        return real_text(surface, content, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ui, "text", record)
+    pygame.font.init()
+    bottom = table.draw_columns(pygame.Surface((800, 480)), DECK, a, b, score, 100)
+    assert bottom <= 480
+    assert not any(ID.search(line) for line in drawn)
+    for card_id in a + b:
+        card = DECK.card(card_id)
+        assert f"{GENRE_NAMES[card.genre]} {card.balance}" in drawn
+    flows = [line for line in drawn if line.startswith("flow ")]
+    assert sum(int(line.split()[1]) for line in flows) == score["flow"]
+    parts = table.score_parts(score)
+    assert parts.startswith(f"Balance {score['balance']['points']} (cube ")
+    assert f"Flow {score['flow']}" in parts and f"Genres {score['genres']}" in parts

@@ -9,7 +9,13 @@ import pygame
 
 from display import ui
 from display.screen import Screen, register_screen
-from display.screens.mixtape.common import NAMESPACE, enrolment, load_table_deck
+from display.screens.mixtape.common import (
+    GENRE_COLOURS,
+    NAMESPACE,
+    chip_label,
+    enrolment,
+    load_table_deck,
+)
 from display.widgets.ranking import RankingScreen
 from display.widgets.table import TableHandScreen, TableResultScreen, TableScreen
 from games.mixtape import GENRE_NAMES, MixtapeError, ranking_key, score_mixtape
@@ -94,25 +100,49 @@ class MixtapeTapeScreen(TableHandScreen):
 def draw_columns(
     surface: pygame.Surface, deck: Deck, a: list[str], b: list[str], score: dict[str, Any], top: int
 ) -> int:
-    """Both columns, each card with its genre, balance and flow points; returns the y after."""
+    """Both columns as played, each card as printed (genre and balance: the column is its side)
+    with the flow points it earned; returns the y after."""
     width = surface.get_width()
     flows = {(c["id"]): c["flow_points"] for c in score["cards"]}
     col_w = (width - 3 * ui.MARGIN) // 2
+    row_h = ui.font(ui.SMALL).get_linesize()
     bottom = top
     for index, (label, ids) in enumerate((("Trk A", a), ("Trk B", b))):
         x = ui.MARGIN + index * (col_w + ui.MARGIN)
         ui.text(surface, label, (x, top), ui.SMALL, ui.ACCENT)
-        y = top + 30
+        y = top + row_h
         for card_id in ids:
             card = deck.card(card_id)
-            line = (
-                f"{card_id} {GENRE_NAMES[card.genre]}  bal {card.balance}  "
-                f"flow {flows.get(card_id, 0)}"
+            stripe = pygame.Rect(x, y + 3, 8, row_h - 8)
+            pygame.draw.rect(surface, GENRE_COLOURS.get(card.genre, ui.DIM), stripe)
+            ui.text(
+                surface, chip_label(deck, card_id), (x + 16, y), ui.SMALL, max_width=col_w - 150
             )
-            ui.text(surface, line, (x, y), ui.SMALL, max_width=col_w)
-            y += 28
+            flow = flows.get(card_id, 0)
+            ui.text(
+                surface,
+                f"flow {flow}" if flow else "-",
+                (x + col_w, y),
+                ui.SMALL,
+                ui.TEXT if flow else ui.DIM,
+                anchor="topright",
+            )
+            y += row_h
         bottom = max(bottom, y)
     return bottom
+
+
+def score_parts(score: dict[str, Any]) -> str:
+    """ "Balance 30 (cube at the start) · Flow 10 · Genres 21 (Pop x6)"."""
+    position = score["balance"]["position"]
+    cube = (
+        "at the start"
+        if position == 0
+        else f"{abs(position)} {'left' if position < 0 else 'right'}"
+    )
+    sets = ", ".join(f"{GENRE_NAMES[g]} x{v['cards']}" for g, v in score["genre_sets"].items())
+    genres = f"Genres {score['genres']}" + (f" ({sets})" if sets else "")
+    return f"Balance {score['balance']['points']} (cube {cube}) · Flow {score['flow']} · {genres}"
 
 
 @register_screen
@@ -130,37 +160,15 @@ class MixtapeResultScreen(TableResultScreen):
         width, height = surface.get_size()
         score = self.player["score"]
         deck = load_table_deck(self.app)
-        ui.text(surface, str(score["total"]), (ui.MARGIN, 4), ui.BIG, ui.ACCENT)
-        parts = (
-            f"balance {score['balance']['points']} (cube {score['balance']['position']:+d}) + "
-            f"flow {score['flow']} + genres {score['genres']}"
-        )
-        ui.text(
-            surface,
-            "points",
-            (ui.MARGIN + ui.text_width(str(score["total"]), ui.BIG) + 10, 30),
-            ui.MEDIUM,
-        )
-        ui.text(
-            surface,
-            parts,
-            (width - ui.MARGIN, 34),
-            ui.SMALL,
-            anchor="midright",
-            max_width=width - 260,
-        )
-        y = draw_columns(surface, deck, self.player["a"], self.player["b"], score, 70)
-        sets = ", ".join(
-            f"{GENRE_NAMES[g]} x{v['cards']} = {v['points']}"
-            for g, v in score["genre_sets"].items()
-        )
+        total = ui.text(surface, str(score["total"]), (ui.MARGIN, 0), ui.BIG, ui.ACCENT)
+        left = total.right + 16
         ui.paragraph(
             surface,
-            f"Genre sets: {sets or 'none'}",
-            pygame.Rect(ui.MARGIN, y + 6, width - 2 * ui.MARGIN, height - y - 6),
+            f"points: {score_parts(score)}",
+            pygame.Rect(left, 6, width - left - ui.MARGIN, 2 * ui.font(ui.SMALL).get_linesize()),
             ui.SMALL,
-            ui.INFO,
         )
+        draw_columns(surface, deck, self.player["a"], self.player["b"], score, total.bottom + 4)
 
 
 @register_screen
