@@ -77,3 +77,25 @@ def test_config_command_checks_files_and_prints_defaults(tmp_path: Path, capsys)
     assert "line 3: keyboard.shutter: unknown key name 'kamera'" in capsys.readouterr().err
     assert main(["config"]) == 0
     assert "built-in defaults apply" in capsys.readouterr().out
+
+
+def test_the_solo_demo_plays_a_whole_game(tmp_path: Path) -> None:
+    """The solo tour (prepared with the example deck's cards) really reaches the end of a game,
+    so its screenshots show what their names say."""
+    import json
+
+    from display.checks.scenes import prepare_demo
+    from display.commands.app import DEMO_DIR, demo_preparations
+    from display.launch import RunOptions, run_script
+
+    script = DEMO_DIR / "32-mixtape-solo.txt"
+    assert demo_preparations(script) == ["mixtape-solo"]
+    state = tmp_path / "state"
+    state.mkdir()
+    prepare_demo("mixtape-solo", state)
+    dump = tmp_path / "dump.json"
+    run_script(RunOptions(simulated=True, script=script, state_dir=state, dump_state=dump))
+    solo = json.loads(dump.read_text())["store"]["mixtape"]["solo"]
+    assert solo["phase"] == "over"
+    with pytest.raises(ValueError, match="unknown demo preparation"):
+        prepare_demo("nothing-like-this", state)

@@ -140,3 +140,16 @@ def solo_deck_enrolment(folder: Path, keep: Sequence[str]) -> Path:
 
     enrol_solo_deck(folder, keep)
     return export_all(folder)[0]
+
+
+# What a demo script may ask for before it starts (a line "# prepare: NAME"): an appliance
+# that already holds what the tour needs, so the tour shows the screens, not the set-up.
+SOLO_DEMO_CARDS = [f"EX{n:02d}" for n in range(1, 13)] + [f"EX{n}" for n in range(37, 43)]
+
+
+def prepare_demo(name: str, state_dir: Path) -> None:
+    """Set ``state_dir`` up as the demo preparation ``name`` says; ValueError if unknown."""
+    if name == "mixtape-solo":  # the example deck's first twelve cards and Otto's six
+        enrol_solo_deck(state_dir, SOLO_DEMO_CARDS)
+    else:
+        raise ValueError(f"unknown demo preparation {name!r} (known: mixtape-solo)")

@@ -98,6 +98,12 @@ def demo_scripts() -> list[Path]:
     return sorted(DEMO_DIR.glob("*.txt"))
 
 
+def demo_preparations(script: Path) -> list[str]:
+    """The "# prepare: NAME" lines of a demo script: what the appliance must hold first."""
+    lines = script.read_text(encoding="utf-8").splitlines()
+    return [line.split(":", 1)[1].strip() for line in lines if line.startswith("# prepare:")]
+
+
 def demo_command(args: argparse.Namespace) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -115,6 +121,11 @@ def demo_command(args: argparse.Namespace) -> int:
     total = 0
     for script in scripts:
         with tempfile.TemporaryDirectory(prefix="tablekeeper-demo-state-") as state:
+            for name in demo_preparations(script):
+                # development fixtures, loaded only for the tours that ask for them
+                from display.checks.scenes import prepare_demo
+
+                prepare_demo(name, Path(state))
             options = RunOptions(
                 simulated=True,
                 script=script,
