@@ -9,6 +9,7 @@ back. When every story is done, or time runs out, the screen says who takes Slow
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -44,10 +45,33 @@ if TYPE_CHECKING:
 wall_clock = time.time
 
 
+def sand_depths(fraction: float, bulb: float, half: float, neck: float) -> tuple[float, float]:
+    """How deep the sand stands in each bulb so that its *area* is right: ``(top, pile)``.
+
+    A bulb is a trapezoid ``bulb`` high, ``2 * half`` wide at its open end and ``2 * neck`` at
+    the neck. ``top`` is the depth of the sand above the neck in the upper bulb (its area is
+    ``fraction`` of a bulb's), ``pile`` the height of the pile in the lower bulb (the rest).
+    Sand drawn by height instead would show the square of the time left: at 0:41 of 1:30 a
+    top bulb filled to 46 % of its height holds only a quarter of its area.
+    """
+    fraction = max(0.0, min(1.0, fraction))
+    slope = (half - neck) / bulb  # how much the half-width grows per pixel away from the neck
+    full = bulb * (half + neck) / 2  # half a bulb's area (half-widths throughout)
+    if slope <= 0:  # a straight tube: area is proportional to height
+        return bulb * fraction, bulb * (1 - fraction)
+    # upper bulb: neck * d + slope * d^2 / 2 = fraction * full
+    top = (math.sqrt(neck * neck + 2 * slope * fraction * full) - neck) / slope
+    # lower bulb, from its wide bottom: half * p - slope * p^2 / 2 = (1 - fraction) * full
+    under = max(0.0, half * half - 2 * slope * (1 - fraction) * full)
+    pile = (half - math.sqrt(under)) / slope
+    return min(bulb, top), min(bulb, pile)
+
+
 def draw_hourglass(
     surface: pygame.Surface, rect: pygame.Rect, fraction: float, colour: tuple[int, int, int]
 ) -> None:
-    """An hourglass whose top bulb holds ``fraction`` of the sand and bottom bulb the rest."""
+    """An hourglass whose top bulb holds ``fraction`` of the sand and bottom bulb the rest,
+    by area (:func:`sand_depths`), so the sand seen is the time left."""
     cx, top, bottom, mid = rect.centerx, rect.top, rect.bottom, rect.centery
     half = rect.width // 2
     neck = 6
@@ -55,22 +79,22 @@ def draw_hourglass(
     lower = [(cx - neck, mid), (cx + neck, mid), (cx + half, bottom), (cx - half, bottom)]
     fraction = max(0.0, min(1.0, fraction))
     bulb = mid - top
-    # top bulb: sand surface drops from the top towards the neck
-    level = top + int(bulb * (1 - fraction))
-    if fraction > 0:
-        width_at = half - (half - neck) * (level - top) / bulb
+    slope = (half - neck) / bulb
+    depth, pile = sand_depths(fraction, bulb, half, neck)
+    # top bulb: the sand sits on the neck, its surface ``depth`` above it
+    if depth > 0:
+        width_at = neck + slope * depth
         sand_top = [
-            (cx - width_at, level),
-            (cx + width_at, level),
+            (cx - width_at, mid - depth),
+            (cx + width_at, mid - depth),
             (cx + neck, mid),
             (cx - neck, mid),
         ]
         pygame.draw.polygon(surface, colour, sand_top)
     # bottom bulb: a pile growing from the bottom
-    if fraction < 1:
-        pile = int(bulb * (1 - fraction) * 0.9)
+    if pile > 0:
         surface_y = bottom - pile
-        width_at = neck + (half - neck) * (surface_y - mid) / bulb
+        width_at = half - slope * pile
         sand_bottom = [
             (cx - width_at, surface_y),
             (cx + width_at, surface_y),
@@ -78,12 +102,13 @@ def draw_hourglass(
             (cx - half, bottom),
         ]
         pygame.draw.polygon(surface, colour, sand_bottom)
-        if 0 < fraction:
+        if 0 < fraction < 1:
             pygame.draw.line(surface, colour, (cx, mid), (cx, surface_y), 3)
     pygame.draw.polygon(surface, ui.TEXT, upper, width=3)
     pygame.draw.polygon(surface, ui.TEXT, lower, width=3)
-    pygame.draw.line(surface, ui.TEXT, (cx - half - 8, top), (cx + half + 8, top), 5)
-    pygame.draw.line(surface, ui.TEXT, (cx - half - 8, bottom), (cx + half + 8, bottom), 5)
+    # the frame's end plates sit just outside the bulbs, so they hide no sand
+    pygame.draw.rect(surface, ui.TEXT, (cx - half - 8, top - 6, 2 * half + 16, 6))
+    pygame.draw.rect(surface, ui.TEXT, (cx - half - 8, bottom, 2 * half + 16, 6))
 
 
 @register_screen
@@ -101,6 +126,7 @@ class ScriptingScreen(GameScreen):
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
         self.saved_second: int | None = None  # whole second of sand last written to the store
         self._tiles: list[pygame.Rect] = []
+        self.glass = pygame.Rect(0, 0, 0, 0)  # where the hourglass was last drawn (content area)
 
     @property
     def scripting(self) -> Scripting:
@@ -217,9 +243,8 @@ class ScriptingScreen(GameScreen):
         remaining = self.timer.remaining(now)
         warning = self.timer.running and remaining <= WARNING_SECONDS
         colour = ui.BAD if warning or self.scripting.timed_out else ui.ACCENT
-        draw_hourglass(
-            surface, pygame.Rect(24, 24, 120, height - 48), self.timer.fraction(now), colour
-        )
+        self.glass = pygame.Rect(24, 24, 120, height - 48)
+        draw_hourglass(surface, self.glass, self.timer.fraction(now), colour)
         left_w = 400
         ui.text(
             surface,

@@ -1,0 +1,125 @@
+"""The Co-Mix sand timer screen, driven by injected button presses on the app's fake clock:
+the sand drawn by area, the round's title, who is still working (on screen and on the LEDs),
+the end notices, leaving with a hold of BACK and resuming with a count-in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+from gpiozero import Device
+
+from device import simulated
+from display import ui
+from display.clock import FakeClock
+from display.launch import RunOptions, build_app
+from display.screens.comix.common import save_game
+from display.screens.comix.timer import ScriptingScreen, sand_depths
+from games.comix import Game, TableSetup
+
+TITLE = "The Craziest Day of My Life"
+FOUR = ["Ann", "Ben", "Cat", "Dan"]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    yield
+    if Device.pin_factory is not None:
+        Device.pin_factory.reset()
+
+
+class Table:
+    """An appliance on a fake clock showing the sand timer of a fresh game."""
+
+    def __init__(self, state: Path, players: list[str] = FOUR, config: Path | None = None):
+        self.clock = FakeClock()
+        self.state = state
+        self.app = build_app(
+            RunOptions(simulated=True, state_dir=state, config=config), self.clock, True
+        )
+        game = Game.new(TableSetup.create(players))
+        game.set_title(TITLE)
+        save_game(self.app, game)
+        self.app.push(ScriptingScreen(self.app, game))
+        self.app.save()
+
+    @property
+    def screen(self) -> ScriptingScreen:
+        top = self.app.top
+        assert isinstance(top, ScriptingScreen)
+        return top
+
+    def press(self, name: str) -> None:
+        simulated.press(self.app.hardware, name)
+        self.app.update()
+        simulated.release(self.app.hardware, name)
+        self.app.update()
+
+    def hold(self, name: str, seconds: float) -> None:
+        simulated.press(self.app.hardware, name)
+        self.app.update()
+        self.advance(seconds)
+        simulated.release(self.app.hardware, name)
+        self.app.update()
+
+    def advance(self, seconds: float) -> None:
+        """Let the clock run in 0.1 s frames, as the loop would."""
+        for _ in range(round(seconds * 10)):
+            self.clock.advance(0.1)
+            self.app.update()
+
+    def render(self) -> np.ndarray:
+        """The frame as an (x, y, rgb) array."""
+        return pygame.surfarray.array3d(self.app.render())
+
+    def close(self) -> None:
+        self.app.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    table = Table(tmp_path / "state")
+    yield table
+    table.close()
+
+
+def sand_fractions(table: Table) -> tuple[float, float]:
+    """Pixels of sand colour in the (upper, lower) bulb of the hourglass on screen."""
+    frame = table.render()
+    glass = table.screen.glass.move(0, ui.HEADER_H)
+    region = frame[glass.left : glass.right, glass.top : glass.bottom]
+    sand = np.zeros(region.shape[:2], dtype=bool)
+    for colour in (ui.ACCENT, ui.BAD):
+        sand |= np.all(region == colour, axis=2)
+    middle = glass.height // 2
+    return float(sand[:, :middle].sum()), float(sand[:, middle:].sum())
+
+
+def test_sand_depths_give_areas_proportional_to_the_time_left() -> None:
+    bulb, half, neck = 150.0, 60.0, 6.0
+    slope = (half - neck) / bulb
+    full = bulb * (half + neck) / 2
+    for fraction in (0.0, 0.1, 0.25, 41 / 90, 0.75, 1.0):
+        top, pile = sand_depths(fraction, bulb, half, neck)
+        assert neck * top + slope * top * top / 2 == pytest.approx(fraction * full)
+        assert half * pile - slope * pile * pile / 2 == pytest.approx((1 - fraction) * full)
+
+
+def test_the_sand_on_screen_is_proportional_to_the_time_left(table: Table) -> None:
+    table.press("seat_3")  # Cat is done first: the sand timer flips
+    full_top, _ = sand_fractions(table)
+    seen = {}
+    for left in (80.0, 60.0, 41.0, 20.0, 11.0):
+        table.advance(table.screen.timer.remaining(table.clock.now()) - left)
+        top, bottom = sand_fractions(table)
+        seen[left] = top / full_top
+        assert top / full_top == pytest.approx(left / 90, abs=0.03), left
+        # the lower bulb holds what fell (the falling stream adds a thin line)
+        assert bottom / full_top == pytest.approx(1 - left / 90, abs=0.05), left
+    # at 0:41 of 1:30 nearly half the sand is still up (drawn by height it looked a fifth full)
+    assert seen[41.0] > 0.43
