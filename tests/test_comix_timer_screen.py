@@ -123,3 +123,40 @@ def test_the_sand_on_screen_is_proportional_to_the_time_left(table: Table) -> No
         assert bottom / full_top == pytest.approx(1 - left / 90, abs=0.05), left
     # at 0:41 of 1:30 nearly half the sand is still up (drawn by height it looked a fifth full)
     assert seen[41.0] > 0.43
+
+
+def drawn_texts(table: Table, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, tuple]]:
+    """(text, size, colour) of every line of text drawn in one frame of the real screen."""
+    seen: list[tuple[str, int, tuple]] = []
+    real_text = ui.text
+
+    def spy(surface, content, pos, size=ui.MEDIUM, color=ui.TEXT, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        seen.append((content, size, tuple(color)))
+        return real_text(surface, content, pos, size, color, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ui, "text", spy)
+        table.app.render()
+    return seen
+
+
+def test_the_rounds_title_is_on_the_timer_screen(table: Table, monkeypatch) -> None:
+    texts = drawn_texts(table, monkeypatch)
+    assert ("\u201cThe Craziest Day of My Life\u201d", ui.MEDIUM, ui.TEXT) in texts
+    table.press("seat_1")
+    table.advance(30)
+    assert any(TITLE in t for t, _, _ in drawn_texts(table, monkeypatch))
+
+
+def test_a_long_typed_title_wraps_in_readable_type(tmp_path: Path, monkeypatch) -> None:
+    table = Table(tmp_path / "state")
+    try:
+        long = "The Night the Whole Village Forgot How to Whistle at Noon!!"  # 59 characters
+        table.screen.game.round.title = long
+        lines = [(t, size) for t, size, _ in drawn_texts(table, monkeypatch) if size == ui.SMALL]
+        words = " ".join(t for t, _ in lines)
+        assert "\u201cThe Night" in words and "Noon!!\u201d" in words  # nothing cut
+        frame = table.render()
+        assert frame.shape[:2] == (800, 480)
+    finally:
+        table.close()

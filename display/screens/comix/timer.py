@@ -243,23 +243,50 @@ class ScriptingScreen(GameScreen):
         remaining = self.timer.remaining(now)
         warning = self.timer.running and remaining <= WARNING_SECONDS
         colour = ui.BAD if warning or self.scripting.timed_out else ui.ACCENT
-        self.glass = pygame.Rect(24, 24, 120, height - 48)
+        self.glass = pygame.Rect(22, 14, 112, height - 28)
         draw_hourglass(surface, self.glass, self.timer.fraction(now), colour)
-        left_w = 400
-        ui.text(
+        right = pygame.Rect(self.glass.right + 18, 0, width - self.glass.right - 30, height)
+        top = self.draw_prompt(surface, right) + 6
+        clock_w = 270
+        clock = ui.text(
             surface,
             clock_text(remaining),
-            (165 + (left_w - 165) // 2, 40),
+            (right.left + clock_w // 2, top),
             ui.HUGE,
             colour,
             "midtop",
         )
-        status_area = pygame.Rect(160, 164, left_w - 170, height - 170)
+        status_area = pygame.Rect(right.left, clock.bottom + 4, clock_w, height - clock.bottom - 8)
         if self.scripting.over:
             self.draw_slow_tokens(surface, status_area)
         else:
             ui.paragraph(surface, self.status_line(), status_area, ui.SMALL, ui.TEXT, "center")
-        self.draw_tiles(surface, pygame.Rect(left_w + 10, 12, width - left_w - 22, height - 24))
+        tiles = pygame.Rect(
+            right.left + clock_w + 10, top, right.width - clock_w - 10, height - top - 8
+        )
+        self.draw_tiles(surface, tiles)
+
+    def draw_prompt(self, surface: pygame.Surface, area: pygame.Rect) -> int:
+        """The round's title - the creative prompt every story answers - across the top, in
+        quotes; as big as fits (two lines at most). Returns the y below it."""
+        title = self.game.round.title or ""
+        if not title:
+            return area.top
+        quoted = f"\u201c{title}\u201d"
+        for size in (ui.MEDIUM, ui.SMALL):
+            if ui.text_width(quoted, size) <= area.width:
+                return ui.text(
+                    surface, quoted, (area.centerx, area.top + 6), size, ui.TEXT, "midtop"
+                ).bottom
+        line_h = ui.font(ui.SMALL).get_linesize()
+        lines = ui.wrap(quoted, ui.SMALL, area.width)
+        if len(lines) > 2:
+            lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, area.width)]
+        y = area.top + 6
+        for line in lines:
+            ui.text(surface, line, (area.centerx, y), ui.SMALL, ui.TEXT, "midtop")
+            y += line_h
+        return y
 
     def draw_slow_tokens(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Scripting is over: a framed notice of who takes a Slow token, in big letters."""
