@@ -160,3 +160,82 @@ def test_a_long_typed_title_wraps_in_readable_type(tmp_path: Path, monkeypatch) 
         assert frame.shape[:2] == (800, 480)
     finally:
         table.close()
+
+
+def colour_share(frame: np.ndarray, rect: pygame.Rect, colour: tuple[int, int, int]) -> float:
+    """Share of the pixels of ``rect`` (content coordinates) that are exactly ``colour``."""
+    area = rect.move(0, ui.HEADER_H)
+    region = frame[area.left : area.right, area.top : area.bottom]
+    return float(np.all(region == colour, axis=2).mean())
+
+
+def test_finished_seats_are_solid_and_those_still_working_large(table: Table) -> None:
+    from display.screens.comix.common import story_colour
+
+    table.press("seat_3")
+    table.advance(3)
+    frame = table.render()
+    tiles = table.screen._tiles
+    assert tiles[2].height < min(tiles[i].height for i in (0, 1, 3))  # Cat is done: smaller
+    assert min(tiles[i].height for i in (0, 1, 3)) >= 70
+    assert colour_share(frame, tiles[2], story_colour(2)) > 0.6  # solid in Cat's colour
+    for working in (0, 1, 3):  # dark tiles outlined in the story's colour
+        assert colour_share(frame, tiles[working], ui.PANEL) > 0.5
+
+
+def test_one_seat_left_is_spotlit_with_its_time(table: Table, monkeypatch) -> None:
+    for seat in ("seat_3", "seat_1", "seat_4"):
+        table.press(seat)
+        table.advance(3)
+    table.advance(74.5)  # 90 - 9 - 74.5 = 6.5 s left
+    texts = drawn_texts(table, monkeypatch)
+    big = [(t, size) for t, size, _ in texts if size >= ui.BIG]
+    assert ("BEN \u2014 ", ui.HUGE) in big and ("0:07", ui.HUGE) in big
+    assert any(t == "SEAT 2 is still scripting" for t, _, _ in texts)
+    # the finished seats stay on screen, solid, and a tap on one still takes it back in time
+    tiles = table.screen._tiles
+    assert tiles[1].width > 3 * tiles[0].width
+
+
+def test_a_team_left_alone_is_spotlit_as_big_as_its_names_allow(tmp_path: Path, monkeypatch):
+    players = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]  # three teams
+    for long_names, expected in ((False, ui.BIG), (True, ui.MEDIUM)):
+        if long_names:
+            players[2:4] = ["Maximilian", "Bartholomew"]
+        table = Table(tmp_path / f"state-{long_names}", players)
+        try:
+            table.press("seat_1")
+            table.press("seat_3")
+            table.advance(30)
+            sizes = {t: size for t, size, _ in drawn_texts(table, monkeypatch)}
+            team = " & ".join(players[2:4]).upper()
+            if long_names:  # the names on one line, the time below, still huge
+                assert sizes[team] >= expected and sizes["1:00"] == ui.HUGE
+                spot = table.screen._tiles[1]
+                assert ui.text_width(team, sizes[team]) <= spot.width - 32  # in full
+            else:
+                assert sizes[f"{team} \u2014 "] == sizes["1:00"] == expected
+        finally:
+            table.close()
+
+
+def test_seat_leds_light_the_seats_still_working(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[pins]\nseat_leds = [2, 3, 7, 8, 14]\n")
+    table = Table(tmp_path / "state", config=config)  # four players: SEAT 5 has no story
+    try:
+        hardware = table.app.hardware
+        table.advance(0.1)
+        assert hardware.seat_leds == [True, True, True, True, False]
+        table.press("seat_3")
+        table.advance(45)
+        assert hardware.seat_leds == [True, True, False, True, False]
+        assert hardware.bar_value == pytest.approx(0.5, abs=0.02)  # the bar: time left
+        table.press("seat_1")
+        table.press("seat_4")
+        table.advance(1)
+        assert hardware.seat_leds == [False, True, False, False, False]  # Ben, alone
+        table.advance(50)  # time is up: nobody is scripting any more
+        assert hardware.seat_leds == [False] * 5 and hardware.bar_value == 0
+    finally:
+        table.close()

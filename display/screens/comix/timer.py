@@ -67,6 +67,16 @@ def sand_depths(fraction: float, bulb: float, half: float, neck: float) -> tuple
     return min(bulb, top), min(bulb, pile)
 
 
+def draw_check(surface: pygame.Surface, box: pygame.Rect, colour: tuple[int, int, int]) -> None:
+    """A bold check mark filling ``box`` (the UI font has no glyph for one)."""
+    points = [
+        (box.left, box.top + box.height * 0.55),
+        (box.left + box.width * 0.38, box.bottom - 2),
+        (box.right, box.top + 2),
+    ]
+    pygame.draw.lines(surface, colour, False, points, max(4, box.width // 6))
+
+
 def draw_hourglass(
     surface: pygame.Surface, rect: pygame.Rect, fraction: float, colour: tuple[int, int, int]
 ) -> None:
@@ -127,12 +137,14 @@ class ScriptingScreen(GameScreen):
         self.saved_second: int | None = None  # whole second of sand last written to the store
         self._tiles: list[pygame.Rect] = []
         self.glass = pygame.Rect(0, 0, 0, 0)  # where the hourglass was last drawn (content area)
+        self._lit_seats: tuple[int, ...] | None = None  # seat LEDs last lit (None: not yet)
 
     @property
     def scripting(self) -> Scripting:
         return self.game.round.scripting
 
     def on_show(self) -> None:
+        self._lit_seats = None  # another screen may have turned the LEDs off
         if self.game.phase != SCRIPTING:
             self.next_phase()
 
@@ -235,6 +247,15 @@ class ScriptingScreen(GameScreen):
                 self.app.save()
         elif self.scripting.all_done:
             self.app.hardware.set_bar(timer.fraction(now))
+        self.light_seats()
+
+    def light_seats(self) -> None:
+        """The LEDs in the seat buttons (where fitted) light the stories still being scripted;
+        all dark once scripting is over."""
+        seats = () if self.scripting.over else tuple(i + 1 for i in self.working())
+        if seats != self._lit_seats:
+            self._lit_seats = seats
+            self.app.hardware.set_seat_leds(seats)
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
@@ -247,24 +268,126 @@ class ScriptingScreen(GameScreen):
         draw_hourglass(surface, self.glass, self.timer.fraction(now), colour)
         right = pygame.Rect(self.glass.right + 18, 0, width - self.glass.right - 30, height)
         top = self.draw_prompt(surface, right) + 6
+        main = pygame.Rect(right.left, top, right.width, height - top - 8)
+        self._tiles = []
+        working = self.working()
+        if not self.scripting.over and len(working) == 1 and self.scripting.done_order:
+            self.draw_spotlight(surface, main, working[0], remaining, colour)
+            return
         clock_w = 270
         clock = ui.text(
             surface,
             clock_text(remaining),
-            (right.left + clock_w // 2, top),
+            (main.left + clock_w // 2, top),
             ui.HUGE,
             colour,
             "midtop",
         )
-        status_area = pygame.Rect(right.left, clock.bottom + 4, clock_w, height - clock.bottom - 8)
+        status_area = pygame.Rect(
+            main.left, clock.bottom + 4, clock_w, main.bottom - clock.bottom - 4
+        )
         if self.scripting.over:
             self.draw_slow_tokens(surface, status_area)
         else:
             ui.paragraph(surface, self.status_line(), status_area, ui.SMALL, ui.TEXT, "center")
         tiles = pygame.Rect(
-            right.left + clock_w + 10, top, right.width - clock_w - 10, height - top - 8
+            main.left + clock_w + 10, main.top, main.width - clock_w - 10, main.height
         )
         self.draw_tiles(surface, tiles)
+
+    def working(self) -> list[int]:
+        """The stories (by index) still being scripted: none once time is up."""
+        if self.scripting.timed_out:
+            return []
+        done = self.scripting.done_order
+        return [i for i, story in enumerate(self.game.setup.stories) if story.name not in done]
+
+    def draw_spotlight(
+        self,
+        surface: pygame.Surface,
+        area: pygame.Rect,
+        index: int,
+        remaining: float,
+        colour: tuple[int, int, int],
+    ) -> None:
+        """One story left: its creators and the time left, as big as fits ("CAT - 0:07"), with
+        the finished seats as a row of solid chips below."""
+        story = self.game.setup.stories[index]
+        chips_h = 52
+        spot = pygame.Rect(area.left, area.top, area.width, area.height - chips_h - 10)
+        ui.panel(surface, spot, ui.PANEL, border=story_colour(index))
+        pygame.draw.rect(surface, story_colour(index), spot, width=6, border_radius=10)
+        self._tiles = [pygame.Rect(0, 0, 0, 0)] * len(self.game.setup.stories)
+        self._tiles[index] = spot
+        name = names_line(story.members).upper()
+        clock = clock_text(remaining)
+        dash = " \u2014 "
+        inner = spot.width - 32
+        badge_h = 44
+        for size in (ui.HUGE, ui.BIG):
+            if ui.text_width(name + dash + clock, size) <= inner:
+                # one line: the name in the story's colour, the time in the sand's colour
+                total = ui.text_width(name + dash + clock, size)
+                y = spot.top + (spot.height - badge_h) // 2
+                x = spot.centerx - total // 2
+                left = ui.text(surface, name + dash, (x, y), size, story_colour(index), "midleft")
+                ui.text(surface, clock, (left.right, y), size, colour, "midleft")
+                break
+        else:  # a long name (a team): the name on one line, the time on the next
+            sizes = (ui.BIG, ui.LARGE, ui.MEDIUM)
+            size = next((s for s in sizes if ui.text_width(name, s) <= inner), ui.SMALL)
+            line = ui.text(
+                surface,
+                name,
+                (spot.centerx, spot.top + 10),
+                size,
+                story_colour(index),
+                "midtop",
+                inner,
+            )
+            ui.text(surface, clock, (spot.centerx, line.bottom), ui.HUGE, colour, "midtop")
+        note = f"SEAT {index + 1} is still scripting"
+        ui.text(surface, note, (spot.centerx, spot.bottom - 10), ui.SMALL, ui.TEXT, "midbottom")
+        # the finished seats: solid chips with a check, in seat order
+        done = [i for i in range(len(self.game.setup.stories)) if i != index]
+        gap = 8
+        chip_w = min(200, (area.width - gap * (len(done) - 1)) // max(1, len(done)))
+        x = area.left
+        for other in done:
+            chip = pygame.Rect(x, area.bottom - chips_h, chip_w, chips_h)
+            self._tiles[other] = chip
+            self.draw_done_tile(surface, chip, other, f"SEAT {other + 1}", "")
+            x += chip_w + gap
+
+    def draw_done_tile(
+        self, surface: pygame.Surface, tile: pygame.Rect, index: int, label: str, note: str
+    ) -> None:
+        """A finished story: solid in its colour, a check mark, dark text on it."""
+        pygame.draw.rect(surface, story_colour(index), tile, border_radius=10)
+        box = pygame.Rect(tile.left + 10, tile.centery - 14, 28, 28)
+        draw_check(surface, box, ui.ACCENT_TEXT)
+        right = tile.right - 12
+        if note:
+            right = (
+                ui.text(
+                    surface,
+                    note,
+                    (tile.right - 12, tile.centery),
+                    ui.SMALL,
+                    ui.ACCENT_TEXT,
+                    "midright",
+                ).left
+                - 10
+            )
+        ui.text(
+            surface,
+            label,
+            (box.right + 10, tile.centery),
+            ui.SMALL,
+            ui.ACCENT_TEXT,
+            "midleft",
+            right - box.right - 10,
+        )
 
     def draw_prompt(self, surface: pygame.Surface, area: pygame.Rect) -> int:
         """The round's title - the creative prompt every story answers - across the top, in
@@ -328,37 +451,66 @@ class ScriptingScreen(GameScreen):
         return "Press your SEAT button when your story is done."
 
     def draw_tiles(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """One tile per story in seat order: a finished one solid with a check, one still being
+        scripted taller, outlined in its colour, with its name large."""
         stories = self.game.setup.stories
         gap = 8
-        tile_h = min(80, (area.height - gap * (len(stories) - 1)) // len(stories))
+        working = set(self.working())
+        done_h = 46
+        room = area.height - gap * (len(stories) - 1) - done_h * (len(stories) - len(working))
+        work_h = min(96, room // len(working)) if working else 0
         slow = set(self.scripting.slow_stories())
-        self._tiles = []
+        y = area.top
         for index, story in enumerate(stories):
-            tile = pygame.Rect(area.left, area.top + index * (tile_h + gap), area.width, tile_h)
-            self._tiles.append(tile)
             done = story.name in self.scripting.done_order
-            border = ui.ACCENT if index == self.selected and self.few_buttons else None
-            ui.panel(surface, tile, ui.PANEL, border=border)
+            tile = pygame.Rect(area.left, y, area.width, work_h if index in working else done_h)
+            self._tiles.append(tile)
+            y = tile.bottom + gap
+            name = names_line(story.members)
+            if done:
+                place = ordinal(self.scripting.done_order.index(story.name) + 1)
+                note = "SLOW" if story.name in slow else place
+                self.draw_done_tile(surface, tile, index, name, note)
+                continue
+            selected = index == self.selected and self.few_buttons
             colour = story_colour(index)
+            if self.scripting.timed_out:  # not done in time: framed in red, said in words
+                ui.panel(surface, tile, ui.PANEL, border=ui.BAD)
+                state = ui.text(
+                    surface,
+                    "NOT DONE",
+                    (tile.right - 12, tile.centery),
+                    ui.SMALL,
+                    ui.BAD,
+                    "midright",
+                )
+                room_w = state.left - tile.left - 24
+                ui.text(
+                    surface,
+                    name,
+                    (tile.left + 14, tile.centery),
+                    ui.SMALL,
+                    ui.TEXT,
+                    "midleft",
+                    room_w,
+                )
+                continue
+            ui.panel(surface, tile, ui.PANEL)
+            pygame.draw.rect(surface, colour, tile, width=4, border_radius=10)
+            if selected:
+                pygame.draw.rect(surface, ui.ACCENT, tile.inflate(6, 6), width=3, border_radius=12)
             badge = seat_badge(surface, index + 1, (tile.left + 10, tile.centery), colour)
             name_x = badge.right + 12
-            if done:
-                place = self.scripting.done_order.index(story.name) + 1
-                state, state_colour = f"DONE {ordinal(place)}", ui.GOOD
-            elif self.scripting.timed_out:
-                state, state_colour = "NOT DONE", ui.BAD
-            else:
-                state, state_colour = "working", ui.DIM
-            if story.name in slow:
-                state += " SLOW"
-                state_colour = ui.BAD
-            right = ui.text(
-                surface, state, (tile.right - 12, tile.centery), ui.SMALL, state_colour, "midright"
+            room_w = tile.right - 12 - name_x
+            size = next(
+                (
+                    s
+                    for s in (ui.LARGE, ui.MEDIUM)
+                    if ui.text_width(name, s) <= room_w and s <= tile.height
+                ),
+                ui.SMALL,
             )
-            name = names_line(story.members)
-            room = right.left - name_x - 10
-            size = ui.MEDIUM if ui.text_width(name, ui.MEDIUM) <= room else ui.SMALL
-            ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room)
+            ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room_w)
 
     def legend(self) -> list[LegendItem]:
         count = len(self.game.setup.stories)
