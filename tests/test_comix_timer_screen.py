@@ -239,3 +239,40 @@ def test_seat_leds_light_the_seats_still_working(tmp_path: Path) -> None:
         assert hardware.seat_leds == [False] * 5 and hardware.bar_value == 0
     finally:
         table.close()
+
+
+def test_all_done_is_green_and_its_undo_key_goes_after_two_seconds(table: Table, monkeypatch):
+    for seat in ("seat_2", "seat_4", "seat_1"):
+        table.press(seat)
+        table.advance(3)
+    table.press("seat_3")  # the last story: all done, the sand stops
+    table.advance(1)
+    texts = drawn_texts(table, monkeypatch)
+    assert ("ALL DONE!", ui.LARGE, ui.ACCENT_TEXT) in texts  # dark on a green banner
+    assert colour_share(table.render(), table.screen.banner, ui.GOOD) > 0.6
+    assert not any(t == "TIME IS UP!" for t, _, _ in texts)
+    assert ("Cat", ui.LARGE, ui.TEXT) in texts  # the Slow token, in big letters
+    assert any(t == "Undo" for t, _, _ in texts)  # the legend offers the undo...
+    table.advance(1.1)
+    assert not any(t == "Undo" for t, _, _ in drawn_texts(table, monkeypatch))  # ...for 2 s
+    table.press("seat_3")  # too late: it stays done
+    assert table.screen.scripting.all_done
+
+
+def test_time_up_is_a_red_alarm_with_no_undo(table: Table, monkeypatch) -> None:
+    table.press("seat_1")
+    table.advance(89)
+    table.press("seat_2")
+    table.advance(1.1)  # time is up less than two seconds after Ben's press
+    texts = drawn_texts(table, monkeypatch)
+    assert ("TIME IS UP!", ui.LARGE, ui.ACCENT_TEXT) in texts
+    assert colour_share(table.render(), table.screen.banner, ui.BAD) > 0.6
+    assert not any("Undo" in t or "undo" in t for t, _, _ in texts)
+    assert table.app.hardware.buzzing  # the long tone
+
+
+def test_the_undo_window_shows_in_the_legend_while_scripting(table: Table, monkeypatch) -> None:
+    table.press("seat_1")
+    assert any(t == "Story done / undo" for t, _, _ in drawn_texts(table, monkeypatch))
+    table.advance(2.1)
+    assert any(t == "Story done" for t, _, _ in drawn_texts(table, monkeypatch))

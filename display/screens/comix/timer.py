@@ -138,6 +138,7 @@ class ScriptingScreen(GameScreen):
         self._tiles: list[pygame.Rect] = []
         self.glass = pygame.Rect(0, 0, 0, 0)  # where the hourglass was last drawn (content area)
         self._lit_seats: tuple[int, ...] | None = None  # seat LEDs last lit (None: not yet)
+        self.banner = pygame.Rect(0, 0, 0, 0)  # the ALL DONE / TIME IS UP banner, once drawn
 
     @property
     def scripting(self) -> Scripting:
@@ -275,21 +276,17 @@ class ScriptingScreen(GameScreen):
             self.draw_spotlight(surface, main, working[0], remaining, colour)
             return
         clock_w = 270
-        clock = ui.text(
-            surface,
-            clock_text(remaining),
-            (main.left + clock_w // 2, top),
-            ui.HUGE,
-            colour,
-            "midtop",
-        )
-        status_area = pygame.Rect(
-            main.left, clock.bottom + 4, clock_w, main.bottom - clock.bottom - 4
-        )
+        column = pygame.Rect(main.left, main.top, clock_w, main.height)
         if self.scripting.over:
-            self.draw_slow_tokens(surface, status_area)
+            self.draw_over(surface, column)
         else:
-            ui.paragraph(surface, self.status_line(), status_area, ui.SMALL, ui.TEXT, "center")
+            clock = ui.text(
+                surface, clock_text(remaining), (column.centerx, top), ui.HUGE, colour, "midtop"
+            )
+            status = pygame.Rect(
+                column.left, clock.bottom + 4, clock_w, column.bottom - clock.bottom - 4
+            )
+            ui.paragraph(surface, self.status_line(), status, ui.SMALL, ui.TEXT, "center")
         tiles = pygame.Rect(
             main.left + clock_w + 10, main.top, main.width - clock_w - 10, main.height
         )
@@ -411,42 +408,56 @@ class ScriptingScreen(GameScreen):
             y += line_h
         return y
 
-    def draw_slow_tokens(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        """Scripting is over: a framed notice of who takes a Slow token, in big letters."""
+    def draw_over(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Scripting is over: a banner - "ALL DONE!" in green (success), "TIME IS UP!" in red
+        like an alarm - and who takes a Slow token, in big letters."""
         scripting = self.scripting
-        ui.panel(surface, area, ui.PANEL, border=ui.BAD)
+        tone = ui.BAD if scripting.timed_out else ui.GOOD
         heading = "TIME IS UP!" if scripting.timed_out else "ALL DONE!"
+        self.banner = pygame.Rect(area.left, area.top, area.width, 76)
+        pygame.draw.rect(surface, tone, self.banner, border_radius=10)
+        ui.text(surface, heading, self.banner.center, ui.LARGE, ui.ACCENT_TEXT, "center")
+        notice = pygame.Rect(
+            area.left, self.banner.bottom + 10, area.width, area.bottom - self.banner.bottom - 10
+        )
+        ui.panel(surface, notice, ui.PANEL, border=tone)
         y = (
             ui.text(
-                surface, heading, (area.centerx, area.top + 8), ui.MEDIUM, ui.BAD, "midtop"
+                surface,
+                "Slow token for",
+                (notice.centerx, notice.top + 10),
+                ui.SMALL,
+                ui.TEXT,
+                "midtop",
             ).bottom
-            + 4
+            + 2
         )
-        ui.text(surface, "Slow token for", (area.centerx, y), ui.SMALL, ui.DIM, "midtop")
-        y += 30
         players = [
             m for story in scripting.slow_stories() for m in self.game.setup.story(story).members
         ]
-        size = ui.MEDIUM if len(players) <= 3 else ui.SMALL
+        room = notice.bottom - y - (70 if scripting.timed_out else 8)
+        names = ", ".join(players)
+        size = next(
+            (
+                s
+                for s in (ui.LARGE, ui.MEDIUM)
+                if len(ui.wrap(names, s, notice.width - 16)) * ui.font(s).get_linesize() <= room
+            ),
+            ui.SMALL,
+        )
         line_h = ui.font(size).get_linesize()
-        for line in ui.wrap(", ".join(players), size, area.width - 16):
-            if y + line_h > area.bottom - 4:
+        for line in ui.wrap(names, size, notice.width - 16):
+            if y + line_h > notice.bottom - 4:
                 break
-            ui.text(surface, line, (area.centerx, y), size, ui.TEXT, "midtop")
+            ui.text(surface, line, (notice.centerx, y), size, ui.TEXT, "midtop")
             y += line_h
         if scripting.timed_out:
-            rest = pygame.Rect(area.left + 8, y + 6, area.width - 16, area.bottom - y - 10)
-            ui.paragraph(surface, "Fill empty spaces at random.", rest, ui.SMALL, ui.DIM, "center")
+            rest = pygame.Rect(notice.left + 8, y + 6, notice.width - 16, notice.bottom - y - 10)
+            ui.paragraph(surface, "Fill empty spaces at random.", rest, ui.SMALL, ui.TEXT, "center")
 
     def status_line(self) -> str:
-        scripting = self.scripting
-        if scripting.timed_out:
-            slow = ", ".join(scripting.slow_stories())
-            return f"TIME IS UP! Slow token: {slow}. Fill empty spaces at random."
-        if scripting.all_done:
-            last = scripting.slow_stories()[0]
-            return f"All done! Slow token: {last} (last to finish)."
-        if not scripting.done_order:
+        """What to do now, under the clock while scripting goes on."""
+        if not self.scripting.done_order:
             return "First story done? Press its SEAT button to flip the sand timer."
         return "Press your SEAT button when your story is done."
 
@@ -512,14 +523,23 @@ class ScriptingScreen(GameScreen):
             )
             ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room_w)
 
+    def undo_open(self) -> bool:
+        """A story was declared done less than :data:`UNDO_WINDOW` seconds ago: its seat button
+        can still take it back (never once time is up)."""
+        if self.scripting.timed_out:
+            return False
+        now = self.app.clock.now()
+        return any(now - at <= UNDO_WINDOW for at in self.pressed_at.values())
+
     def legend(self) -> list[LegendItem]:
         count = len(self.game.setup.stories)
         seats = tuple(SEAT_ACTIONS[: min(count, self.app.config.seat_count)])
-        if self.scripting.timed_out:
-            return [(Action.OK, "Storytelling"), (Action.BACK, "Menu")]
         if self.scripting.over:
-            return [(Action.OK, "Storytelling"), (seats, "Undo (2 s)"), (Action.BACK, "Menu")]
-        items: list[LegendItem] = [(seats, "Story done / undo")]
+            items: list[LegendItem] = [(Action.OK, "Storytelling")]
+            if self.undo_open():  # the undo key goes when its two seconds are over
+                items.append((seats, "Undo"))
+            return [*items, (Action.BACK, "Menu")]
+        items = [(seats, "Story done / undo" if self.undo_open() else "Story done")]
         if self.few_buttons:
             items.append(((Action.LEFT, Action.RIGHT), "Choose"))
             items.append((Action.OK, "Done"))
