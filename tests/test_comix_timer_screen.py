@@ -16,7 +16,8 @@ from device import simulated
 from display import ui
 from display.clock import FakeClock
 from display.launch import RunOptions, build_app
-from display.screens.comix.common import save_game
+from display.screens.comix.common import NAMESPACE, TIMER_KEY, save_game
+from display.screens.comix.menu import ComixMenuScreen
 from display.screens.comix.timer import ScriptingScreen, sand_depths
 from games.comix import Game, TableSetup
 
@@ -34,19 +35,28 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 class Table:
-    """An appliance on a fake clock showing the sand timer of a fresh game."""
+    """An appliance on a fake clock showing the sand timer of a fresh game (over the Co-Mix
+    menu, as "Continue the game" or the title screen leaves it)."""
 
     def __init__(self, state: Path, players: list[str] = FOUR, config: Path | None = None):
-        self.clock = FakeClock()
-        self.state = state
-        self.app = build_app(
-            RunOptions(simulated=True, state_dir=state, config=config), self.clock, True
-        )
+        self.state, self.config = state, config
+        self.start()
         game = Game.new(TableSetup.create(players))
         game.set_title(TITLE)
         save_game(self.app, game)
+        self.app.push(ComixMenuScreen(self.app))
         self.app.push(ScriptingScreen(self.app, game))
         self.app.save()
+
+    def start(self, clock_start: float = 1000.0) -> None:
+        self.clock = FakeClock(clock_start)
+        options = RunOptions(simulated=True, state_dir=self.state, config=self.config)
+        self.app = build_app(options, self.clock, True)
+
+    def restart(self) -> None:
+        """A power cut and a restart: a new app (and app clock) on the same saved state."""
+        self.app.close()
+        self.start(clock_start=5.0)
 
     @property
     def screen(self) -> ScriptingScreen:
@@ -276,3 +286,113 @@ def test_the_undo_window_shows_in_the_legend_while_scripting(table: Table, monke
     assert any(t == "Story done / undo" for t, _, _ in drawn_texts(table, monkeypatch))
     table.advance(2.1)
     assert any(t == "Story done" for t, _, _ in drawn_texts(table, monkeypatch))
+
+
+def test_one_back_press_does_not_leave_a_hold_does_and_pauses_the_sand(table, monkeypatch):
+    table.press("seat_1")
+    table.advance(10)  # 80 s of sand left
+    table.press("back")
+    assert table.app.top is table.screen and table.screen.timer.running  # still there, running
+    texts = [t for t, _, _ in drawn_texts(table, monkeypatch)]
+    assert "Keep holding to leave - the sand pauses" in texts
+    table.advance(3)
+    assert "Hold to leave" in [t for t, _, _ in drawn_texts(table, monkeypatch)]
+    table.hold("back", 1.6)  # the sand runs while BACK is held, then pauses
+    assert table.app.top.kind == "comix"  # the Co-Mix menu
+    away = table.app.store.get(NAMESPACE, TIMER_KEY)
+    assert away["paused"] and away["remaining"] == pytest.approx(77 - 1.6 + 0.1, abs=0.15)
+    assert table.app.hardware.bar_value == 0 and not table.app.hardware.seat_leds
+    table.advance(300)  # five minutes away: nothing falls
+    texts = [t for t, _, _ in drawn_texts(table, monkeypatch)]
+    assert "sand PAUSED 1:16" in texts  # the menu says so
+
+
+def continue_from_the_menu(table: Table) -> None:
+    assert table.app.top.kind == "comix"
+    table.press("ok")  # "Continue the game" (the first row)
+    assert table.app.top.kind == "comix.scripting"
+
+
+def test_continue_counts_in_3_2_1_before_the_sand_runs(table: Table, monkeypatch) -> None:
+    table.press("seat_1")
+    table.advance(10)
+    table.hold("back", 1.5)
+    left = table.app.store.get(NAMESPACE, TIMER_KEY)["remaining"]
+    table.advance(60)
+    hardware = table.app.hardware
+    beeps: list[float] = []
+    real_beep = hardware.beep
+
+    def beep(hz: float, seconds: float) -> None:
+        beeps.append(hz)
+        real_beep(hz, seconds)
+
+    monkeypatch.setattr(hardware, "beep", beep)
+    continue_from_the_menu(table)
+    timer = table.screen.timer
+    seen: list[str] = []
+    table.advance(0.5)  # look in the middle of each second
+    for _ in range(3):
+        texts = drawn_texts(table, monkeypatch)
+        assert ("GET READY", ui.LARGE, ui.ACCENT_TEXT) in texts
+        seen += [t for t, size, _ in texts if size == ui.HUGE and t in "123"]
+        assert timer.remaining(table.clock.now()) == left  # no sand falls during the count
+        table.advance(1)
+    assert seen == ["3", "2", "1"]
+    words = [t for t, _, _ in drawn_texts(table, monkeypatch)]
+    assert "GET READY" not in words and "PAUSED" not in words
+    assert beeps == [1320.0, 1320.0, 1320.0, 1760.0]  # 3, 2, 1 and, higher, the sand runs
+    table.advance(10)
+    assert timer.remaining(table.clock.now()) == pytest.approx(left - 10.5, abs=0.15)
+
+
+def test_a_power_cut_at_the_menu_keeps_the_sand_paused(table: Table) -> None:
+    table.press("seat_2")
+    table.advance(20)
+    table.hold("back", 1.5)
+    left = table.app.store.get(NAMESPACE, TIMER_KEY)["remaining"]
+    table.restart()
+    table.advance(100)
+    continue_from_the_menu(table)
+    assert table.screen.timer.counting_in(table.clock.now())
+    table.advance(3.1)
+    assert table.screen.timer.remaining(table.clock.now()) == pytest.approx(left - 0.1, abs=0.15)
+
+
+def test_a_power_cut_during_the_count_in_comes_back_paused(table: Table, monkeypatch) -> None:
+    table.press("seat_2")
+    table.advance(20)
+    table.hold("back", 1.5)
+    left = table.app.store.get(NAMESPACE, TIMER_KEY)["remaining"]
+    continue_from_the_menu(table)
+    table.advance(1.5)  # "2" on screen: the power goes
+    table.restart()
+    assert table.app.top.kind == "comix.scripting"
+    timer = table.screen.timer
+    table.advance(30)
+    assert timer.paused and timer.remaining(table.clock.now()) == left
+    texts = drawn_texts(table, monkeypatch)
+    assert ("PAUSED", ui.LARGE, ui.ACCENT_TEXT) in texts and "Continue" in [t for t, _, _ in texts]
+    frame = table.render()
+    glass = table.screen.glass.move(0, ui.HEADER_H)
+    hourglass = frame[glass.left : glass.right, glass.top : glass.bottom]
+    assert not np.all(hourglass == ui.ACCENT, axis=2).any()  # the paused sand is grey
+    assert np.all(hourglass == ui.DIM, axis=2).any()
+    table.press("ok")  # Continue: the count-in, then the sand
+    assert timer.counting_in(table.clock.now())
+    table.advance(13)
+    assert timer.remaining(table.clock.now()) == pytest.approx(left - 10, abs=0.15)
+
+
+def test_seat_buttons_still_declare_while_paused(table: Table) -> None:
+    table.press("seat_1")
+    table.advance(20)
+    table.hold("back", 1.5)
+    continue_from_the_menu(table)
+    table.restart()  # in the count-in: back paused
+    for seat in ("seat_2", "seat_3", "seat_4"):
+        table.press(seat)
+    scripting = table.screen.scripting
+    assert scripting.all_done and scripting.slow_stories() == ["Dan"]
+    table.press("seat_4")  # Dan takes it back within 2 s: the sand stays paused
+    assert not scripting.all_done and table.screen.timer.paused

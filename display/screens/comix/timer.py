@@ -9,6 +9,7 @@ back. When every story is done, or time runs out, the screen says who takes Slow
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 #: The wall clock (seconds since the epoch) - only to measure how long a power cut lasted; all
 #: in-app timing uses the app clock. A module attribute so tests can move it.
 wall_clock = time.time
+
+GO_HZ = 1760.0  # the count-in's last beep, when the sand runs again
+BACK_HINT_SECONDS = 3.0  # after a short BACK press the legend says to hold it, this long
 
 
 def sand_depths(fraction: float, bulb: float, half: float, neck: float) -> tuple[float, float]:
@@ -132,6 +136,11 @@ class ScriptingScreen(GameScreen):
         away = app.store.get(NAMESPACE, TIMER_KEY)
         if away and away.get("round") == self.game.round.number and self.scripting.timer_started:
             self.timer = SandTimer.from_json(away, app.clock.now())
+            self.timer.pause(app.clock.now())  # saved running by an older version: paused too
+        #: Opened by "Continue the game" on a paused sand: count in as the screen shows.
+        self.count_in_on_show = self.timer.paused
+        self._counted = 0  # the count-in number last beeped (3, 2, 1; 0 = none)
+        self.back_pressed_at: float | None = None  # BACK pressed: say to hold it to leave
         self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
         self.saved_second: int | None = None  # whole second of sand last written to the store
@@ -148,12 +157,21 @@ class ScriptingScreen(GameScreen):
         self._lit_seats = None  # another screen may have turned the LEDs off
         if self.game.phase != SCRIPTING:
             self.next_phase()
+            return
+        if self.count_in_on_show and not self.scripting.over:
+            self.timer.count_in(self.app.clock.now())
+        self.count_in_on_show = False
 
     def on_hide(self) -> None:
-        """Leaving the timer screen (BACK to the menu, hold BACK for home) pauses the sand: what
-        is left is kept in the store and runs again on "Continue the game"."""
+        """Leaving the timer screen (a hold of BACK) pauses the sand: what is left is kept in
+        the store, and "Continue the game" counts in 3-2-1 before it runs again."""
         if self.game.phase == SCRIPTING and self.timer.started:
-            away = self.timer.to_json(self.app.clock.now())
+            # The stored sand is paused; this screen's own timer is left alone, so the app
+            # shutting down (which hides every screen) still saves it as it was, like a cut.
+            now = self.app.clock.now()
+            paused = copy.copy(self.timer)
+            paused.pause(now)
+            away = paused.to_json(now)
             self.app.store.put(NAMESPACE, TIMER_KEY, {"round": self.game.round.number, **away})
         elif self.app.store.get(NAMESPACE, TIMER_KEY) is not None:
             self.app.store.delete(NAMESPACE, TIMER_KEY)
@@ -200,7 +218,7 @@ class ScriptingScreen(GameScreen):
             self.timer.start(now)  # the first creator flips the sand timer
         self.app.hardware.beep(1760.0, 0.08)
         if self.scripting.all_done:
-            self.timer.pause(now)
+            self.timer.stop(now)
         self.save()
 
     def handle(self, action: Action) -> None:
@@ -212,12 +230,22 @@ class ScriptingScreen(GameScreen):
                 self.app.hardware.outputs_off()
                 self.game.start_storytelling()
                 self.next_phase()
+            elif self.timer.paused:
+                self.timer.count_in(self.app.clock.now())  # "Continue": 3, 2, 1, then sand
             else:
                 self.toggle(self.selected)
         elif action in (Action.LEFT, Action.RIGHT):
             step = -1 if action is Action.LEFT else 1
             self.selected = (self.selected + step) % len(self.game.setup.stories)
         elif action is Action.BACK:
+            # One press does not leave (nor pause): the legend says to hold it.
+            self.back_pressed_at = self.app.clock.now()
+
+    def handle_hold(self, action: Action) -> None:
+        """Holding BACK leaves the timer for the Co-Mix menu; the sand pauses (:meth:`on_hide`)
+        and "Continue the game" counts it in again."""
+        if action is Action.BACK:
+            self.back_pressed_at = None
             self.leave()
 
     def handle_tap(self, x: int, y: int) -> bool:
@@ -230,6 +258,10 @@ class ScriptingScreen(GameScreen):
 
     def update(self, now: float) -> None:
         timer = self.timer
+        count = timer.count(now)
+        if count != self._counted:  # the count-in beeps 3, 2, 1 and, higher, when the sand runs
+            self.app.hardware.beep(TICK_HZ if count else GO_HZ, TICK_SECONDS)
+            self._counted = count
         if timer.running:
             self.app.hardware.set_bar(timer.fraction(now))
             tick = timer.due_tick(now)
@@ -246,7 +278,7 @@ class ScriptingScreen(GameScreen):
                 # a cut the timer comes back with the time it had left (not that of the last press).
                 self.saved_second = int(timer.remaining(now))
                 self.app.save()
-        elif self.scripting.all_done:
+        elif self.scripting.all_done or timer.paused:  # the bar still shows the sand left
             self.app.hardware.set_bar(timer.fraction(now))
         self.light_seats()
 
@@ -265,20 +297,29 @@ class ScriptingScreen(GameScreen):
         remaining = self.timer.remaining(now)
         warning = self.timer.running and remaining <= WARNING_SECONDS
         colour = ui.BAD if warning or self.scripting.timed_out else ui.ACCENT
+        waiting = not self.scripting.over and (self.timer.paused or self.timer.counting_in(now))
         self.glass = pygame.Rect(22, 14, 112, height - 28)
-        draw_hourglass(surface, self.glass, self.timer.fraction(now), colour)
+        sand = ui.DIM if waiting else colour  # a paused sand is grey
+        draw_hourglass(surface, self.glass, self.timer.fraction(now), sand)
         right = pygame.Rect(self.glass.right + 18, 0, width - self.glass.right - 30, height)
         top = self.draw_prompt(surface, right) + 6
         main = pygame.Rect(right.left, top, right.width, height - top - 8)
         self._tiles = []
         working = self.working()
-        if not self.scripting.over and len(working) == 1 and self.scripting.done_order:
+        if (
+            not waiting
+            and not self.scripting.over
+            and len(working) == 1
+            and self.scripting.done_order
+        ):
             self.draw_spotlight(surface, main, working[0], remaining, colour)
             return
         clock_w = 270
         column = pygame.Rect(main.left, main.top, clock_w, main.height)
         if self.scripting.over:
             self.draw_over(surface, column)
+        elif waiting:
+            self.draw_paused(surface, column, now)
         else:
             clock = ui.text(
                 surface, clock_text(remaining), (column.centerx, top), ui.HUGE, colour, "midtop"
@@ -291,6 +332,22 @@ class ScriptingScreen(GameScreen):
             main.left + clock_w + 10, main.top, main.width - clock_w - 10, main.height
         )
         self.draw_tiles(surface, tiles)
+
+    def draw_paused(self, surface: pygame.Surface, area: pygame.Rect, now: float) -> None:
+        """A paused sand: a "PAUSED" banner over the time left; counting in: the big 3, 2, 1."""
+        count = self.timer.count(now)
+        self.banner = pygame.Rect(area.left, area.top, area.width, 76)
+        pygame.draw.rect(surface, ui.ACCENT if count else ui.INFO, self.banner, border_radius=10)
+        heading = "GET READY" if count else "PAUSED"
+        ui.text(surface, heading, self.banner.center, ui.LARGE, ui.ACCENT_TEXT, "center")
+        left = clock_text(self.timer.remaining(now))
+        big = str(count) if count else left
+        shown = ui.text(
+            surface, big, (area.centerx, self.banner.bottom), ui.HUGE, ui.TEXT, "midtop"
+        )
+        note = f"then {left} of sand" if count else "OK to continue (3-2-1)"
+        rest = pygame.Rect(area.left, shown.bottom, area.width, area.bottom - shown.bottom)
+        ui.paragraph(surface, note, rest, ui.SMALL, ui.TEXT, "center")
 
     def working(self) -> list[int]:
         """The stories (by index) still being scripted: none once time is up."""
@@ -534,16 +591,25 @@ class ScriptingScreen(GameScreen):
     def legend(self) -> list[LegendItem]:
         count = len(self.game.setup.stories)
         seats = tuple(SEAT_ACTIONS[: min(count, self.app.config.seat_count)])
+        now = self.app.clock.now()
+        if self.back_pressed_at is not None and now - self.back_pressed_at < BACK_HINT_SECONDS:
+            if self.timer.running or self.timer.paused:
+                return [(Action.BACK, "Keep holding to leave - the sand pauses")]
+            return [(Action.BACK, "Keep holding to leave")]
+        leave: LegendItem = (Action.BACK, "Hold to leave")
         if self.scripting.over:
-            items: list[LegendItem] = [(Action.OK, "Storytelling")]
-            if self.undo_open():  # the undo key goes when its two seconds are over
-                items.append((seats, "Undo"))
-            return [*items, (Action.BACK, "Menu")]
-        items = [(seats, "Story done / undo" if self.undo_open() else "Story done")]
+            if self.undo_open():  # the undo key, first, only for its two seconds
+                return [(seats, "Undo"), (Action.OK, "Storytelling"), leave]
+            return [(Action.OK, "Storytelling"), leave]
+        if self.timer.paused:
+            return [(Action.OK, "Continue"), (seats, "Done"), leave]
+        items: list[LegendItem] = [
+            (seats, "Story done / undo" if self.undo_open() else "Story done")
+        ]
         if self.few_buttons:
             items.append(((Action.LEFT, Action.RIGHT), "Choose"))
             items.append((Action.OK, "Done"))
-        items.append((Action.BACK, "Menu"))
+        items.append(leave)
         return items
 
     def snapshot(self) -> dict[str, Any]:
@@ -568,4 +634,5 @@ class ScriptingScreen(GameScreen):
                 timer["remaining"] = max(0.0, float(timer.get("remaining", 0.0)) - outage)
             screen.timer = SandTimer.from_json(timer, app.clock.now())
         screen.selected = int(data.get("selected", 0))
+        screen.count_in_on_show = False  # back after a power cut: a paused sand stays paused
         return screen
