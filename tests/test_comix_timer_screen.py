@@ -396,3 +396,42 @@ def test_seat_buttons_still_declare_while_paused(table: Table) -> None:
     assert scripting.all_done and scripting.slow_stories() == ["Dan"]
     table.press("seat_4")  # Dan takes it back within 2 s: the sand stays paused
     assert not scripting.all_done and table.screen.timer.paused
+
+
+def test_every_word_on_the_timer_is_readable_from_60_cm(tmp_path: Path, monkeypatch) -> None:
+    """Nothing a player reads below ui.SMALL (capitals of ~4 mm on the 7-inch panel), in every
+    state of the timer; the simulation panel's buzzer label (not on the appliance) aside."""
+    table = Table(tmp_path / "state", ["Ann", "Ben", "Cat", "Dan", "Eve"])
+    sizes: dict[str, int] = {}
+
+    def look() -> None:
+        for text, size, _ in drawn_texts(table, monkeypatch):
+            if not text.startswith("BZ"):
+                sizes[text] = min(size, sizes.get(text, size))
+
+    try:
+        look()  # on its base
+        table.press("seat_1")
+        look()  # running, undo open
+        table.press("back")
+        look()  # "keep holding"
+        table.hold("back", 1.5)
+        look()  # the menu, sand paused
+        table.press("ok")
+        look()  # count-in
+        table.restart()
+        look()  # paused after a power cut
+        table.press("ok")
+        table.advance(3.5)
+        for seat in ("seat_2", "seat_3", "seat_4"):
+            table.press(seat)
+        look()  # one left: the spotlight
+        table.press("seat_5")
+        look()  # all done
+        table.advance(90)
+        look()
+    finally:
+        table.close()
+    small = {text: size for text, size in sizes.items() if size < ui.SMALL}
+    assert not small
+    assert {"PAUSED", "GET READY", "ALL DONE!", "EVE \u2014 "} <= set(sizes)
