@@ -51,6 +51,8 @@ encoder_a = 17       # rotary encoder: turning = LEFT/RIGHT, pushing = OK
 encoder_b = 27
 encoder_button = 22
 led_bar = [4, 23, 24, 25, 21, 9, 10, 11]   # the sand-timer bar graph, first LED first
+seat_leds = []       # LEDs in the seat buttons (illuminated buttons), SEAT 1's first, at most 5;
+                     # the sand timer lights the seats still scripting. [] = none fitted
 status_led = 12
 buzzer = 18
 buzzer_type = "tonal"    # "tonal" (passive piezo, TonalBuzzer) or "active" (Buzzer)
@@ -95,6 +97,7 @@ ACTION_KEYS = (
     "back",
     "shutter",
 )
+SEAT_KEYS = tuple(name for name in ACTION_KEYS if name.startswith("seat_"))
 CAMERA_BACKENDS = ("auto", "picamera2", "opencv", "folder", "none")
 RIGHT_ANGLES = (0, 90, 180, 270)
 FLIPS = ("none", "horizontal", "vertical")
@@ -139,6 +142,7 @@ class PinConfig:
     status_led: int | None
     buzzer: int | None
     buzzer_type: str
+    seat_leds: tuple[int, ...] = ()  # the LED in each seat button, SEAT 1's first
 
     @property
     def has_encoder(self) -> bool:
@@ -158,6 +162,7 @@ class PinConfig:
             ("pins.encoder_button", self.encoder_button),
         ]
         keys += [("pins.led_bar", pin) for pin in self.led_bar]
+        keys += [("pins.seat_leds", pin) for pin in self.seat_leds]
         keys += [("pins.status_led", self.status_led), ("pins.buzzer", self.buzzer)]
         return [(key, pin) for key, pin in keys if pin is not None]
 
@@ -384,7 +389,10 @@ def _pins(reader: _Reader, seat_count: int) -> PinConfig:
         status_led=reader.pin("pins.status_led"),
         buzzer=reader.pin("pins.buzzer"),
         buzzer_type=reader.choice("pins.buzzer_type", ("tonal", "active")),
+        seat_leds=reader.pin_list("pins.seat_leds"),
     )
+    if len(pins.seat_leds) > len(SEAT_KEYS):
+        raise reader.fail("pins.seat_leds", f"at most {len(SEAT_KEYS)} pins, one per seat button")
     if (pins.encoder_a is None) != (pins.encoder_b is None):
         key = "pins.encoder_b" if pins.encoder_b is None else "pins.encoder_a"
         raise reader.fail(key, "the rotary encoder needs both encoder_a and encoder_b")

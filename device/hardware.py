@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import logging
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from gpiozero import (
+    LED,
     PWMLED,
     Button,
     Buzzer,
@@ -98,6 +99,8 @@ class Hardware:
         self.bar: LEDBarGraph | None = None
         self.status: PWMLED | None = None
         self.buzzer: TonalBuzzer | Buzzer | None = None
+        #: The LED in each seat button (``pins.seat_leds``), SEAT 1's first; None = not working.
+        self.seat_lights: list[LED | None] = []
         #: Parts that could not be set up (a busy or invalid pin): the rest runs without them.
         self.problems: list[PinProblem] = []
         self._devices: list[Any] = []
@@ -192,6 +195,10 @@ class Hardware:
                 else partial(Buzzer, buzzer_pin, pin_factory=factory)
             )
             self.buzzer = self._attempt("BUZZER", (buzzer_pin,), make)
+        for seat, pin in enumerate(pins.seat_leds, start=1):
+            self.seat_lights.append(
+                self._attempt(f"SEAT {seat} LED", (pin,), partial(LED, pin, pin_factory=factory))
+            )
 
     def _build_bar(self, bar_pins: tuple[int, ...]) -> None:
         """The LED bar on every pin that works: a busy pin leaves one LED out, not the bar."""
@@ -268,6 +275,19 @@ class Hardware:
         """Brightness of each LED of the bar, first LED first."""
         return [float(led.value) for led in self.bar] if self.bar is not None else []
 
+    def set_seat_leds(self, seats: Iterable[int]) -> None:
+        """Light the LEDs of the seat buttons numbered in ``seats`` (1 = SEAT 1), the others
+        dark. Seats without an LED (``pins.seat_leds`` shorter, or none) are skipped."""
+        lit = set(seats)
+        for seat, light in enumerate(self.seat_lights, start=1):
+            if light is not None:
+                light.value = seat in lit
+
+    @property
+    def seat_leds(self) -> list[bool]:
+        """Whether each seat button's LED is lit, SEAT 1's first (empty: none fitted)."""
+        return [bool(light is not None and light.value) for light in self.seat_lights]
+
     def set_status(self, level: float) -> None:
         """Status LED steady at ``level`` (0 = off, 1 = full)."""
         self._blink_period = None
@@ -318,8 +338,9 @@ class Hardware:
         return self._tone_hz
 
     def outputs_off(self) -> None:
-        """Bar dark, status LED off, buzzer silent."""
+        """Bar and seat LEDs dark, status LED off, buzzer silent."""
         self.set_bar(0.0)
+        self.set_seat_leds(())
         self.set_status(0.0)
         self.silence()
 
@@ -359,6 +380,7 @@ class Hardware:
                 pass
         self._devices.clear()
         self.buttons.clear()
+        self.seat_lights.clear()
         if self._owns_factory:
             self.pin_factory.reset()
 
@@ -378,6 +400,8 @@ class Hardware:
             lines.append(f"ENCODER PUSH: {pin_label(pins.encoder_button)}")
         for index, pin in enumerate(pins.led_bar, start=1):
             lines.append(f"BAR LED {index}: {pin_label(pin)}")
+        for seat, pin in enumerate(pins.seat_leds, start=1):
+            lines.append(f"SEAT {seat} LED: {pin_label(pin)}")
         if pins.status_led is not None:
             lines.append(f"STATUS LED: {pin_label(pins.status_led)}")
         if pins.buzzer is not None:

@@ -274,6 +274,7 @@ class App:
             "hardware": {
                 "led_bar": self.hardware.bar_value,
                 "led_bar_levels": self.hardware.bar_levels,
+                "seat_leds": self.hardware.seat_leds,
                 "status_led": self.hardware.status_value,
                 "buzzing": self.hardware.buzzing,
                 "tone_hz": self.hardware.tone_hz,

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 
 def sim_panel(surface: pygame.Surface, hardware: Hardware, panel_w: int) -> None:
-    """Mirror of the LED bar, status LED and buzzer at the header's right end (simulated
-    mode only)."""
+    """Mirror of the LED bar, status LED, seat button LEDs (if fitted) and buzzer at the
+    header's right end (simulated mode only)."""
     width = surface.get_width()
     area = pygame.Rect(width - panel_w, 4, panel_w - 6, ui.HEADER_H - 8)
     pygame.draw.rect(surface, ui.BACKGROUND, area, border_radius=6)
@@ -35,6 +35,13 @@ def sim_panel(surface: pygame.Surface, hardware: Hardware, panel_w: int) -> None
     pygame.draw.circle(surface, ui.GOOD if status > 0 else ui.PANEL, (x + 10, area.centery), 9)
     pygame.draw.circle(surface, ui.DIM, (x + 10, area.centery), 9, width=1)
     x += 26
+    seats = hardware.seat_leds  # LEDs in the seat buttons, when the config has them
+    for lit in seats:
+        pygame.draw.circle(surface, ui.ACCENT if lit else ui.PANEL, (x + 5, area.centery), 5)
+        pygame.draw.circle(surface, ui.DIM, (x + 5, area.centery), 5, width=1)
+        x += 12
+    if seats:
+        x += 6
     if hardware.buzzing:
         tone = hardware.tone_hz
         label = f"BZ {tone:.0f}" if tone else "BZ on"

@@ -260,12 +260,13 @@ def test_names_on_the_on_screen_keyboard(tmp_path: Path) -> None:
 
 def test_leaving_the_timer_screen_pauses_the_sand(tmp_path: Path) -> None:
     lines = comix_setup(FOUR) + ["press ok", "press seat1", "advance 10", "press back"]
+    lines += ["advance 3", "hold back 1.5"]  # a press stays on the timer; a hold leaves: 75.5 s
     lines += ["advance 300", "press ok"]  # five minutes at the menu, then "Continue the game"
-    away = run(tmp_path, [*lines, "advance 70"], "away")
+    away = run(tmp_path, [*lines, "advance 68.5"], "away")  # 3 s of count-in, 65.5 s of sand
     assert top_kind(away) == "comix.scripting"
     assert away["screens"][-1]["snapshot"]["timer"]["remaining"] == pytest.approx(10, abs=0.15)
     assert not game_of(away).round.scripting.timed_out
-    up = run(tmp_path, [*lines, "advance 81"], "up", state="state2")
+    up = run(tmp_path, [*lines, "advance 78.6"], "up", state="state2")
     assert game_of(up).round.scripting.timed_out
 
 
@@ -285,7 +286,7 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
     assert game.winners() == ["Ben", "Cat"]  # a shared victory, as the script's header says
     assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 8, "Dan": 6}
     assert [s.player for s in game.standings()][2:] == ["Ann", "Dan"]  # Dan's Slow token
-    assert len(list((tmp_path / "shots").glob("*.png"))) == 24
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 28
 
 
 def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ def test_defaults_are_complete_and_usable():
     assert config.pins.buttons["left"] is None  # the encoder does LEFT/RIGHT by default
     assert config.pins.has_encoder
     assert len(config.pins.led_bar) == 8
+    assert config.pins.seat_leds == ()  # no LEDs in the seat buttons unless the file says so
     assert config.keyboard["ok"] == ("return", "space")
 
 
@@ -49,6 +50,8 @@ def test_file_overrides_only_what_it_names(tmp_path: Path):
         ("[pins]\nencoder_b = false\n", "line 2: pins.encoder_b: the rotary encoder needs both"),
         ("[pins]\nencoder_a = false\nencoder_b = false\n", "pins.left: wire LEFT and RIGHT"),
         ('[pins]\nled_bar = [4, "x"]\n', "line 2: pins.led_bar: expected a list of BCM pin"),
+        ("[pins]\nseat_leds = [2, 3, 7, 8, 14, 15]\n", "line 2: pins.seat_leds: at most 5 pins"),
+        ("[pins]\nseat_leds = [2, 5]\n", "pins.seat_leds: pin 5 is already used by pins.seat_1"),
         ("[screen]\nrotate = 45\n", "line 2: screen.rotate: expected 0, 90, 180 or 270"),
         ("[screen]\nrotate = true\n", "line 2: screen.rotate: expected 0, 90, 180 or 270"),
         ("[camera]\nrotate = -90\n", "line 2: camera.rotate: expected 0, 90, 180 or 270"),

@@ -250,3 +250,35 @@ def test_no_gpio_at_all_is_still_a_hardware_error(clock, monkeypatch):
     monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
     with pytest.raises(HardwareError, match="cannot set up the GPIO devices"):
         Hardware(parse_config(), simulated=False, now=clock.now)
+
+
+def test_seat_button_leds_light_the_seats_named(factory, clock):
+    hardware = make(factory, clock, "[pins]\nseat_leds = [2, 3, 7]\n")  # three of five seats
+    assert hardware.seat_leds == [False, False, False]
+    hardware.set_seat_leds([1, 3, 5])  # SEAT 5 has no LED: nothing to light
+    assert hardware.seat_leds == [True, False, True]
+    assert [factory.pin(pin).state for pin in (2, 3, 7)] == [1, 0, 1]
+    hardware.set_seat_leds([2])
+    assert [factory.pin(pin).state for pin in (2, 3, 7)] == [0, 1, 0]
+    assert "SEAT 2 LED: GPIO3 (pin 5)" in hardware.describe()
+    hardware.outputs_off()
+    assert hardware.seat_leds == [False, False, False] and factory.pin(3).state == 0
+
+
+def test_no_seat_leds_by_default(factory, clock):
+    hardware = make(factory, clock)
+    hardware.set_seat_leds([1, 2])  # nothing fitted: nothing happens
+    assert hardware.seat_leds == []
+
+
+def test_a_busy_seat_led_pin_leaves_out_only_that_led(factory, clock):
+    from gpiozero import LED
+
+    taken = LED(7, pin_factory=factory)
+    try:
+        hardware = make(factory, clock, "[pins]\nseat_leds = [2, 7]\n")
+        hardware.set_seat_leds([1, 2])
+        assert hardware.seat_leds == [True, False]
+        assert [problem.part for problem in hardware.problems] == ["SEAT 2 LED"]
+    finally:
+        taken.close()

@@ -6,10 +6,16 @@ import pygame
 
 from display import ui
 from display.screen import register_screen
-from display.screens.comix.common import load_game, phase_screen
+from display.screens.comix.common import (
+    NAMESPACE,
+    TIMER_KEY,
+    clock_text,
+    load_game,
+    phase_screen,
+)
 from display.screens.comix.setup import SetupScreen
 from display.widgets.menu import MenuScreen
-from games.comix.game import OVER
+from games.comix.game import OVER, SCRIPTING
 
 PHASE_WORDS = {
     "title": "choosing the title",
@@ -36,6 +42,9 @@ class ComixMenuScreen(MenuScreen):
         rows = []
         if game is not None and game.phase != OVER:
             note = f"round {game.round.number} of {game.setup.rounds}, {PHASE_WORDS[game.phase]}"
+            away = self.app.store.get(NAMESPACE, TIMER_KEY)
+            if game.phase == SCRIPTING and away and away.get("paused"):
+                note = f"sand PAUSED {clock_text(float(away.get('remaining', 0.0)))}"
             rows.append(("Continue the game", note, "continue"))
         rows.append(("New game", "3 to 10 players", "new"))
         if game is not None and game.phase == OVER:

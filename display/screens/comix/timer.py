@@ -9,6 +9,8 @@ back. When every story is done, or time runs out, the screen says who takes Slow
 
 from __future__ import annotations
 
+import copy
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -43,11 +45,47 @@ if TYPE_CHECKING:
 #: in-app timing uses the app clock. A module attribute so tests can move it.
 wall_clock = time.time
 
+GO_HZ = 1760.0  # the count-in's last beep, when the sand runs again
+BACK_HINT_SECONDS = 3.0  # after a short BACK press the legend says to hold it, this long
+
+
+def sand_depths(fraction: float, bulb: float, half: float, neck: float) -> tuple[float, float]:
+    """How deep the sand stands in each bulb so that its *area* is right: ``(top, pile)``.
+
+    A bulb is a trapezoid ``bulb`` high, ``2 * half`` wide at its open end and ``2 * neck`` at
+    the neck. ``top`` is the depth of the sand above the neck in the upper bulb (its area is
+    ``fraction`` of a bulb's), ``pile`` the height of the pile in the lower bulb (the rest).
+    Sand drawn by height instead would show the square of the time left: at 0:41 of 1:30 a
+    top bulb filled to 46 % of its height holds only a quarter of its area.
+    """
+    fraction = max(0.0, min(1.0, fraction))
+    slope = (half - neck) / bulb  # how much the half-width grows per pixel away from the neck
+    full = bulb * (half + neck) / 2  # half a bulb's area (half-widths throughout)
+    if slope <= 0:  # a straight tube: area is proportional to height
+        return bulb * fraction, bulb * (1 - fraction)
+    # upper bulb: neck * d + slope * d^2 / 2 = fraction * full
+    top = (math.sqrt(neck * neck + 2 * slope * fraction * full) - neck) / slope
+    # lower bulb, from its wide bottom: half * p - slope * p^2 / 2 = (1 - fraction) * full
+    under = max(0.0, half * half - 2 * slope * (1 - fraction) * full)
+    pile = (half - math.sqrt(under)) / slope
+    return min(bulb, top), min(bulb, pile)
+
+
+def draw_check(surface: pygame.Surface, box: pygame.Rect, colour: tuple[int, int, int]) -> None:
+    """A bold check mark filling ``box`` (the UI font has no glyph for one)."""
+    points = [
+        (box.left, box.top + box.height * 0.55),
+        (box.left + box.width * 0.38, box.bottom - 2),
+        (box.right, box.top + 2),
+    ]
+    pygame.draw.lines(surface, colour, False, points, max(4, box.width // 6))
+
 
 def draw_hourglass(
     surface: pygame.Surface, rect: pygame.Rect, fraction: float, colour: tuple[int, int, int]
 ) -> None:
-    """An hourglass whose top bulb holds ``fraction`` of the sand and bottom bulb the rest."""
+    """An hourglass whose top bulb holds ``fraction`` of the sand and bottom bulb the rest,
+    by area (:func:`sand_depths`), so the sand seen is the time left."""
     cx, top, bottom, mid = rect.centerx, rect.top, rect.bottom, rect.centery
     half = rect.width // 2
     neck = 6
@@ -55,22 +93,22 @@ def draw_hourglass(
     lower = [(cx - neck, mid), (cx + neck, mid), (cx + half, bottom), (cx - half, bottom)]
     fraction = max(0.0, min(1.0, fraction))
     bulb = mid - top
-    # top bulb: sand surface drops from the top towards the neck
-    level = top + int(bulb * (1 - fraction))
-    if fraction > 0:
-        width_at = half - (half - neck) * (level - top) / bulb
+    slope = (half - neck) / bulb
+    depth, pile = sand_depths(fraction, bulb, half, neck)
+    # top bulb: the sand sits on the neck, its surface ``depth`` above it
+    if depth > 0:
+        width_at = neck + slope * depth
         sand_top = [
-            (cx - width_at, level),
-            (cx + width_at, level),
+            (cx - width_at, mid - depth),
+            (cx + width_at, mid - depth),
             (cx + neck, mid),
             (cx - neck, mid),
         ]
         pygame.draw.polygon(surface, colour, sand_top)
     # bottom bulb: a pile growing from the bottom
-    if fraction < 1:
-        pile = int(bulb * (1 - fraction) * 0.9)
+    if pile > 0:
         surface_y = bottom - pile
-        width_at = neck + (half - neck) * (surface_y - mid) / bulb
+        width_at = half - slope * pile
         sand_bottom = [
             (cx - width_at, surface_y),
             (cx + width_at, surface_y),
@@ -78,12 +116,13 @@ def draw_hourglass(
             (cx - half, bottom),
         ]
         pygame.draw.polygon(surface, colour, sand_bottom)
-        if 0 < fraction:
+        if 0 < fraction < 1:
             pygame.draw.line(surface, colour, (cx, mid), (cx, surface_y), 3)
     pygame.draw.polygon(surface, ui.TEXT, upper, width=3)
     pygame.draw.polygon(surface, ui.TEXT, lower, width=3)
-    pygame.draw.line(surface, ui.TEXT, (cx - half - 8, top), (cx + half + 8, top), 5)
-    pygame.draw.line(surface, ui.TEXT, (cx - half - 8, bottom), (cx + half + 8, bottom), 5)
+    # the frame's end plates sit just outside the bulbs, so they hide no sand
+    pygame.draw.rect(surface, ui.TEXT, (cx - half - 8, top - 6, 2 * half + 16, 6))
+    pygame.draw.rect(surface, ui.TEXT, (cx - half - 8, bottom, 2 * half + 16, 6))
 
 
 @register_screen
@@ -97,24 +136,42 @@ class ScriptingScreen(GameScreen):
         away = app.store.get(NAMESPACE, TIMER_KEY)
         if away and away.get("round") == self.game.round.number and self.scripting.timer_started:
             self.timer = SandTimer.from_json(away, app.clock.now())
+            self.timer.pause(app.clock.now())  # saved running by an older version: paused too
+        #: Opened by "Continue the game" on a paused sand: count in as the screen shows.
+        self.count_in_on_show = self.timer.paused
+        self._counted = 0  # the count-in number last beeped (3, 2, 1; 0 = none)
+        self.back_pressed_at: float | None = None  # BACK pressed: say to hold it to leave
         self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
         self.saved_second: int | None = None  # whole second of sand last written to the store
         self._tiles: list[pygame.Rect] = []
+        self.glass = pygame.Rect(0, 0, 0, 0)  # where the hourglass was last drawn (content area)
+        self._lit_seats: tuple[int, ...] | None = None  # seat LEDs last lit (None: not yet)
+        self.banner = pygame.Rect(0, 0, 0, 0)  # the ALL DONE / TIME IS UP banner, once drawn
 
     @property
     def scripting(self) -> Scripting:
         return self.game.round.scripting
 
     def on_show(self) -> None:
+        self._lit_seats = None  # another screen may have turned the LEDs off
         if self.game.phase != SCRIPTING:
             self.next_phase()
+            return
+        if self.count_in_on_show and not self.scripting.over:
+            self.timer.count_in(self.app.clock.now())
+        self.count_in_on_show = False
 
     def on_hide(self) -> None:
-        """Leaving the timer screen (BACK to the menu, hold BACK for home) pauses the sand: what
-        is left is kept in the store and runs again on "Continue the game"."""
+        """Leaving the timer screen (a hold of BACK) pauses the sand: what is left is kept in
+        the store, and "Continue the game" counts in 3-2-1 before it runs again."""
         if self.game.phase == SCRIPTING and self.timer.started:
-            away = self.timer.to_json(self.app.clock.now())
+            # The stored sand is paused; this screen's own timer is left alone, so the app
+            # shutting down (which hides every screen) still saves it as it was, like a cut.
+            now = self.app.clock.now()
+            paused = copy.copy(self.timer)
+            paused.pause(now)
+            away = paused.to_json(now)
             self.app.store.put(NAMESPACE, TIMER_KEY, {"round": self.game.round.number, **away})
         elif self.app.store.get(NAMESPACE, TIMER_KEY) is not None:
             self.app.store.delete(NAMESPACE, TIMER_KEY)
@@ -161,7 +218,7 @@ class ScriptingScreen(GameScreen):
             self.timer.start(now)  # the first creator flips the sand timer
         self.app.hardware.beep(1760.0, 0.08)
         if self.scripting.all_done:
-            self.timer.pause(now)
+            self.timer.stop(now)
         self.save()
 
     def handle(self, action: Action) -> None:
@@ -173,12 +230,22 @@ class ScriptingScreen(GameScreen):
                 self.app.hardware.outputs_off()
                 self.game.start_storytelling()
                 self.next_phase()
+            elif self.timer.paused:
+                self.timer.count_in(self.app.clock.now())  # "Continue": 3, 2, 1, then sand
             else:
                 self.toggle(self.selected)
         elif action in (Action.LEFT, Action.RIGHT):
             step = -1 if action is Action.LEFT else 1
             self.selected = (self.selected + step) % len(self.game.setup.stories)
         elif action is Action.BACK:
+            # One press does not leave (nor pause): the legend says to hold it.
+            self.back_pressed_at = self.app.clock.now()
+
+    def handle_hold(self, action: Action) -> None:
+        """Holding BACK leaves the timer for the Co-Mix menu; the sand pauses (:meth:`on_hide`)
+        and "Continue the game" counts it in again."""
+        if action is Action.BACK:
+            self.back_pressed_at = None
             self.leave()
 
     def handle_tap(self, x: int, y: int) -> bool:
@@ -191,6 +258,10 @@ class ScriptingScreen(GameScreen):
 
     def update(self, now: float) -> None:
         timer = self.timer
+        count = timer.count(now)
+        if count != self._counted:  # the count-in beeps 3, 2, 1 and, higher, when the sand runs
+            self.app.hardware.beep(TICK_HZ if count else GO_HZ, TICK_SECONDS)
+            self._counted = count
         if timer.running:
             self.app.hardware.set_bar(timer.fraction(now))
             tick = timer.due_tick(now)
@@ -207,8 +278,17 @@ class ScriptingScreen(GameScreen):
                 # a cut the timer comes back with the time it had left (not that of the last press).
                 self.saved_second = int(timer.remaining(now))
                 self.app.save()
-        elif self.scripting.all_done:
+        elif self.scripting.all_done or timer.paused:  # the bar still shows the sand left
             self.app.hardware.set_bar(timer.fraction(now))
+        self.light_seats()
+
+    def light_seats(self) -> None:
+        """The LEDs in the seat buttons (where fitted) light the stories still being scripted;
+        all dark once scripting is over."""
+        seats = () if self.scripting.over else tuple(i + 1 for i in self.working())
+        if seats != self._lit_seats:
+            self._lit_seats = seats
+            self.app.hardware.set_seat_leds(seats)
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
@@ -217,109 +297,319 @@ class ScriptingScreen(GameScreen):
         remaining = self.timer.remaining(now)
         warning = self.timer.running and remaining <= WARNING_SECONDS
         colour = ui.BAD if warning or self.scripting.timed_out else ui.ACCENT
-        draw_hourglass(
-            surface, pygame.Rect(24, 24, 120, height - 48), self.timer.fraction(now), colour
+        waiting = not self.scripting.over and (self.timer.paused or self.timer.counting_in(now))
+        self.glass = pygame.Rect(22, 14, 112, height - 28)
+        sand = ui.DIM if waiting else colour  # a paused sand is grey
+        draw_hourglass(surface, self.glass, self.timer.fraction(now), sand)
+        right = pygame.Rect(self.glass.right + 18, 0, width - self.glass.right - 30, height)
+        top = self.draw_prompt(surface, right) + 6
+        main = pygame.Rect(right.left, top, right.width, height - top - 8)
+        self._tiles = []
+        working = self.working()
+        if (
+            not waiting
+            and not self.scripting.over
+            and len(working) == 1
+            and self.scripting.done_order
+        ):
+            self.draw_spotlight(surface, main, working[0], remaining, colour)
+            return
+        clock_w = 270
+        column = pygame.Rect(main.left, main.top, clock_w, main.height)
+        if self.scripting.over:
+            self.draw_over(surface, column)
+        elif waiting:
+            self.draw_paused(surface, column, now)
+        else:
+            clock = ui.text(
+                surface, clock_text(remaining), (column.centerx, top), ui.HUGE, colour, "midtop"
+            )
+            status = pygame.Rect(
+                column.left, clock.bottom + 4, clock_w, column.bottom - clock.bottom - 4
+            )
+            ui.paragraph(surface, self.status_line(), status, ui.SMALL, ui.TEXT, "center")
+        tiles = pygame.Rect(
+            main.left + clock_w + 10, main.top, main.width - clock_w - 10, main.height
         )
-        left_w = 400
+        self.draw_tiles(surface, tiles)
+
+    def draw_paused(self, surface: pygame.Surface, area: pygame.Rect, now: float) -> None:
+        """A paused sand: a "PAUSED" banner over the time left; counting in: the big 3, 2, 1."""
+        count = self.timer.count(now)
+        self.banner = pygame.Rect(area.left, area.top, area.width, 76)
+        pygame.draw.rect(surface, ui.ACCENT if count else ui.INFO, self.banner, border_radius=10)
+        heading = "GET READY" if count else "PAUSED"
+        ui.text(surface, heading, self.banner.center, ui.LARGE, ui.ACCENT_TEXT, "center")
+        left = clock_text(self.timer.remaining(now))
+        big = str(count) if count else left
+        shown = ui.text(
+            surface, big, (area.centerx, self.banner.bottom), ui.HUGE, ui.TEXT, "midtop"
+        )
+        note = f"then {left} of sand" if count else "OK to continue (3-2-1)"
+        rest = pygame.Rect(area.left, shown.bottom, area.width, area.bottom - shown.bottom)
+        ui.paragraph(surface, note, rest, ui.SMALL, ui.TEXT, "center")
+
+    def working(self) -> list[int]:
+        """The stories (by index) still being scripted: none once time is up."""
+        if self.scripting.timed_out:
+            return []
+        done = self.scripting.done_order
+        return [i for i, story in enumerate(self.game.setup.stories) if story.name not in done]
+
+    def draw_spotlight(
+        self,
+        surface: pygame.Surface,
+        area: pygame.Rect,
+        index: int,
+        remaining: float,
+        colour: tuple[int, int, int],
+    ) -> None:
+        """One story left: its creators and the time left, as big as fits ("CAT - 0:07"), with
+        the finished seats as a row of solid chips below."""
+        story = self.game.setup.stories[index]
+        chips_h = 52
+        spot = pygame.Rect(area.left, area.top, area.width, area.height - chips_h - 10)
+        ui.panel(surface, spot, ui.PANEL, border=story_colour(index))
+        pygame.draw.rect(surface, story_colour(index), spot, width=6, border_radius=10)
+        self._tiles = [pygame.Rect(0, 0, 0, 0)] * len(self.game.setup.stories)
+        self._tiles[index] = spot
+        name = names_line(story.members).upper()
+        clock = clock_text(remaining)
+        dash = " \u2014 "
+        inner = spot.width - 32
+        badge_h = 44
+        for size in (ui.HUGE, ui.BIG):
+            if ui.text_width(name + dash + clock, size) <= inner:
+                # one line: the name in the story's colour, the time in the sand's colour
+                total = ui.text_width(name + dash + clock, size)
+                y = spot.top + (spot.height - badge_h) // 2
+                x = spot.centerx - total // 2
+                left = ui.text(surface, name + dash, (x, y), size, story_colour(index), "midleft")
+                ui.text(surface, clock, (left.right, y), size, colour, "midleft")
+                break
+        else:  # a long name (a team): the name on one line, the time on the next
+            sizes = (ui.BIG, ui.LARGE, ui.MEDIUM)
+            size = next((s for s in sizes if ui.text_width(name, s) <= inner), ui.SMALL)
+            line = ui.text(
+                surface,
+                name,
+                (spot.centerx, spot.top + 10),
+                size,
+                story_colour(index),
+                "midtop",
+                inner,
+            )
+            ui.text(surface, clock, (spot.centerx, line.bottom), ui.HUGE, colour, "midtop")
+        note = f"SEAT {index + 1} is still scripting"
+        ui.text(surface, note, (spot.centerx, spot.bottom - 10), ui.SMALL, ui.TEXT, "midbottom")
+        # the finished seats: solid chips with a check, in seat order
+        done = [i for i in range(len(self.game.setup.stories)) if i != index]
+        gap = 8
+        chip_w = min(200, (area.width - gap * (len(done) - 1)) // max(1, len(done)))
+        x = area.left
+        for other in done:
+            chip = pygame.Rect(x, area.bottom - chips_h, chip_w, chips_h)
+            self._tiles[other] = chip
+            self.draw_done_tile(surface, chip, other, f"SEAT {other + 1}", "")
+            x += chip_w + gap
+
+    def draw_done_tile(
+        self, surface: pygame.Surface, tile: pygame.Rect, index: int, label: str, note: str
+    ) -> None:
+        """A finished story: solid in its colour, a check mark, dark text on it."""
+        pygame.draw.rect(surface, story_colour(index), tile, border_radius=10)
+        box = pygame.Rect(tile.left + 10, tile.centery - 14, 28, 28)
+        draw_check(surface, box, ui.ACCENT_TEXT)
+        right = tile.right - 12
+        if note:
+            right = (
+                ui.text(
+                    surface,
+                    note,
+                    (tile.right - 12, tile.centery),
+                    ui.SMALL,
+                    ui.ACCENT_TEXT,
+                    "midright",
+                ).left
+                - 10
+            )
         ui.text(
             surface,
-            clock_text(remaining),
-            (165 + (left_w - 165) // 2, 40),
-            ui.HUGE,
-            colour,
-            "midtop",
+            label,
+            (box.right + 10, tile.centery),
+            ui.SMALL,
+            ui.ACCENT_TEXT,
+            "midleft",
+            right - box.right - 10,
         )
-        status_area = pygame.Rect(160, 164, left_w - 170, height - 170)
-        if self.scripting.over:
-            self.draw_slow_tokens(surface, status_area)
-        else:
-            ui.paragraph(surface, self.status_line(), status_area, ui.SMALL, ui.TEXT, "center")
-        self.draw_tiles(surface, pygame.Rect(left_w + 10, 12, width - left_w - 22, height - 24))
 
-    def draw_slow_tokens(self, surface: pygame.Surface, area: pygame.Rect) -> None:
-        """Scripting is over: a framed notice of who takes a Slow token, in big letters."""
+    def draw_prompt(self, surface: pygame.Surface, area: pygame.Rect) -> int:
+        """The round's title - the creative prompt every story answers - across the top, in
+        quotes; as big as fits (two lines at most). Returns the y below it."""
+        title = self.game.round.title or ""
+        if not title:
+            return area.top
+        quoted = f"\u201c{title}\u201d"
+        for size in (ui.MEDIUM, ui.SMALL):
+            if ui.text_width(quoted, size) <= area.width:
+                return ui.text(
+                    surface, quoted, (area.centerx, area.top + 6), size, ui.TEXT, "midtop"
+                ).bottom
+        line_h = ui.font(ui.SMALL).get_linesize()
+        lines = ui.wrap(quoted, ui.SMALL, area.width)
+        if len(lines) > 2:
+            lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, area.width)]
+        y = area.top + 6
+        for line in lines:
+            ui.text(surface, line, (area.centerx, y), ui.SMALL, ui.TEXT, "midtop")
+            y += line_h
+        return y
+
+    def draw_over(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Scripting is over: a banner - "ALL DONE!" in green (success), "TIME IS UP!" in red
+        like an alarm - and who takes a Slow token, in big letters."""
         scripting = self.scripting
-        ui.panel(surface, area, ui.PANEL, border=ui.BAD)
+        tone = ui.BAD if scripting.timed_out else ui.GOOD
         heading = "TIME IS UP!" if scripting.timed_out else "ALL DONE!"
+        self.banner = pygame.Rect(area.left, area.top, area.width, 76)
+        pygame.draw.rect(surface, tone, self.banner, border_radius=10)
+        ui.text(surface, heading, self.banner.center, ui.LARGE, ui.ACCENT_TEXT, "center")
+        notice = pygame.Rect(
+            area.left, self.banner.bottom + 10, area.width, area.bottom - self.banner.bottom - 10
+        )
+        ui.panel(surface, notice, ui.PANEL, border=tone)
         y = (
             ui.text(
-                surface, heading, (area.centerx, area.top + 8), ui.MEDIUM, ui.BAD, "midtop"
+                surface,
+                "Slow token for",
+                (notice.centerx, notice.top + 10),
+                ui.SMALL,
+                ui.TEXT,
+                "midtop",
             ).bottom
-            + 4
+            + 2
         )
-        ui.text(surface, "Slow token for", (area.centerx, y), ui.SMALL, ui.DIM, "midtop")
-        y += 30
         players = [
             m for story in scripting.slow_stories() for m in self.game.setup.story(story).members
         ]
-        size = ui.MEDIUM if len(players) <= 3 else ui.SMALL
+        room = notice.bottom - y - (70 if scripting.timed_out else 8)
+        names = ", ".join(players)
+        size = next(
+            (
+                s
+                for s in (ui.LARGE, ui.MEDIUM)
+                if len(ui.wrap(names, s, notice.width - 16)) * ui.font(s).get_linesize() <= room
+            ),
+            ui.SMALL,
+        )
         line_h = ui.font(size).get_linesize()
-        for line in ui.wrap(", ".join(players), size, area.width - 16):
-            if y + line_h > area.bottom - 4:
+        for line in ui.wrap(names, size, notice.width - 16):
+            if y + line_h > notice.bottom - 4:
                 break
-            ui.text(surface, line, (area.centerx, y), size, ui.TEXT, "midtop")
+            ui.text(surface, line, (notice.centerx, y), size, ui.TEXT, "midtop")
             y += line_h
         if scripting.timed_out:
-            rest = pygame.Rect(area.left + 8, y + 6, area.width - 16, area.bottom - y - 10)
-            ui.paragraph(surface, "Fill empty spaces at random.", rest, ui.SMALL, ui.DIM, "center")
+            rest = pygame.Rect(notice.left + 8, y + 6, notice.width - 16, notice.bottom - y - 10)
+            ui.paragraph(surface, "Fill empty spaces at random.", rest, ui.SMALL, ui.TEXT, "center")
 
     def status_line(self) -> str:
-        scripting = self.scripting
-        if scripting.timed_out:
-            slow = ", ".join(scripting.slow_stories())
-            return f"TIME IS UP! Slow token: {slow}. Fill empty spaces at random."
-        if scripting.all_done:
-            last = scripting.slow_stories()[0]
-            return f"All done! Slow token: {last} (last to finish)."
-        if not scripting.done_order:
+        """What to do now, under the clock while scripting goes on."""
+        if not self.scripting.done_order:
             return "First story done? Press its SEAT button to flip the sand timer."
         return "Press your SEAT button when your story is done."
 
     def draw_tiles(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """One tile per story in seat order: a finished one solid with a check, one still being
+        scripted taller, outlined in its colour, with its name large."""
         stories = self.game.setup.stories
         gap = 8
-        tile_h = min(80, (area.height - gap * (len(stories) - 1)) // len(stories))
+        working = set(self.working())
+        done_h = 46
+        room = area.height - gap * (len(stories) - 1) - done_h * (len(stories) - len(working))
+        work_h = min(96, room // len(working)) if working else 0
         slow = set(self.scripting.slow_stories())
-        self._tiles = []
+        y = area.top
         for index, story in enumerate(stories):
-            tile = pygame.Rect(area.left, area.top + index * (tile_h + gap), area.width, tile_h)
-            self._tiles.append(tile)
             done = story.name in self.scripting.done_order
-            border = ui.ACCENT if index == self.selected and self.few_buttons else None
-            ui.panel(surface, tile, ui.PANEL, border=border)
+            tile = pygame.Rect(area.left, y, area.width, work_h if index in working else done_h)
+            self._tiles.append(tile)
+            y = tile.bottom + gap
+            name = names_line(story.members)
+            if done:
+                place = ordinal(self.scripting.done_order.index(story.name) + 1)
+                note = "SLOW" if story.name in slow else place
+                self.draw_done_tile(surface, tile, index, name, note)
+                continue
+            selected = index == self.selected and self.few_buttons
             colour = story_colour(index)
+            if self.scripting.timed_out:  # not done in time: framed in red, said in words
+                ui.panel(surface, tile, ui.PANEL, border=ui.BAD)
+                state = ui.text(
+                    surface,
+                    "NOT DONE",
+                    (tile.right - 12, tile.centery),
+                    ui.SMALL,
+                    ui.BAD,
+                    "midright",
+                )
+                room_w = state.left - tile.left - 24
+                ui.text(
+                    surface,
+                    name,
+                    (tile.left + 14, tile.centery),
+                    ui.SMALL,
+                    ui.TEXT,
+                    "midleft",
+                    room_w,
+                )
+                continue
+            ui.panel(surface, tile, ui.PANEL)
+            pygame.draw.rect(surface, colour, tile, width=4, border_radius=10)
+            if selected:
+                pygame.draw.rect(surface, ui.ACCENT, tile.inflate(6, 6), width=3, border_radius=12)
             badge = seat_badge(surface, index + 1, (tile.left + 10, tile.centery), colour)
             name_x = badge.right + 12
-            if done:
-                place = self.scripting.done_order.index(story.name) + 1
-                state, state_colour = f"DONE {ordinal(place)}", ui.GOOD
-            elif self.scripting.timed_out:
-                state, state_colour = "NOT DONE", ui.BAD
-            else:
-                state, state_colour = "working", ui.DIM
-            if story.name in slow:
-                state += " SLOW"
-                state_colour = ui.BAD
-            right = ui.text(
-                surface, state, (tile.right - 12, tile.centery), ui.SMALL, state_colour, "midright"
+            room_w = tile.right - 12 - name_x
+            size = next(
+                (
+                    s
+                    for s in (ui.LARGE, ui.MEDIUM)
+                    if ui.text_width(name, s) <= room_w and s <= tile.height
+                ),
+                ui.SMALL,
             )
-            name = names_line(story.members)
-            room = right.left - name_x - 10
-            size = ui.MEDIUM if ui.text_width(name, ui.MEDIUM) <= room else ui.SMALL
-            ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room)
+            ui.text(surface, name, (name_x, tile.centery), size, ui.TEXT, "midleft", room_w)
+
+    def undo_open(self) -> bool:
+        """A story was declared done less than :data:`UNDO_WINDOW` seconds ago: its seat button
+        can still take it back (never once time is up)."""
+        if self.scripting.timed_out:
+            return False
+        now = self.app.clock.now()
+        return any(now - at <= UNDO_WINDOW for at in self.pressed_at.values())
 
     def legend(self) -> list[LegendItem]:
         count = len(self.game.setup.stories)
         seats = tuple(SEAT_ACTIONS[: min(count, self.app.config.seat_count)])
-        if self.scripting.timed_out:
-            return [(Action.OK, "Storytelling"), (Action.BACK, "Menu")]
+        now = self.app.clock.now()
+        if self.back_pressed_at is not None and now - self.back_pressed_at < BACK_HINT_SECONDS:
+            if self.timer.running or self.timer.paused:
+                return [(Action.BACK, "Keep holding to leave - the sand pauses")]
+            return [(Action.BACK, "Keep holding to leave")]
+        leave: LegendItem = (Action.BACK, "Hold to leave")
         if self.scripting.over:
-            return [(Action.OK, "Storytelling"), (seats, "Undo (2 s)"), (Action.BACK, "Menu")]
-        items: list[LegendItem] = [(seats, "Story done / undo")]
+            if self.undo_open():  # the undo key, first, only for its two seconds
+                return [(seats, "Undo"), (Action.OK, "Storytelling"), leave]
+            return [(Action.OK, "Storytelling"), leave]
+        if self.timer.paused:
+            return [(Action.OK, "Continue"), (seats, "Done"), leave]
+        items: list[LegendItem] = [
+            (seats, "Story done / undo" if self.undo_open() else "Story done")
+        ]
         if self.few_buttons:
             items.append(((Action.LEFT, Action.RIGHT), "Choose"))
             items.append((Action.OK, "Done"))
-        items.append((Action.BACK, "Menu"))
+        items.append(leave)
         return items
 
     def snapshot(self) -> dict[str, Any]:
@@ -344,4 +634,5 @@ class ScriptingScreen(GameScreen):
                 timer["remaining"] = max(0.0, float(timer.get("remaining", 0.0)) - outage)
             screen.timer = SandTimer.from_json(timer, app.clock.now())
         screen.selected = int(data.get("selected", 0))
+        screen.count_in_on_show = False  # back after a power cut: a paused sand stays paused
         return screen
