@@ -106,6 +106,8 @@ class StorytellingScreen(GameScreen):
         current = self.game.round.storyteller
         row_h = min(58, (height - 20) // max(1, len(order)))
         list_w = 330
+        # the names start after the widest mark ("NOW", "told", "10."), so none overlaps
+        name_x = 20 + max(ui.text_width(m, ui.SMALL) for m in ("NOW", "told", f"{len(order)}."))
         for position, story_name in enumerate(order):
             row = pygame.Rect(ui.MARGIN, 10 + position * row_h, list_w, row_h - 6)
             now_telling = position == current
@@ -116,11 +118,11 @@ class StorytellingScreen(GameScreen):
             ui.text(
                 surface,
                 story_name,
-                (row.left + 80, row.centery),
+                (row.left + name_x, row.centery),
                 ui.MEDIUM,
                 fg,
                 "midleft",
-                max_width=row.width - 90,
+                max_width=row.width - name_x - 10,
             )
         panel = pygame.Rect(list_w + 2 * ui.MARGIN, 10, width - list_w - 3 * ui.MARGIN, height - 20)
         if current >= len(order):
@@ -152,7 +154,7 @@ class StorytellingScreen(GameScreen):
             f'Title: "{self.game.round.title}"',
             (x, y),
             ui.SMALL,
-            ui.DIM,
+            ui.TEXT,
             max_width=panel.width - 36,
         )
         if self.timer is not None:
