@@ -192,17 +192,17 @@ def run_interactive(options: RunOptions) -> int:
         try:
             pygame.display.init()
             headless = os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen")
-            # SCALED lets SDL scale the 480-high canvas to the panel (and map touches back);
-            # a headless driver has nothing to scale to.
+            # SCALED lets SDL scale the 480-high canvas (turned by [screen] rotate) to the panel
+            # and normalise touches over it; a headless driver has nothing to scale to.
             flags = 0 if headless else pygame.SCALED
             if not options.simulated and app.config.screen.fullscreen:
                 flags |= pygame.FULLSCREEN
-            window = pygame.display.set_mode(app.size, flags)
+            window = pygame.display.set_mode(app.panel.turned, flags)
         except pygame.error as error:
             raise LaunchError(f"cannot open the display: {error}") from None
         pygame.display.set_caption("Tablekeeper" + (" (simulated)" if options.simulated else ""))
         pygame.mouse.set_visible(options.simulated)
-        app.surface = window
+        app.attach_window(window)
         ticker = pygame.time.Clock()
         fps = app.config.screen.fps
         while app.running:
@@ -210,6 +210,7 @@ def run_interactive(options: RunOptions) -> int:
                 app.handle_pygame_event(event)
             app.update()
             app.render()
+            app.present()
             pygame.display.flip()
             if app.frames == 1:
                 notifier.ready("showing " + (app.top.title or app.top.kind))
