@@ -34,11 +34,14 @@ class Panel:
         width, height = logical
         self.turned = (height, width) if rotate in (90, 270) else (width, height)
         self.size = size if size is not None else self.turned
-        self.scale = min(self.size[0] / self.turned[0], self.size[1] / self.turned[1])
-        fitted_w, fitted_h = (round(side * self.scale) for side in self.turned)
+        scale = min(self.size[0] / self.turned[0], self.size[1] / self.turned[1])
+        fitted_w, fitted_h = (round(side * scale) for side in self.turned)
         self.fitted = pygame.Rect(
             (self.size[0] - fitted_w) // 2, (self.size[1] - fitted_h) // 2, fitted_w, fitted_h
         )
+        # Per axis, as the picture is scaled to whole pixels (853 x 1.5 = 1279.5 -> 1280).
+        self.scale_x = fitted_w / self.turned[0]
+        self.scale_y = fitted_h / self.turned[1]
 
     @property
     def direct(self) -> bool:
@@ -49,8 +52,9 @@ class Panel:
     def present(self, canvas: pygame.Surface, window: pygame.Surface) -> None:
         """Show ``canvas`` on ``window``: turned clockwise, scaled to fit, centred."""
         turned = pygame.transform.rotate(canvas, -self.rotate) if self.rotate else canvas
+        if self.fitted.size != self.size:
+            window.fill((0, 0, 0))  # the bands beside the picture
         if self.fitted.size != turned.get_size():
-            window.fill((0, 0, 0))
             turned = pygame.transform.scale(turned, self.fitted.size)
         window.blit(turned, self.fitted.topleft)
 
@@ -66,16 +70,16 @@ class Panel:
             270: (y, width - x),
         }[self.rotate]
         return (
-            self.fitted.left + turned_x * self.scale,
-            self.fitted.top + turned_y * self.scale,
+            self.fitted.left + turned_x * self.scale_x,
+            self.fitted.top + turned_y * self.scale_y,
         )
 
     def to_logical(self, window_x: float, window_y: float) -> tuple[int, int]:
         """The canvas pixel shown at a window position; a position in the bands beside the
         picture goes to the nearest edge pixel."""
         width, height = self.logical
-        turned_x = (window_x - self.fitted.left) / self.scale
-        turned_y = (window_y - self.fitted.top) / self.scale
+        turned_x = (window_x - self.fitted.left) / self.scale_x
+        turned_y = (window_y - self.fitted.top) / self.scale_y
         x, y = {
             0: (turned_x, turned_y),
             90: (turned_y, height - turned_x),
