@@ -47,7 +47,8 @@ def press(app: App, name: str) -> None:
 
 def frame(app: App) -> None:
     """One pass of the loop (the fake clock moves a frame on)."""
-    app.clock.advance(1 / 30)  # type: ignore[attr-defined]
+    assert isinstance(app.clock, FakeClock)
+    app.clock.advance(1 / 30)
     app.update()
     app.render()
 
