@@ -233,6 +233,11 @@ class Store:
         return self._writer is not None
 
     @property
+    def committed(self) -> int:
+        """The number of the last :meth:`commit` that wrote something (on the disk or not)."""
+        return self._committed
+
+    @property
     def durable(self) -> int:
         """The number of the last commit that reached the disk (see the module docstring)."""
         return self._writer.durable if self._writer is not None else self._committed
