@@ -9,6 +9,12 @@ gpiozero, real or mock pins), the keyboard, taps on the legend bar and scripts a
 :class:`~display.actions.Action` values; after every handled one the whole stack is saved
 (:meth:`save`). See ``display/screen.py`` for how to write a screen.
 
+A press is acknowledged by its beep, and the beep sounds only once the press is on the disk: the
+beeps a screen asks for while it handles a press (or a hold, a tap, typed text) are kept back
+until the store's commit of that event is durable. With the appliance's write-behind store
+(``display/store.py``) that is a frame or two later and the screen never waits for the disk;
+with the synchronous store of scripted runs it is at once.
+
 Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
 SDL scales it to the panel (pygame.SCALED), so layouts are written once. ``[screen] rotate`` turns
 the canvas on its way to the panel and touches on their way back (:mod:`display.panel`).
@@ -122,6 +128,9 @@ class App:
         self.last_capture_error: str | None = None
         self._pressed: dict[Action, list[Any]] = {}  # action -> [pressed_at, hold_fired]
         self._toasts: list[tuple[str, float]] = []
+        self._holding_beeps = False
+        #: (store commit number, beeps): acknowledgements waiting for their commit to be durable
+        self._acknowledgements: list[tuple[int, list[tuple[float, float]]]] = []
         self._legend_targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
         #: The legend key each finger (or the mouse) is holding down, until it lifts.
         self._held_by_pointer: dict[Any, Action] = {}
@@ -252,12 +261,14 @@ class App:
             stack.append({"kind": screen.kind, "snapshot": snapshot})
         return stack
 
-    def save(self) -> None:
-        """Write the screen stack (and pending store writes) in one transaction.
+    def save(self) -> int | None:
+        """Write the screen stack (and pending store writes) in one transaction; returns the
+        store's commit number (None when the disk refused it).
 
         A screen whose snapshot fails (a bug, or data that is not JSON) does not stop the
         appliance: the previous stack stays saved, and the problem is logged (raised in strict
-        mode). A failing disk (full, read-only SD card) is shown as a toast.
+        mode). A failing disk (full, read-only SD card) is shown as a toast (under write-behind
+        one frame later, see :meth:`update`).
         """
         try:
             self.store.save_stack(self.stack_snapshot())
@@ -267,12 +278,42 @@ class App:
             traceback.print_exc(file=sys.stderr)
             self.toast(f"Could not save this screen ({type(error).__name__}); the rest is kept.")
         try:
-            self.store.commit()
+            return self.store.commit()
         except sqlite3.Error as error:
             if self.strict:
                 raise
             traceback.print_exc(file=sys.stderr)
-            self.toast(f"Could not save to {self.store.path}: {error}")
+            self._could_not_save(str(error))
+        return None
+
+    def _could_not_save(self, error: str) -> None:
+        self.toast(f"Could not save to {self.store.path}: {error}")
+
+    def _handle_and_save(
+        self, work: Callable[[], None], changed: Callable[[], bool] = lambda: True
+    ) -> None:
+        """Run a screen's handling of one event and save (if ``changed()``); the beeps it asked
+        for sound once the save is on the disk (see the module docstring)."""
+        if self._holding_beeps:  # an event inside an event (a legend tap is a press)
+            self._guard(work)
+            return
+        self._holding_beeps = True
+        self.hardware.hold_beeps()
+        try:
+            self._guard(work)
+        finally:
+            self._holding_beeps = False
+            beeps = self.hardware.take_held_beeps()
+        commit = self.save() if changed() else self.store.durable
+        if beeps and commit is not None:
+            self._acknowledgements.append((commit, beeps))
+        self._sound_acknowledgements()
+
+    def _sound_acknowledgements(self) -> None:
+        durable = self.store.durable
+        while self._acknowledgements and self._acknowledgements[0][0] <= durable:
+            for tone_hz, seconds in self._acknowledgements.pop(0)[1]:
+                self.hardware.beep(tone_hz, seconds)
 
     def state_dump(self) -> dict[str, Any]:
         """Screens and store contents as JSON-able data (for ``--dump-state``)."""
@@ -313,8 +354,7 @@ class App:
         """A button went down: the top screen handles it, then everything is saved."""
         self._pressed[action] = [self.clock.now(), False]
         screen = self.top
-        self._guard(lambda: screen.handle(action))
-        self.save()
+        self._handle_and_save(lambda: screen.handle(action))
 
     def release(self, action: Action) -> None:
         self._pressed.pop(action, None)
@@ -324,8 +364,7 @@ class App:
         screen = self.top
         if not screen.takes_text:
             return False
-        self._guard(lambda: screen.handle_text(content))
-        self.save()
+        self._handle_and_save(lambda: screen.handle_text(content))
         return True
 
     def tap(self, x: int, y: int) -> None:
@@ -364,9 +403,9 @@ class App:
         screen = self.top
         offset_y = ui.HEADER_H if screen.chrome else 0
         used: list[bool] = []
-        self._guard(lambda: used.append(screen.handle_tap(x, y - offset_y)))
-        if used and used[0]:
-            self.save()
+        self._handle_and_save(
+            lambda: used.append(screen.handle_tap(x, y - offset_y)), lambda: bool(used and used[0])
+        )
 
     def handle_input(self, event: InputEvent) -> None:
         action = Action(event.name.upper())
@@ -432,6 +471,10 @@ class App:
     # -- time ---------------------------------------------------------------------------------
     def update(self) -> None:
         """One tick: hardware events, holds, time-driven outputs, the top screen's update."""
+        self._sound_acknowledgements()
+        for failure in self.store.take_failures():  # write-behind: a commit that failed
+            print(f"tablekeeper: could not save to {self.store.path}: {failure}", file=sys.stderr)
+            self._could_not_save(failure)
         self.poll_hardware()
         now = self.clock.now()
         self.hardware.update(now)
@@ -440,8 +483,7 @@ class App:
             if not state[1] and now - state[0] >= hold_time:
                 state[1] = True
                 screen = self.top
-                self._guard(lambda s=screen, a=action: s.handle_hold(a))  # type: ignore[misc]
-                self.save()
+                self._handle_and_save(lambda s=screen, a=action: s.handle_hold(a))  # type: ignore[misc]
         screen = self.top
         self._guard(lambda: screen.update(now))
         self._toasts = [(t, until) for t, until in self._toasts if until > now]

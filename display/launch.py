@@ -58,6 +58,9 @@ class RunOptions:
     config: Path | None = None
     exit_after_frames: int | None = None  # for `bench ui`: stop after N frames
     report_first_frame: bool = False  # for `bench ui`: print the wall time of the first frame
+    #: the store's writer thread (display/store.py); None: on, except in strict (scripted) runs
+    write_behind: bool | None = None
+    fsync_delay: float = 0.0  # for `bench ui --fsync-ms`: a slow SD card, simulated
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RunOptions:
@@ -109,7 +112,12 @@ def build_app(
         raise LaunchError(f"{error}{hint}") from None
     camera: Camera = ScriptedCamera(make_camera(config, options))
     try:
-        store = Store(options.state_dir or default_state_dir())
+        write_behind = not strict if options.write_behind is None else options.write_behind
+        store = Store(
+            options.state_dir or default_state_dir(),
+            write_behind=write_behind,
+            fsync_delay=options.fsync_delay,
+        )
     except StoreError as error:
         hardware.close()
         raise LaunchError(str(error)) from None
