@@ -1,14 +1,18 @@
-"""I Made You a Mixtape: the menu - score mixtapes, the solo game, a new table, enrolment."""
+"""I Made You a Mixtape: the menu - score mixtapes, the solo game, a new table or solo game,
+enrolment. Clearing scores or a solo game asks first (a hold of OK) and can be undone."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from display.screen import register_screen
 from display.screens.enrol.mixtape import MixtapeEnrolScreen
 from display.screens.mixtape.common import HISTORY_KEY, NAMESPACE, SOLO_KEY, load_table_deck
 from display.screens.mixtape.solo import SoloScreen
 from display.screens.mixtape.table import MixtapeTableScreen
+from display.widgets.confirm import ConfirmScreen, UndoOffer, keep_for_undo, scores_cleared
 from display.widgets.menu import MenuScreen
-from display.widgets.table import load_table, save_table
+from display.widgets.table import TABLE_KEY, load_table, save_table
 
 
 @register_screen
@@ -24,22 +28,35 @@ class MixtapeMenuScreen(MenuScreen):
             deck_note = f"{len(deck.cards)} cards"
         except Exception:
             deck_note = "not ready"
-        return [
+        rows = [
             ("table", "Score mixtapes", f"{players} scored" if players else ""),
             ("solo", "Solo game vs Otto", "in progress" if solo else ""),
-            ("new", "New table / new solo game", ""),
-            ("enrol", "Enrol cards / deck", deck_note),
         ]
+        if players:  # only what can be cleared is offered
+            rows.append(("new", "New table", "clears the scores"))
+        if solo:
+            rows.append(("new_solo", "New solo game", "ends this one"))
+        rows.append(("enrol", "Enrol cards / deck", deck_note))
+        return rows
 
     def open(self, key: str) -> None:
         if key == "enrol":
             self.app.push(MixtapeEnrolScreen(self.app))
             return
         if key == "new":
-            save_table(self.app, NAMESPACE, {"players": []})
-            self.app.store.delete(NAMESPACE, SOLO_KEY)
-            self.app.store.put(NAMESPACE, HISTORY_KEY, [])
-            self.app.toast("Scores and the solo game cleared.")
+            players = len(load_table(self.app, NAMESPACE)["players"])
+            body = scores_cleared(players)
+            confirm = ConfirmScreen(
+                self.app, "Start a new table?", body, "Clear scores", "Keep scores"
+            )
+            self.app.push(confirm, purpose="new")
+            return
+        if key == "new_solo":
+            body = "The solo game in progress against Otto is ended and forgotten."
+            confirm = ConfirmScreen(
+                self.app, "New solo game?", body, "End the game", "Keep playing"
+            )
+            self.app.push(confirm, purpose="new_solo")
             return
         try:
             load_table_deck(self.app)
@@ -50,3 +67,19 @@ class MixtapeMenuScreen(MenuScreen):
             self.app.push(MixtapeTableScreen(self.app))
         elif key == "solo":
             self.app.push(SoloScreen(self.app))
+
+    def on_result(self, purpose: str, result: Any) -> None:
+        if not result:
+            return
+        if purpose == "new":
+            saved = keep_for_undo(self.app, [(NAMESPACE, TABLE_KEY)])
+            save_table(self.app, NAMESPACE, {"players": []})
+            self.undo = UndoOffer.start(self.app, "Scores cleared.", saved)
+        elif purpose == "new_solo":
+            saved = keep_for_undo(self.app, [(NAMESPACE, SOLO_KEY), (NAMESPACE, HISTORY_KEY)])
+            self.app.store.delete(NAMESPACE, SOLO_KEY)
+            self.app.store.put(NAMESPACE, HISTORY_KEY, [])
+            self.undo = UndoOffer.start(self.app, "Solo game ended.", saved)
+        else:
+            return
+        self.selected = 0

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from display.cards.enrolment import EnrolmentError
 from display.screen import register_screen
 from display.screens.enrol.remix import RemixEnrolScreen
 from display.screens.remix.common import NAMESPACE, catalogue, enrolment
 from display.screens.remix.table import RemixTableScreen
+from display.widgets.confirm import ConfirmScreen, UndoOffer, keep_for_undo, scores_cleared
 from display.widgets.menu import MenuScreen
-from display.widgets.table import load_table, save_table
+from display.widgets.table import TABLE_KEY, load_table, save_table
+
+PREVIOUS_KEY = "previous_table"
 
 
 @register_screen
@@ -24,21 +29,32 @@ class RemixMenuScreen(MenuScreen):
             enrolled = len(enrolment(self.app))
         except EnrolmentError:
             enrolled = 0
-        return [
-            ("table", "Score the table", f"{players} scored" if players else ""),
-            ("new", "New table", "clears the scores"),
-            ("enrol", "Enrol / verify cards", f"{enrolled}/{len(catalogue())}"),
-        ]
+        rows = [("table", "Score the table", f"{players} scored" if players else "")]
+        if players:  # only what can be cleared is offered
+            rows.append(("new", "New table", "clears the scores"))
+        rows.append(("enrol", "Enrol / verify cards", f"{enrolled}/{len(catalogue())}"))
+        return rows
 
     def open(self, key: str) -> None:
         if key == "table":
             self.app.push(RemixTableScreen(self.app))
         elif key == "new":
-            scores = load_table(self.app, NAMESPACE)
-            if scores["players"]:
-                self.app.store.put(NAMESPACE, "previous_table", scores)
-            save_table(self.app, NAMESPACE, {"players": []})
-            self.app.toast("New table: the previous scores are kept as 'previous_table'.")
-            self.app.push(RemixTableScreen(self.app))
+            players = load_table(self.app, NAMESPACE)["players"]
+            confirm = ConfirmScreen(
+                self.app,
+                "Start a new table?",
+                scores_cleared(len(players)),
+                destroy="Clear scores",
+                keep="Keep scores",
+            )
+            self.app.push(confirm, purpose="new")
         elif key == "enrol":
             self.app.push(RemixEnrolScreen(self.app))
+
+    def on_result(self, purpose: str, result: Any) -> None:
+        if purpose == "new" and result:
+            saved = keep_for_undo(self.app, [(NAMESPACE, TABLE_KEY), (NAMESPACE, PREVIOUS_KEY)])
+            self.app.store.put(NAMESPACE, PREVIOUS_KEY, load_table(self.app, NAMESPACE))
+            save_table(self.app, NAMESPACE, {"players": []})
+            self.undo = UndoOffer.start(self.app, "Scores cleared.", saved)
+            self.selected = 0  # on "Score the table": OK starts the new table
