@@ -16,7 +16,7 @@ from display.screens.comix.common import (
     save_settings,
     settings,
 )
-from display.widgets.keyboard import KeyboardScreen
+from display.widgets.keyboard import KeyboardScreen, remember_names
 from games.comix import Game, SetupError, TableSetup, team_table
 from games.comix.table import BOARD_PANELS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS
 
@@ -161,6 +161,9 @@ class SetupScreen(Screen):
             self.error = str(error)
             return
         seed = int(self.app.clock.now() * 1000) % (2**31)
+        # next time, seat by seat, the keyboard offers these names first
+        defaults = default_names(MAX_PLAYERS)
+        remember_names(self.app, [name for name in self.players if name not in defaults])
         save_settings(
             self.app, {"timer_seconds": self.timer, "storyteller_seconds": self.storyteller}
         )
@@ -266,8 +269,14 @@ class NamesScreen(Screen):
         if self.selected >= self.count:
             self.selected = 0
         prompt = f"Name for seat {self.selected + 1}"
+        seated = [n for seat, n in enumerate(self.names[: self.count]) if seat != self.selected]
         keyboard = KeyboardScreen(
-            self.app, prompt, limit=MAX_NAME_LENGTH, title=f"Co-Mix - {prompt}"
+            self.app,
+            prompt,
+            limit=MAX_NAME_LENGTH,
+            title=f"Co-Mix - {prompt}",
+            names=True,
+            exclude=seated,
         )
         self.app.push(keyboard, purpose=f"seat:{self.selected}")
         if typed:
