@@ -112,3 +112,23 @@ def test_a_keyboard_saved_by_an_older_version_comes_back_on_its_key(tmp_path: Pa
         assert keyboard.keys()[keyboard.cursor] == "N" and keyboard.text == "An"
         again = KeyboardScreen.restore(app, keyboard.snapshot())
         assert isinstance(again, KeyboardScreen) and again.at == "N"
+
+
+def test_holding_ok_finishes_without_the_letter_its_press_typed(tmp_path: Path) -> None:
+    with sim_app(tmp_path) as app:
+        names = NamesScreen(app, count=3)
+        app.push(names)
+        app.press(Action.OK)
+        keyboard = app.top
+        assert isinstance(keyboard, KeyboardScreen)
+        keyboard.handle_text("Ann")
+        keyboard.at = "Q"
+        app.press(Action.OK)  # held: the Q it types is taken back, and the name is done
+        for _ in range(16):
+            app.clock.advance(0.1)
+            app.update()
+        app.release(Action.OK)
+        assert app.top is names and names.names[0] == "Ann" and recent_names(app) == ["Ann"]
+        app.press(Action.OK)
+        app.press(Action.OK)  # a press types, as ever
+        assert isinstance(app.top, KeyboardScreen) and app.top.text == "A"

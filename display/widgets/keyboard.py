@@ -17,6 +17,7 @@ The buttons, the same wherever the keyboard is used:
 * LEFT/RIGHT (the knob) move over the keys - turned fast, the cursor jumps further (up to
   ``MAX_JUMP`` keys a detent) - OK types the key (DEL deletes, DONE finishes); a tap on a key
   types it. The cursor starts on the first recent name, or on A (on DONE when there is text);
+* holding OK finishes, like DONE (the letter its press typed is taken back);
 * BACK deletes the last character; on an empty field BACK cancels (nothing typed is lost by one
   press); holding BACK goes home, as everywhere;
 * SHUTTER finishes (a shortcut to DONE).
@@ -99,6 +100,7 @@ class KeyboardScreen(Screen):
         #: the key under the cursor (a label: the keys offered change as letters are typed)
         self.at = DONE if self.text else (offered[0] if offered else "A")
         self._turn: tuple[int, float, int] = (0, -1e9, 0)  # direction, time, fast streak
+        self._before_press = self.text  # the text before the last OK (a hold of it: Done)
         self._keys: list[pygame.Rect] = []
 
     # -- the keys -----------------------------------------------------------------------------
@@ -174,6 +176,7 @@ class KeyboardScreen(Screen):
         elif action is Action.RIGHT:
             self.turn(1)
         elif action is Action.OK:
+            self._before_press = self.text
             self.press_key(self.keys()[self.cursor])
         elif action is Action.BACK:
             if self.text:
@@ -182,6 +185,14 @@ class KeyboardScreen(Screen):
                 self.dismiss(None)
         elif action is Action.SHUTTER:
             self.finish(self.text)
+
+    def handle_hold(self, action: Action) -> None:
+        """Holding OK finishes (what the press typed is taken back): no trip round the wheel
+        to DONE after the last letter."""
+        if action is Action.OK:
+            self.finish(self._before_press)
+        else:
+            super().handle_hold(action)
 
     def handle_text(self, text: str) -> None:
         for character in text:
@@ -233,7 +244,11 @@ class KeyboardScreen(Screen):
             if key in WIDE_KEYS:
                 rect.width = key_w * 2 - 6
                 rect.left = ui.MARGIN + (column + index - KEYS.index(SPACE)) * key_w
-            self.draw_key(surface, rect, key, key == chosen_key)
+            label = key
+            if key == DONE:  # the last key runs to the edge and says the shortcut
+                rect.width = width - ui.MARGIN - rect.left - 6
+                label = "DONE or hold OK"
+            self.draw_key(surface, rect, label, key == chosen_key)
             self._keys.append(rect)
 
     def draw_key(
