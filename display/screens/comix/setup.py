@@ -183,14 +183,24 @@ class SetupScreen(Screen):
             "start": "Start the game",
         }
         items = []
-        for index, row in enumerate(self.ROWS):
+        for index, row in enumerate(self.ROWS[:-1]):
             value = self.value_text(row)
             if self.editing and index == self.selected:
                 value = f"<  {value}  >"
             items.append(ui.MenuItem(labels[row], value))
-        bottom = height - (64 if self.error else 24)
-        area = pygame.Rect(ui.MARGIN, 28, width - 2 * ui.MARGIN, bottom - 28)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
+        # "Start the game" is pinned under the list: always in sight, whatever is scrolled
+        start_index = len(self.ROWS) - 1
+        row_h = ui.font(ui.MEDIUM).get_linesize() + 16
+        start_top = height - (64 if self.error else 8) - row_h
+        start = pygame.Rect(ui.MARGIN, start_top, width - 2 * ui.MARGIN, row_h)
+        area = pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, start.top - 30 - 8)
+        chosen = self.selected if self.selected < start_index else -1
+        self._rows = ui.menu(surface, items, chosen, area, ui.MEDIUM, row_gap=6)
+        on_start = 0 if self.selected == start_index else -1
+        ui.menu(surface, [ui.MenuItem(labels["start"], "")], on_start, start, ui.MEDIUM)
+        if on_start < 0:
+            pygame.draw.rect(surface, ui.GOOD, start, width=3, border_radius=8)
+        self._rows.append(start)
         if self.error:
             ui.paragraph(
                 surface,
