@@ -359,6 +359,12 @@ class App:
     def release(self, action: Action) -> None:
         self._pressed.pop(action, None)
 
+    def pressed_since(self, action: Action) -> float | None:
+        """The app-clock time ``action``'s button went down, if it is down now (a screen
+        drawing a hold's progress bar)."""
+        state = self._pressed.get(action)
+        return None if state is None else float(state[0])
+
     def type_text(self, content: str) -> bool:
         """Give text to the top screen; False if it takes none."""
         screen = self.top
