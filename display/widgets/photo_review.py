@@ -140,6 +140,11 @@ class PhotoReviewScreen(SlowWork):
         """The total to show large beside :meth:`score_text` (None: text only)."""
         return None
 
+    def score_tone(self) -> tuple[int, int, int]:
+        """The frame of the score box once every card is settled: ``ui.GOOD`` for a score to
+        keep, ``ui.BAD`` for a problem (an invalid hand), ``ui.ACCENT`` for one not final."""
+        return ui.GOOD
+
     def finish(self) -> None:
         raise NotImplementedError
 
@@ -353,7 +358,9 @@ class PhotoReviewScreen(SlowWork):
                 )
         if score:
             box = pygame.Rect(area.left, bottom + 4, area.width, area.bottom - bottom - 4)
-            ui.panel(surface, box, ui.PANEL, border=ui.GOOD if self.ready() else ui.ACCENT)
+            ui.panel(
+                surface, box, ui.PANEL, border=self.score_tone() if self.ready() else ui.ACCENT
+            )
             value = self.score_value() if self.ready() else None
             inner = box.inflate(-12, -8)
             if value is not None:

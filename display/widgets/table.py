@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from display import ui
 from display.actions import Action
 from display.cards.reading import Reading
 from display.screen import SCREENS, LegendItem, Screen
@@ -160,6 +161,9 @@ class TableHandScreen(PhotoReviewScreen):
             return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
         result = self.scored()
         return f"Cannot score: {result}" if isinstance(result, str) else self.score_note(result)
+
+    def score_tone(self) -> tuple[int, int, int]:
+        return ui.BAD if isinstance(self.scored(), str) else ui.GOOD
 
     def score_value(self) -> int | None:
         result = self.scored()

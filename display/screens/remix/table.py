@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from display import ui
 from display.screen import Screen, register_screen
 from display.screens.remix.common import NAMESPACE, catalogue, enrolment, ids_for, score_names
 from display.screens.remix.result import RemixResultScreen
@@ -62,10 +63,16 @@ class RemixHandScreen(TableHandScreen):
 
     def score_note(self, result: HandResult) -> str:
         if result.loki_owed:
-            return "points\n+ Loki's draw (OK)"
+            return "so far: Loki's draw needed"
         if not result.valid:
-            return "points\nnot valid (OK: why)"
+            return "not valid (OK: why)"
         return super().score_note(result)
+
+    def score_tone(self) -> tuple[int, int, int]:
+        result = self.scored()
+        if isinstance(result, str) or not result.valid:
+            return ui.BAD
+        return ui.ACCENT if result.loki_owed else ui.GOOD
 
     def player_fields(self, result: HandResult) -> dict[str, Any]:
         return {

@@ -1,0 +1,156 @@
+"""The Remix screens a player reads at the table, driven by injected events with every drawn
+word recorded (``ui.text`` patched): the breakdown as a table (card | base | bonuses and
+penalties | points) with reasons wrapped, choices said as decisions, "so far" and a badge before
+Loki's draw, an invalid hand framed as a problem; nothing under ``ui.SMALL``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flowkit import sim_app
+
+from display import chrome, ui
+from display.actions import Action
+from games.remix import score_hand
+
+
+@dataclass
+class Drawn:
+    content: str
+    size: int
+    colour: tuple[int, int, int]
+    rect: Any
+
+
+class TextRecorder:
+    """Every line of text drawn while it is active (through ``ui.text``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.drawn: list[Drawn] = []
+        original = ui.text
+
+        def recording(
+            surface: Any,
+            content: str,
+            pos: Any,
+            size: int = ui.MEDIUM,
+            color: Any = ui.TEXT,
+            anchor: str = "topleft",
+            max_width: int | None = None,
+        ) -> Any:
+            rect = original(surface, content, pos, size, color, anchor, max_width)
+            shown = ui.fit(content, size, max_width) if max_width is not None else content
+            self.drawn.append(Drawn(shown, size, tuple(color), rect))
+            return rect
+
+        monkeypatch.setattr(ui, "text", recording)
+        # the simulation's panel of LEDs (a PC only) is not what a player reads
+        monkeypatch.setattr(chrome, "sim_panel", lambda *args: None)
+
+    def frame(self, app: Any) -> list[Drawn]:
+        """The words of one freshly rendered frame."""
+        self.drawn = []
+        app.render()
+        return list(self.drawn)
+
+    def words(self, app: Any) -> str:
+        return "\n".join(d.content for d in self.frame(app))
+
+
+@pytest.fixture
+def recorder(monkeypatch: pytest.MonkeyPatch) -> TextRecorder:
+    return TextRecorder(monkeypatch)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Any]:
+    with sim_app(tmp_path / "state") as running:
+        yield running
+
+
+ANN = ["MR02", "MR06", "MR13", "MR30", "MR41", "MR63", "MR77"]  # Rogue and Moira choose
+CAT = ["MR05", "MR10", "MR20", "MR62", "MR70", "MR75", "MR31"]  # Loki: a draw is owed
+NO_VILLAIN = ["MR01", "MR02", "MR03", "MR04", "MR06", "MR07", "MR08"]
+
+
+def result_screen(app: Any, cards: list[str]) -> Any:
+    from display.screens.remix.result import RemixResultScreen
+
+    screen = RemixResultScreen(app, {"name": "Ann", "cards": cards})
+    app.push(screen)
+    return screen
+
+
+def scroll_through(app: Any, recorder: TextRecorder) -> list[Drawn]:
+    """Every word the breakdown shows, turning the knob to its end."""
+    seen = recorder.frame(app)
+    for _ in range(40):
+        app.press(Action.RIGHT)
+        seen += recorder.frame(app)
+    return seen
+
+
+def test_breakdown_is_a_table_with_reasons_wrapped_not_cut(
+    app: Any, recorder: TextRecorder
+) -> None:
+    screen = result_screen(app, ANN)
+    result = score_hand(ANN)
+    first = recorder.words(app)
+    for heading in ("card", "base", "bonuses and penalties", "points"):
+        assert heading in first.split("\n")
+    seen = scroll_through(app, recorder)
+    words = [d.content for d in seen]
+    assert not any(w.endswith("...") for w in words)  # wrapped, never cut
+    lines = screen.table(800 - 2 * ui.MARGIN)
+    # every card's name (wrapped words), base and points are in its block's cells
+    for card in result.cards:
+        block_words = " ".join(c[1] for cells in lines for c in cells)
+        assert all(part in block_words for part in card.name.split())
+        assert str(card.points) in words and str(card.base) in words
+    for card in result.cards:
+        for reason in card.lines:
+            assert reason.split()[-1] in " ".join(words)  # the reason's last word is shown
+    decisions = [w for w in words if w.startswith("You chose:")]
+    assert len({d for d in decisions}) >= len(result.choices) >= 1
+    assert "Choice:" not in " ".join(words)
+
+
+def test_before_lokis_draw_the_total_is_so_far_with_a_badge(
+    app: Any, recorder: TextRecorder
+) -> None:
+    result_screen(app, CAT)
+    drawn = recorder.frame(app)
+    words = [d.content for d in drawn]
+    assert "points so far" in words
+    badge = next(d for d in drawn if d.content == "Loki's draw needed")
+    assert badge.colour == ui.ACCENT
+    app.press(Action.OK)  # name the draw from the list
+    assert app.top.kind == "flow.pick"
+    app.type_text("Hulk Operations")
+    app.press(Action.OK)
+    words = recorder.words(app).split("\n")
+    assert "points" in words and "points so far" not in words
+    assert "Loki's draw needed" not in words
+
+
+def test_an_invalid_hand_is_a_problem_not_green(app: Any, recorder: TextRecorder) -> None:
+    result_screen(app, NO_VILLAIN)
+    drawn = scroll_through(app, recorder)
+    assert not any(d.colour == ui.GOOD for d in drawn)
+    badge = next(d for d in drawn if d.content.startswith("Not valid"))
+    assert badge.colour == ui.BAD
+    assert str(score_hand(NO_VILLAIN).points_before_validity) in badge.content
+
+
+def test_breakdown_words_are_at_least_small(app: Any, recorder: TextRecorder) -> None:
+    for cards in (ANN, CAT, NO_VILLAIN):
+        screen = result_screen(app, cards)
+        drawn = scroll_through(app, recorder)
+        small = [d.content for d in drawn if d.size < ui.SMALL and d.content]
+        assert not small
+        assert screen.scroll == screen.last_scroll > 0  # the knob reached the end
+        app.pop()
