@@ -154,3 +154,54 @@ def test_breakdown_words_are_at_least_small(app: Any, recorder: TextRecorder) ->
         assert not small
         assert screen.scroll == screen.last_scroll > 0  # the knob reached the end
         app.pop()
+
+
+BOX = [[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]]
+
+
+def hand_screen(app: Any, names: list[str], corners: Any = None) -> Any:
+    """The Remix hand screen on a saved blank photo read as ``names`` (None: unknown)."""
+    import numpy as np
+
+    from display.cards.photos import save_photo
+    from display.cards.reading import ReadCard, Reading
+    from display.screens.remix.table import RemixHandScreen
+
+    screen = RemixHandScreen(app, "Dee")
+    screen.photo = save_photo(app, np.full((480, 800, 3), 60, np.uint8), "test")
+    cards = []
+    for i, name in enumerate(names):
+        box = corners[i] if corners else [[x + 110 * i, y] for x, y in BOX]
+        cards.append(ReadCard(name, 0.95 if name else 0.0, box, [], "" if name else "no match"))
+    screen.reading = Reading(cards, 0.4, (800, 480))
+    screen.selected = len(cards) + 1
+    app.push(screen)
+    return screen
+
+
+SIX = ["Angel", "Beast", "Loki", "Selene", "Hawkeye", "Falcon"]
+
+
+def test_a_hand_of_six_says_so_before_any_total(app: Any, recorder: TextRecorder) -> None:
+    screen = hand_screen(app, SIX)
+    app.render()  # the photo is loaded (inline in tests)
+    words = recorder.words(app)
+    assert "6 of 7 cards found" in words
+    assert "retake or add one" in words
+    assert screen.score_value() is None  # no total yet
+    assert str(score_hand(SIX).total) not in words.split("\n")
+    app.press(Action.LEFT)  # on "+ add a missed card"
+    app.press(Action.OK)
+    app.type_text("Mystique")
+    app.press(Action.OK)
+    words = recorder.words(app)
+    assert "cards found" not in words
+    assert screen.score_value() == score_hand([*SIX, "Mystique"]).total
+
+
+def test_a_hand_of_eight_says_remove_one(app: Any, recorder: TextRecorder) -> None:
+    screen = hand_screen(app, [*SIX, "Mystique", "Storm"])
+    app.render()
+    words = recorder.words(app)
+    assert "8 cards found, a hand holds 7" in words
+    assert screen.score_tone() == ui.ACCENT

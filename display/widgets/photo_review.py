@@ -140,6 +140,10 @@ class PhotoReviewScreen(SlowWork):
         """The total to show large beside :meth:`score_text` (None: text only)."""
         return None
 
+    def count_problem(self) -> str:
+        """Why the number of cards found looks wrong ("6 of 7 cards found"), or ""."""
+        return ""
+
     def score_tone(self) -> tuple[int, int, int]:
         """The frame of the score box once every card is settled: ``ui.GOOD`` for a score to
         keep, ``ui.BAD`` for a problem (an invalid hand), ``ui.ACCENT`` for one not final."""
@@ -309,8 +313,50 @@ class PhotoReviewScreen(SlowWork):
             text = "Loading the photo…" if self.pane.loading else self.error or self.instructions()
             ui.paragraph(surface, text, area.inflate(-30, -30), ui.MEDIUM)
         else:
-            view.draw(surface, (12, 8), self.cards, self.selected)
+            shown = view.draw(surface, (12, 8), self.cards, self.selected)
+            labels = [
+                (shown.left + x * view.scale, shown.top + y * view.scale)
+                for x, y in (card.center for card in self.cards)
+            ]
+            self.draw_count_banner(surface, shown, labels)
         self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))
+
+    def draw_count_banner(
+        self, surface: pygame.Surface, photo: pygame.Rect, labels: list[tuple[float, float]]
+    ) -> None:
+        """The wrong number of cards, across the foot of the photo or its top, whichever hides
+        fewer of the cards' numbers (``labels``: where they are on screen)."""
+        problem = self.count_problem()
+        if not problem or self.reading is None:
+            return
+        heading, _, advice = problem.partition(" — ")
+        line_h = ui.font(ui.SMALL).get_linesize()
+        box = pygame.Rect(0, 0, photo.width - 12, 2 * line_h + 16)
+        box.midbottom = (photo.centerx, photo.bottom - 6)
+        top = box.copy()
+        top.top = photo.top + 6
+
+        def hidden(area: pygame.Rect) -> int:
+            return sum(area.inflate(0, 60).collidepoint(x, y) for x, y in labels)
+
+        if hidden(top) < hidden(box):
+            box = top
+        ui.panel(surface, box, ui.BACKGROUND, border=ui.ACCENT)
+        ui.text(
+            surface,
+            heading,
+            (box.left + 12, box.top + 8),
+            ui.SMALL,
+            ui.ACCENT,
+            max_width=box.width - 24,
+        )
+        ui.text(
+            surface,
+            advice,
+            (box.left + 12, box.top + 8 + line_h),
+            ui.SMALL,
+            max_width=box.width - 24,
+        )
 
     def draw_side(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         y = area.top

@@ -11,7 +11,7 @@ from display.screens.remix.common import NAMESPACE, catalogue, enrolment, ids_fo
 from display.screens.remix.result import RemixResultScreen
 from display.widgets.ranking import RankingScreen
 from display.widgets.table import TableHandScreen, TableScreen
-from games.remix import RemixError
+from games.remix import NORMAL_HAND, RemixError
 
 if TYPE_CHECKING:
     from games.remix import HandResult
@@ -42,6 +42,7 @@ class RemixHandScreen(TableHandScreen):
     kind = "remix.hand"
     title = "Remix - photograph the hand"
     score_hint = "OK: breakdown"
+    expected_cards = NORMAL_HAND
 
     def gallery(self) -> Any:
         return enrolment(self.app).gallery()
@@ -69,6 +70,8 @@ class RemixHandScreen(TableHandScreen):
         return super().score_note(result)
 
     def score_tone(self) -> tuple[int, int, int]:
+        if self.count_problem():
+            return ui.ACCENT
         result = self.scored()
         if isinstance(result, str) or not result.valid:
             return ui.BAD
