@@ -205,3 +205,131 @@ def test_a_hand_of_eight_says_remove_one(app: Any, recorder: TextRecorder) -> No
     words = recorder.words(app)
     assert "8 cards found, a hand holds 7" in words
     assert screen.score_tone() == ui.ACCENT
+
+
+# -- correcting a card: its picture, real look-alikes first, the letter row, the legend -------
+
+
+def unread_card(app: Any, candidates: list[tuple[str, float]]) -> Any:
+    """A one-card hand whose card the camera could not read, on a photo where that card is a
+    blue rectangle; OK opens the pick list. Returns the hand screen."""
+    import numpy as np
+
+    from display.cards.photos import save_photo
+    from display.cards.reading import ReadCard, Reading
+    from display.screens.remix.table import RemixHandScreen
+
+    photo = np.full((480, 800, 3), 60, np.uint8)
+    photo[100:270, 300:420] = (200, 40, 30)  # BGR: the card, blue
+    screen = RemixHandScreen(app, "Dee")
+    screen.photo = save_photo(app, photo, "test")
+    corners = [[300.0, 100.0], [420.0, 100.0], [420.0, 270.0], [300.0, 270.0]]
+    screen.reading = Reading([ReadCard(None, 0.0, corners, candidates, "no match")])
+    screen.selected = 0
+    app.push(screen)
+    app.press(Action.OK)
+    assert app.top.kind == "flow.pick"
+    return screen
+
+
+def test_the_pick_list_shows_the_cards_picture(app: Any) -> None:
+    unread_card(app, [])
+    app.render()
+    picture = app.top.crop.surface((190, 300))
+    assert picture is not None
+    red, green, blue = (int(c) for c in picture.get_at(picture.get_rect().center)[:3])
+    assert blue > 150 and red < 80  # the card's own part of the photo, not the table
+    assert picture.get_height() > 150  # big enough to tell the card at a glance
+
+
+def test_only_real_lookalikes_come_first(app: Any, recorder: TextRecorder) -> None:
+    unread_card(app, [("Shuri", 0.84), ("Storm", 0.02), ("Ultron", 0.0), ("Toad", 0.004)])
+    pick = app.top
+    assert [v for v, _, _ in pick.options[: pick.lookalikes]] == ["Shuri", "Storm"]
+    assert pick.options[pick.lookalikes][1] == "Abomination"  # then everyone, A to Z
+    assert not pick.on_letters  # the look-alikes are in hand: OK takes the first
+    words = recorder.words(app).split("\n")
+    assert "like 84%" in words and "like 2%" in words
+    app.press(Action.RIGHT)
+    app.press(Action.OK)
+    assert app.top.kind == "remix.hand" and app.top.cards[0].name == "Storm"
+
+
+def test_the_letter_row_jumps_the_list(app: Any, recorder: TextRecorder) -> None:
+    hand = unread_card(app, [])
+    pick = app.top
+    assert pick.on_letters  # nothing looks alike: the letters come first
+    letters = [name for name, _ in pick.groups]
+    assert letters[0] == "A" and letters[-1] == "Other" and "S" in letters
+    for _ in range(letters.index("S")):
+        app.press(Action.RIGHT)
+    assert pick.options[pick.selected][1] == "Sauron"  # the first name under S
+    drawn = recorder.frame(app)
+    s_cell = next(d for d in drawn if d.content == "S")
+    assert s_cell.colour == ui.ACCENT_TEXT  # the chosen letter, on the accent bar
+    app.press(Action.OK)  # into the names
+    app.press(Action.RIGHT)
+    app.press(Action.RIGHT)
+    chosen = pick.options[pick.selected][0]
+    app.press(Action.BACK)  # back to the letters, still on S
+    assert pick.on_letters and pick.groups[pick.group()][0] == "S"
+    app.press(Action.OK)
+    for _ in range(2):
+        app.press(Action.RIGHT)
+    app.press(Action.OK)
+    assert app.top is hand and hand.cards[0].name == chosen
+    assert hand.cards[0].settled
+
+
+def test_the_legend_names_every_key_the_pick_list_uses(app: Any) -> None:
+    unread_card(app, [("Shuri", 0.84)])
+    pick = app.top
+    for on_letters in (False, True):
+        pick.on_letters = on_letters
+        legend = pick.legend()
+        named: set[Action] = set()
+        for key, meaning in legend:
+            named |= set(key) if isinstance(key, tuple) else {key}
+            assert meaning
+        assert named == {Action.LEFT, Action.RIGHT, Action.OK, Action.BACK}
+        before = pick.snapshot()
+        for unused in set(Action) - named:
+            app.press(unused)
+            assert app.top is pick and pick.snapshot() == before  # it does nothing
+
+
+def test_a_correction_survives_a_restart_with_its_picture(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with sim_app(state) as first:
+        unread_card(first, [("Shuri", 0.84)])
+        first.press(Action.BACK)  # to the letters
+        first.press(Action.RIGHT)
+        first.save()
+    with sim_app(state) as again:
+        pick = again.top
+        assert pick.kind == "flow.pick" and pick.on_letters and pick.lookalikes == 1
+        again.render()
+        assert pick.crop is not None and pick.crop.surface((190, 300)) is not None
+        again.press(Action.OK)
+        again.press(Action.OK)
+        assert again.top.kind == "remix.hand" and again.top.cards[0].name == "Abomination"
+
+
+def test_the_letter_row_saves_presses(app: Any) -> None:
+    import numpy as np
+
+    from display.cards.photos import save_photo
+    from display.cards.reading import ReadCard
+    from display.checks.presses import fix_card, letter_row
+
+    photo = save_photo(app, np.zeros((48, 80, 3), np.uint8), "test")
+    corners = [[0.0, 0.0], [10.0, 0.0], [10.0, 14.0], [0.0, 14.0]]
+    counts: dict[bool, list[int]] = {True: [], False: []}
+    for on in (True, False):
+        with letter_row(on):
+            for target in ("Abomination", "Magneto", "Thor Odinson", "Xavier Mansion"):
+                presses, named = fix_card(app, ReadCard(None, 0.0, corners), photo, target)
+                assert named == target
+                counts[on].append(presses)
+    assert max(counts[True]) <= 19
+    assert sum(counts[True]) < sum(counts[False])
