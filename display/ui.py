@@ -164,16 +164,20 @@ def menu(
     rect: pygame.Rect,
     size: int = MEDIUM,
     row_gap: int = 8,
+    highlight: bool = True,
+    top_row: bool = False,
 ) -> list[pygame.Rect]:
-    """A vertical list; the selected row is a bright bar with a ``>`` marker. Scrolls to keep
-    the selection visible. Returns the rect of each visible row (for taps; others get empty).
+    """A vertical list; the selected row is a bright bar with a ``>`` marker (``highlight``
+    False: drawn like the others). Scrolls to keep the selection visible (``top_row``: as the
+    first row shown). Returns the rect of each visible row (for taps; others get empty).
     A list longer than the area gets a scroll bar at its right edge instead of "more below"
     words, which would need a line of their own and collided with the line under the list."""
     row_h = font(size).get_linesize() + 16
     visible = max(1, (rect.height + row_gap) // (row_h + row_gap))
     first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
-    scrolls = len(items) > visible
-    if scrolls:
+    if top_row:
+        first = min(selected, max(0, len(items) - visible))
+    if len(items) > visible:
         scroll_bar(surface, rect, first, visible, len(items))
         rect = pygame.Rect(rect.left, rect.top, rect.width - SCROLL_BAR_W - 8, rect.height)
     rows: list[pygame.Rect] = [pygame.Rect(0, 0, 0, 0)] * len(items)
@@ -181,7 +185,7 @@ def menu(
         item = items[index]
         row = pygame.Rect(rect.left, rect.top + slot * (row_h + row_gap), rect.width, row_h)
         rows[index] = row
-        chosen = index == selected
+        chosen = highlight and index == selected
         if chosen:
             pygame.draw.rect(surface, ACCENT, row, border_radius=8)
         else:
