@@ -16,7 +16,12 @@ until the store's commit of that event is durable. With the appliance's write-be
 with the synchronous store of scripted runs it is at once.
 
 Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
-SDL scales it to the panel (pygame.SCALED), so layouts are written once.
+SDL scales it to the panel (pygame.SCALED), so layouts are written once. ``[screen] rotate`` turns
+the canvas on its way to the panel and touches on their way back (:mod:`display.panel`).
+
+Touch: a finger on a legend key holds that button until it lifts (so "hold BACK" works on the
+screen); anywhere else it is a tap. Without a desktop SDL reports touches only as finger events;
+a desktop also sends a copy as a mouse click flagged ``touch``, which is ignored.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from display import chrome, settings, ui
 from display.actions import Action
 from display.clock import Clock, MonotonicClock
 from display.keys import build_keymap, key_hints
+from display.panel import Panel
 from display.screen import SCREENS, Screen
 from display.store import Store
 
@@ -108,7 +114,10 @@ class App:
         #: Shared objects for this run that are costly to rebuild and not saved (a card gallery
         #: loaded from disk...): key them by your game's name, e.g. ``app.cache["remix.gallery"]``.
         self.cache: dict[str, Any] = {}
-        self.size = logical_size(config.screen.width, config.screen.height)
+        self.size = logical_size(*config.screen.drawing_size)
+        #: How the canvas reaches the window; :meth:`attach_window` sets the window's size.
+        self.panel = Panel(self.size, config.screen.rotate)
+        self.window: pygame.Surface | None = None
         if not pygame.font.get_init():
             pygame.font.init()
         self.surface = pygame.Surface(self.size)
@@ -123,6 +132,8 @@ class App:
         #: (store commit number, beeps): acknowledgements waiting for their commit to be durable
         self._acknowledgements: list[tuple[int, list[tuple[float, float]]]] = []
         self._legend_targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
+        #: The legend key each finger (or the mouse) is holding down, until it lifts.
+        self._held_by_pointer: dict[Any, Action] = {}
         self.keymap = build_keymap(config)
 
     # -- start-up -----------------------------------------------------------------------------
@@ -348,6 +359,12 @@ class App:
     def release(self, action: Action) -> None:
         self._pressed.pop(action, None)
 
+    def pressed_since(self, action: Action) -> float | None:
+        """The app-clock time ``action``'s button went down, if it is down now (a screen
+        drawing a hold's progress bar)."""
+        state = self._pressed.get(action)
+        return None if state is None else float(state[0])
+
     def type_text(self, content: str) -> bool:
         """Give text to the top screen; False if it takes none."""
         screen = self.top
@@ -357,12 +374,38 @@ class App:
         return True
 
     def tap(self, x: int, y: int) -> None:
-        """A touch or click at logical canvas coordinates."""
+        """A quick touch or click at logical canvas coordinates (down and up at once)."""
+        action = self._legend_action_at(x, y)
+        if action is not None:
+            self.press(action)
+            self.release(action)
+            return
+        self._tap_content(x, y)
+
+    def pointer_down(self, pointer: Any, x: int, y: int) -> None:
+        """A finger (or the mouse button) went down at logical canvas coordinates: a legend key
+        is pressed and stays held until :meth:`pointer_up` (holds work as with a button);
+        anywhere else it is a tap. ``pointer`` tells fingers apart."""
+        action = self._legend_action_at(x, y)
+        if action is None:
+            self._tap_content(x, y)
+            return
+        self.pointer_up(pointer)  # a lost "up" never leaves a key held for ever
+        self._held_by_pointer[pointer] = action
+        self.press(action)
+
+    def pointer_up(self, pointer: Any) -> None:
+        action = self._held_by_pointer.pop(pointer, None)
+        if action is not None:
+            self.release(action)
+
+    def _legend_action_at(self, x: int, y: int) -> Action | None:
         for area, actions in self._legend_targets:
             if area.collidepoint(x, y) and actions:
-                self.press(actions[0])
-                self.release(actions[0])
-                return
+                return actions[0]
+        return None
+
+    def _tap_content(self, x: int, y: int) -> None:
         screen = self.top
         offset_y = ui.HEADER_H if screen.chrome else 0
         used: list[bool] = []
@@ -406,9 +449,19 @@ class App:
                 self.press(action)
             else:
                 self.release(action)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            # Touches arrive as synthesised mouse clicks (SDL default), already in canvas pixels.
-            self.tap(*event.pos)
+        elif event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
+            finger = (getattr(event, "touch_id", 0), getattr(event, "finger_id", 0))
+            if event.type == pygame.FINGERDOWN:
+                self.pointer_down(finger, *self.panel.finger_to_logical(event.x, event.y))
+            else:
+                self.pointer_up(finger)
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
+            if getattr(event, "touch", False):
+                return  # a desktop's copy of a finger, already handled as FINGERDOWN/UP
+            if event.type == pygame.MOUSEBUTTONDOWN:
+                self.pointer_down("mouse", *self.panel.click_to_logical(event.pos))
+            else:
+                self.pointer_up("mouse")
 
     def _typed(self, event: pygame.event.Event) -> bool:
         """On a screen that takes text, printable keys type instead of pressing buttons
@@ -514,6 +567,19 @@ class App:
             chrome.toast(surface, self._toasts[-1][0])
         self.frames += 1
         return surface
+
+    def attach_window(self, window: pygame.Surface) -> None:
+        """Show frames on ``window`` (opened at ``panel.turned`` size): drawn on directly when it
+        shows the canvas as it is, else the canvas is turned onto it by :meth:`present`."""
+        self.window = window
+        self.panel = Panel(self.size, self.config.screen.rotate, window.get_size())
+        if self.panel.direct:
+            self.surface = window
+
+    def present(self) -> None:
+        """Put the last rendered frame on the window (before ``pygame.display.flip``)."""
+        if self.window is not None and self.surface is not self.window:
+            self.panel.present(self.surface, self.window)
 
     def screenshot(self, path: Any) -> None:
         pygame.image.save(self.render(), str(path))
