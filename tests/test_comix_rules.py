@@ -382,3 +382,18 @@ def test_three_round_game_with_snapshot_after_every_event() -> None:
 def test_corrupt_state_is_refused() -> None:
     with pytest.raises(ValueError, match="not a saved Co-Mix game"):
         Game.from_json({"game": "remix"})
+
+
+def test_a_rematch_keeps_the_table_and_forgets_the_rounds() -> None:
+    seven = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    stories = [Story("Ann & Cat", ("Ann", "Cat")), Story("Ben & Dan", ("Ben", "Dan")),
+               Story("Eve & Fay", ("Eve", "Fay")), Story("Gus", ("Gus",))]  # fmt: skip
+    game = Game.new(TableSetup.create(seven, stories, rounds=2, panels=9), seed=3)
+    game.set_title("We Need a Hero")
+    game.declare_done("Gus")
+    again = game.rematch(seed=4)
+    assert again.setup == game.setup  # players in their seats, chosen teams, rounds, board
+    assert again.phase == TITLE and len(again.rounds) == 1 and again.round.title is None
+    assert again.round.scripting.done_order == [] and again.seed == 4
+    assert again.totals() == dict.fromkeys(seven, 0)
+    assert game.round.scripting.done_order == ["Gus"]  # the finished game is untouched

@@ -282,11 +282,15 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
                "--dump-state", str(dump)]  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    game = game_of(json.loads(dump.read_text()))
+    state = json.loads(dump.read_text())
+    game = Game.from_json(state["store"]["comix"]["last_game"])  # kept by the closing rematch
     assert game.winners() == ["Ben", "Cat"]  # a shared victory, as the script's header says
     assert game.totals() == {"Ann": 6, "Ben": 8, "Cat": 8, "Dan": 6}
     assert [s.player for s in game.standings()][2:] == ["Ann", "Dan"]  # Dan's Slow token
-    assert len(list((tmp_path / "shots").glob("*.png"))) == 28
+    rematch = game_of(state)
+    assert rematch.setup == game.setup and rematch.phase == "title" and len(rematch.rounds) == 1
+    assert top_kind(state) == "comix"
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 30
 
 
 def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:
@@ -319,3 +323,27 @@ def test_story_token_and_selection_colours_never_collide() -> None:
     for i, colour in enumerate(STORY_COLOURS):
         for other in STORY_COLOURS[i + 1 :]:
             assert dist(colour, other) >= 85, (colour, other)
+
+
+def test_rematch_from_the_podium_and_from_the_menu_keeps_the_finished_game(tmp_path: Path) -> None:
+    lines = comix_setup(FOUR, rounds=1, panels=9)
+    lines += round_presses(FOUR, FOUR, [1, 2, 3, 4], FOUR_BALLOTS, time_up=False)
+    lines += ["press back"]  # BACK on the podium: home, the game is over and kept
+    dump = run(tmp_path, lines, "first")
+    finished = game_of(dump)
+    assert finished.phase == "over" and top_kind(dump) == "home"
+    # the menu offers a rematch: same players, names, rounds and board; a new seed
+    menu = ["press ok", "press right", "press ok", "shot menu-rematch"]
+    dump = run(tmp_path, menu, "again")
+    rematch = game_of(dump)
+    assert rematch.setup == finished.setup and rematch.phase == "title"
+    assert rematch.setup.panels == 9 and rematch.setup.rounds == 1
+    assert all(r.result is None for r in rematch.rounds)
+    kept = Game.from_json(dump["store"]["comix"]["last_game"])
+    assert kept.totals() == finished.totals() and kept.phase == "over"
+    # played through, the rematch's podium: OK is another rematch
+    lines = round_presses(FOUR, FOUR, [4, 3, 2, 1], FOUR_BALLOTS, time_up=False)
+    dump = run(tmp_path, [*lines, "press ok"], "third")
+    third = game_of(dump)
+    assert third.phase == "title" and top_kind(dump) == "comix.title"
+    assert Game.from_json(dump["store"]["comix"]["last_game"]).rounds[0].result is not None

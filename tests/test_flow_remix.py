@@ -304,22 +304,16 @@ def test_review_survives_a_restart_mid_correction(tmp_path: Path, remix_state: P
     assert players[0]["total"] == score_hand(HAND_BOB).total
 
 
-def test_scoring_without_enrolment_says_so(tmp_path: Path) -> None:
-    dump = run(
-        tmp_path,
-        tmp_path / "state",
+def test_scoring_without_enrolment_offers_to_enrol_first(tmp_path: Path) -> None:
+    """Said before a name is asked (it used to be after the name and the photo)."""
+    lines = """
+        press right
+        press right
+        press ok
+        press ok
         """
-        press right
-        press right
-        press ok
-        press ok
-        press ok
-        press back
-        press shutter
-        """,
-        {},
-        shots_dir(tmp_path, "remix-no-gallery"),
-    )
-    hand = top(dump)
-    assert hand["kind"] == "remix.hand"
-    assert "enrol" in hand["snapshot"]["error"].lower()
+    dump = run(tmp_path, tmp_path / "state", lines, {}, shots_dir(tmp_path, "remix-no-gallery"))
+    offer = top(dump)
+    assert offer["kind"] == "offer" and "enrol" in offer["snapshot"]["body"].lower()
+    dump = run(tmp_path, tmp_path / "state", "press ok", {}, shots_dir(tmp_path, "x"))
+    assert top(dump)["kind"] == "enrol.remix"

@@ -11,6 +11,7 @@ import pygame
 from display import settings, ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
+from display.widgets.confirm import ConfirmScreen, Saved, UndoOffer, keep_for_undo
 from display.widgets.keyboard import KeyboardScreen
 
 if TYPE_CHECKING:
@@ -20,17 +21,24 @@ ITEMS = ("sound", "status_led", "table_name", "clear", "about")
 KEEP_NAMESPACES = {settings.NAMESPACE}  # "clear saved games" keeps the settings themselves
 
 
-def clear_saved_games(app: App) -> int:
-    """Delete every store entry except the settings; returns how many were deleted."""
+def saved_games(app: App) -> list[tuple[str, str]]:
+    """Every store entry "clear saved games" deletes: all but the settings."""
     dump = app.store.dump()["data"]
-    deleted = 0
-    for namespace, entries in dump.items():
-        if namespace in KEEP_NAMESPACES:
-            continue
-        for key in entries:
-            app.store.delete(namespace, key)
-            deleted += 1
-    return deleted
+    return [
+        (namespace, key)
+        for namespace, entries in dump.items()
+        if namespace not in KEEP_NAMESPACES
+        for key in entries
+    ]
+
+
+def clear_saved_games(app: App) -> Saved:
+    """Delete every store entry except the settings; returns what was deleted (for undo)."""
+    entries = saved_games(app)
+    saved = keep_for_undo(app, entries)
+    for namespace, key in entries:
+        app.store.delete(namespace, key)
+    return saved
 
 
 @register_screen
@@ -41,17 +49,21 @@ class SettingsScreen(Screen):
     def __init__(self, app: App) -> None:
         super().__init__(app)
         self.selected = 0
-        self.confirming = False  # "clear saved games" asks once more
+        self.undo: UndoOffer | None = None  # the saved games just cleared, for a few seconds
         self._rows: list[pygame.Rect] = []
 
+    def undo_live(self) -> bool:
+        return self.undo is not None and self.undo.live(self.app.clock.now())
+
+    def update(self, now: float) -> None:
+        if self.undo is not None and not self.undo.live(now):
+            self.undo = None
+
     def handle(self, action: Action) -> None:
-        if self.confirming:
-            if action is Action.OK:
-                count = clear_saved_games(self.app)
-                self.app.toast(f"Cleared {count} saved entries.")
-            self.confirming = False
-            return
-        if action is Action.LEFT:
+        if action is Action.BACK and self.undo is not None and self.undo_live():
+            self.undo.take(self.app)
+            self.undo = None
+        elif action is Action.LEFT:
             self.selected = (self.selected - 1) % len(ITEMS)
         elif action is Action.RIGHT:
             self.selected = (self.selected + 1) % len(ITEMS)
@@ -81,13 +93,26 @@ class SettingsScreen(Screen):
             keyboard = KeyboardScreen(self.app, "Name of this table", current.table_name, limit=24)
             self.app.push(keyboard, purpose="table_name")
         elif item == "clear":
-            self.confirming = True
+            count = len(saved_games(self.app))
+            if not count:
+                self.app.toast("There are no saved games to clear.")
+                return
+            body = "Scores, ballots and games in progress are deleted. Settings stay."
+            confirm = ConfirmScreen(
+                self.app, "Clear all saved games?", body, "Clear all", "Keep all"
+            )
+            self.app.push(confirm, purpose="clear")
         elif item == "about":
             self.app.push(AboutScreen(self.app))
 
     def on_result(self, purpose: str, result: Any) -> None:
-        """The table's name from the keyboard ("" or cancelled on an emptied field: no name)."""
-        if purpose == "table_name":
+        """The table's name from the keyboard ("" or cancelled on an emptied field: no name);
+        "clear saved games" confirmed (by a hold of OK)."""
+        if purpose == "clear" and result:
+            self.undo = UndoOffer.start(
+                self.app, "Saved games cleared.", clear_saved_games(self.app)
+            )
+        elif purpose == "table_name":
             current = settings.load(self.app.store)
             current.table_name = result or ""
             settings.save(self.app.store, self.app.hardware, current)
@@ -103,44 +128,29 @@ class SettingsScreen(Screen):
             ui.MenuItem("Clear saved games", ""),
             ui.MenuItem("About this Tablekeeper", ""),
         ]
-        area = pygame.Rect(ui.MARGIN, 16, width - 2 * ui.MARGIN, height - 32)
+        bottom = height - (70 if self.undo_live() else 16)
+        area = pygame.Rect(ui.MARGIN, 16, width - 2 * ui.MARGIN, bottom - 16)
         self._rows = ui.menu(surface, items, self.selected, area)
-        if self.confirming:
-            box = surface.get_rect().inflate(-120, -110)
-            ui.panel(surface, box, ui.HEADER, border=ui.BAD)
-            ui.text(
-                surface,
-                "Clear all saved games?",
-                (box.centerx, box.top + 30),
-                ui.LARGE,
-                ui.BAD,
-                anchor="midtop",
-            )
-            ui.paragraph(
-                surface,
-                "Scores, ballots and games in progress are deleted. Settings stay. "
-                "OK clears, any other button keeps everything.",
-                pygame.Rect(box.left + 30, box.top + 100, box.width - 60, box.height - 110),
-                ui.SMALL,
-                align="center",
-            )
+        if self.undo is not None and self.undo_live():
+            self.undo.draw(surface, self.app.clock.now())
 
     def legend(self) -> list[LegendItem]:
-        if self.confirming:
-            return [(Action.OK, "Clear all"), (Action.BACK, "Keep")]
-        return [
-            ((Action.LEFT, Action.RIGHT), "Choose"),
-            (Action.OK, "Change"),
-            (Action.BACK, "Back"),
-        ]
+        back: LegendItem = (Action.BACK, "Back")
+        if self.undo is not None and self.undo_live():
+            back = self.undo.legend_item(self.app.clock.now())
+        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Change"), back]
 
     def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
+        data: dict[str, Any] = {"selected": self.selected}
+        if self.undo is not None and self.undo_live():
+            data["undo"] = self.undo.to_json(self.app.clock.now())
+        return data
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
         screen = cls(app)
         screen.selected = int(data.get("selected", 0)) % len(ITEMS)
+        screen.undo = UndoOffer.from_json(data.get("undo"), app.clock.now())
         return screen
 
 

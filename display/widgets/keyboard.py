@@ -7,10 +7,17 @@ Ask for text from any screen and receive it in :meth:`~display.screen.Screen.on_
     def on_result(self, purpose, result):   # the text (stripped, may be ""), None = cancelled
         ...
 
+A keyboard asking for a player's name (``names=True``) offers the recent names first, as keys
+of their own: one OK picks one (``exclude``: names already taken at this table). As letters are
+typed, only the recent names starting with them stay. Names entered are remembered (store
+``names/recent``, newest first); :func:`remember_names` adds a whole table in seat order.
+
 The buttons, the same wherever the keyboard is used:
 
-* LEFT/RIGHT move over the keys, OK types the key (DEL deletes, DONE finishes); a tap on a key
-  types it;
+* LEFT/RIGHT (the knob) move over the keys - turned fast, the cursor jumps further (up to
+  ``MAX_JUMP`` keys a detent) - OK types the key (DEL deletes, DONE finishes); a tap on a key
+  types it. The cursor starts on the first recent name, or on A (on DONE when there is text);
+* holding OK finishes, like DONE (the letter its press typed is taken back);
 * BACK deletes the last character; on an empty field BACK cancels (nothing typed is lost by one
   press); holding BACK goes home, as everywhere;
 * SHUTTER finishes (a shortcut to DONE).
@@ -38,6 +45,29 @@ KEYS = [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "-", "'", SPACE, DELETE, DONE]
 KEY_COLUMNS = 9
 WIDE_KEYS = (SPACE, DELETE, DONE)
 DEFAULT_LIMIT = 16
+RECENT = ("names", "recent")  # store namespace and key: names entered, newest first
+RECENT_LIMIT = 12
+SHOWN_NAMES = 4  # recent names offered at once (one row of keys)
+FAST_TURN = 0.12  # seconds between two detents the same way that count as a fast turn
+MAX_JUMP = 4  # keys a single detent moves at most, turned fast
+
+
+def recent_names(app: App) -> list[str]:
+    names = app.store.get(*RECENT, [])
+    return [str(name) for name in names] if isinstance(names, list) else []
+
+
+def remember_names(app: App, names: list[str]) -> None:
+    """Put ``names`` first among the recent names, in this order (a table in seat order)."""
+    wanted = [" ".join(name.split()) for name in names if name.strip()]
+    seen = {name.casefold() for name in wanted}
+    rest = [name for name in recent_names(app) if name.casefold() not in seen]
+    app.store.put(*RECENT, (wanted + rest)[:RECENT_LIMIT])
+
+
+def jump(streak: int) -> int:
+    """Keys moved by a detent that is the ``streak``-th fast one in a row (0: not fast)."""
+    return min(MAX_JUMP, 1 + streak)
 
 
 @register_screen
@@ -56,26 +86,71 @@ class KeyboardScreen(Screen):
         text: str = "",
         limit: int = 0,
         title: str = "",
+        names: bool = False,
+        exclude: list[str] | tuple[str, ...] = (),
     ) -> None:
         super().__init__(app)
         self.prompt = prompt
         self.limit = limit or DEFAULT_LIMIT
         self.text = text[: self.limit]
         self.title = title or prompt
-        self.cursor = 0
+        self.names = names
+        self.exclude = [str(name) for name in exclude]
+        offered = self.offered()
+        #: the key under the cursor (a label: the keys offered change as letters are typed)
+        self.at = DONE if self.text else (offered[0] if offered else "A")
+        self._turn: tuple[int, float, int] = (0, -1e9, 0)  # direction, time, fast streak
+        self._before_press = self.text  # the text before the last OK (a hold of it: Done)
         self._keys: list[pygame.Rect] = []
+
+    # -- the keys -----------------------------------------------------------------------------
+    def offered(self) -> list[str]:
+        """The recent names offered as keys: not taken, starting with what is typed."""
+        if not self.names:
+            return []
+        taken = {name.casefold() for name in self.exclude}
+        typed = self.text.casefold()
+        names = [
+            name
+            for name in recent_names(self.app)
+            if name.casefold() not in taken
+            and name.casefold().startswith(typed)
+            and name.casefold() != typed
+            and name not in KEYS
+            and len(name) <= self.limit
+        ]
+        return names[:SHOWN_NAMES]
+
+    def keys(self) -> list[str]:
+        """Every key in cursor order: the recent names offered, then the letter wheel."""
+        return [*self.offered(), *KEYS]
+
+    @property
+    def cursor(self) -> int:
+        keys = self.keys()
+        if self.at not in keys:  # a name no longer offered: the first one still offered, or A
+            self.at = keys[0]
+        return keys.index(self.at)
 
     # -- input --------------------------------------------------------------------------------
     def press_key(self, key: str) -> None:
         if key == DONE:
-            self.dismiss(self.text.strip())
+            self.finish(self.text)
         elif key == DELETE:
             self.text = self.text[:-1]
+        elif key not in KEYS:  # a recent name
+            self.finish(key)
         else:
             letter = " " if key == SPACE else key
             if self.text and self.text[-1] != " " and letter.isalpha():
                 letter = letter.lower()  # "ANN" typed key by key reads as "Ann"
             self.add(letter)
+
+    def finish(self, text: str) -> None:
+        text = text.strip()
+        if self.names and text:
+            remember_names(self.app, [text])
+        self.dismiss(text)
 
     def add(self, characters: str) -> None:
         room = self.limit - len(self.text)
@@ -83,20 +158,41 @@ class KeyboardScreen(Screen):
             self.app.toast(f"At most {self.limit} characters.")
         self.text += characters[: max(0, room)]
 
+    def turn(self, direction: int) -> None:
+        """A knob detent: one key, or more when it follows the last one quickly the same way."""
+        now = self.app.clock.now()
+        last_direction, last_time, streak = self._turn
+        # Detents at the very same instant (a script's presses: they do not move the clock)
+        # step one key each, so a scripted "press right" x 13 still lands on N.
+        fast = direction == last_direction and 0 < now - last_time <= FAST_TURN
+        streak = streak + 1 if fast else 0
+        self._turn = (direction, now, streak)
+        keys = self.keys()
+        self.at = keys[(self.cursor + direction * jump(streak)) % len(keys)]
+
     def handle(self, action: Action) -> None:
         if action is Action.LEFT:
-            self.cursor = (self.cursor - 1) % len(KEYS)
+            self.turn(-1)
         elif action is Action.RIGHT:
-            self.cursor = (self.cursor + 1) % len(KEYS)
+            self.turn(1)
         elif action is Action.OK:
-            self.press_key(KEYS[self.cursor])
+            self._before_press = self.text
+            self.press_key(self.keys()[self.cursor])
         elif action is Action.BACK:
             if self.text:
                 self.text = self.text[:-1]
             else:
                 self.dismiss(None)
         elif action is Action.SHUTTER:
-            self.dismiss(self.text.strip())
+            self.finish(self.text)
+
+    def handle_hold(self, action: Action) -> None:
+        """Holding OK finishes (what the press typed is taken back): no trip round the wheel
+        to DONE after the last letter."""
+        if action is Action.OK:
+            self.finish(self._before_press)
+        else:
+            super().handle_hold(action)
 
     def handle_text(self, text: str) -> None:
         for character in text:
@@ -104,20 +200,20 @@ class KeyboardScreen(Screen):
                 self.text = self.text[:-1]
             elif character.isprintable():
                 self.add(character)
-        self.cursor = KEYS.index(DONE)
+        self.at = DONE
 
     def handle_tap(self, x: int, y: int) -> bool:
-        for index, rect in enumerate(self._keys):
+        for key, rect in zip(self.keys(), self._keys, strict=False):
             if rect.collidepoint(x, y):
-                self.cursor = index
-                self.press_key(KEYS[index])
+                self.at = key
+                self.press_key(key)
                 return True
         return False
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
-        field = pygame.Rect(ui.MARGIN, 10, width - 2 * ui.MARGIN, 62)
+        field = pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, 58)
         ui.panel(surface, field, ui.PANEL, border=ui.ACCENT)
         ui.text(
             surface,
@@ -127,28 +223,52 @@ class KeyboardScreen(Screen):
             anchor="midleft",
             max_width=field.width - 32,
         )
-        top = field.bottom + 12
-        rows = (len(KEYS) + KEY_COLUMNS - 1) // KEY_COLUMNS
+        top = field.bottom + 8
+        offered = self.offered()
+        letter_rows = (len(KEYS) + KEY_COLUMNS - 1) // KEY_COLUMNS
+        rows = letter_rows + (1 if offered else 0)
+        key_h = min(66, (height - top - 4) // rows)
         key_w = (width - 2 * ui.MARGIN) // KEY_COLUMNS
-        key_h = min(66, (height - top - 6) // rows)
+        chosen_key = self.keys()[self.cursor]
         self._keys = []
+        if offered:  # one row of recent names, as wide as they need
+            name_w = (width - 2 * ui.MARGIN) // SHOWN_NAMES
+            for index, name in enumerate(offered):
+                rect = pygame.Rect(ui.MARGIN + index * name_w, top, name_w - 6, key_h - 6)
+                self.draw_key(surface, rect, name, name == chosen_key, ui.INFO)
+                self._keys.append(rect)
+            top += key_h
         for index, key in enumerate(KEYS):
             row, column = divmod(index, KEY_COLUMNS)
             rect = pygame.Rect(ui.MARGIN + column * key_w, top + row * key_h, key_w - 6, key_h - 6)
             if key in WIDE_KEYS:
                 rect.width = key_w * 2 - 6
                 rect.left = ui.MARGIN + (column + index - KEYS.index(SPACE)) * key_w
-            chosen = index == self.cursor
-            ui.panel(surface, rect, ui.ACCENT if chosen else ui.PANEL)
-            size = ui.MEDIUM if len(key) == 1 else ui.SMALL
-            colour = ui.ACCENT_TEXT if chosen else ui.TEXT
-            ui.text(surface, key, rect.center, size, colour, anchor="center")
+            label = key
+            if key == DONE:  # the last key runs to the edge and says the shortcut
+                rect.width = width - ui.MARGIN - rect.left - 6
+                label = "DONE or hold OK"
+            self.draw_key(surface, rect, label, key == chosen_key)
             self._keys.append(rect)
 
+    def draw_key(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        key: str,
+        chosen: bool,
+        border: tuple[int, int, int] | None = None,
+    ) -> None:
+        ui.panel(surface, rect, ui.ACCENT if chosen else ui.PANEL, border=border)
+        size = ui.MEDIUM if len(key) == 1 else ui.SMALL
+        colour = ui.ACCENT_TEXT if chosen else ui.TEXT
+        ui.text(surface, key, rect.center, size, colour, "center", max_width=rect.width - 8)
+
     def legend(self) -> list[LegendItem]:
+        on_name = self.keys()[self.cursor] not in KEYS
         return [
             ((Action.LEFT, Action.RIGHT), "Key"),
-            (Action.OK, "Type"),
+            (Action.OK, "Pick" if on_name else "Type"),
             (Action.BACK, "Delete" if self.text else "Cancel"),
             (Action.SHUTTER, "Done"),
         ]
@@ -160,7 +280,9 @@ class KeyboardScreen(Screen):
             "title": self.title,
             "text": self.text,
             "limit": self.limit,
-            "cursor": self.cursor,
+            "at": self.at,
+            "names": self.names,
+            "exclude": self.exclude,
         }
 
     @classmethod
@@ -171,6 +293,11 @@ class KeyboardScreen(Screen):
             screen.purpose = str(data.get("tag", ""))
             return screen
         text, limit = str(data.get("text", "")), int(data.get("limit", 0))
-        screen = cls(app, prompt, text, limit, str(data.get("title", "")))
-        screen.cursor = int(data.get("cursor", 0)) % len(KEYS)
+        names = bool(data.get("names", False))
+        exclude = [str(name) for name in data.get("exclude", [])]
+        screen = cls(app, prompt, text, limit, str(data.get("title", "")), names, exclude)
+        if "at" in data:
+            screen.at = str(data["at"])
+        elif "cursor" in data:  # saved by an older version: an index into the letter wheel
+            screen.at = KEYS[int(data["cursor"]) % len(KEYS)]
         return screen

@@ -16,6 +16,7 @@ import pygame
 from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen
+from display.widgets.confirm import UndoOffer
 
 if TYPE_CHECKING:
     from display.app import App
@@ -37,6 +38,11 @@ class MenuScreen(Screen):
         super().__init__(app)
         self.selected = 0
         self._rows: list[pygame.Rect] = []
+        #: what the last confirmed clearing deleted, offered back for a few seconds (BACK)
+        self.undo: UndoOffer | None = None
+
+    def undo_live(self) -> bool:
+        return self.undo is not None and self.undo.live(self.app.clock.now())
 
     def rows(self) -> list[tuple[str, str, str]]:
         return []
@@ -51,7 +57,10 @@ class MenuScreen(Screen):
 
     def handle(self, action: Action) -> None:
         count = len(self.rows())
-        if action is Action.BACK:
+        if action is Action.BACK and self.undo is not None and self.undo_live():
+            self.undo.take(self.app)
+            self.undo = None
+        elif action is Action.BACK:
             self.app.pop()
         elif count == 0:
             return
@@ -72,6 +81,10 @@ class MenuScreen(Screen):
                 return True
         return False
 
+    def update(self, now: float) -> None:
+        if self.undo is not None and not self.undo.live(now):
+            self.undo = None
+
     def menu_items(self, rows: list[tuple[str, str, str]]) -> list[ui.MenuItem]:
         return [ui.MenuItem(label, note) for _, label, note in rows]
 
@@ -79,8 +92,8 @@ class MenuScreen(Screen):
         return 12
 
     def list_bottom(self, height: int) -> int:
-        """Where the list ends on a screen ``height`` high (room for "more below")."""
-        return height - (40 if self.blurb_text() else 32)
+        """Where the list ends on a screen ``height`` high (room for the blurb under it)."""
+        return height - (40 if self.blurb_text() else 12)
 
     def blurb_text(self) -> str:
         return self.blurb
@@ -90,10 +103,17 @@ class MenuScreen(Screen):
         top = self.draw_top(surface)
         rows = self.rows()
         self.selected = max(0, min(self.selected, len(rows) - 1))
-        area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, self.list_bottom(height) - top)
+        bottom = self.list_bottom(height)
+        if self.undo_live():
+            bottom = min(bottom, height - 64)
+        area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, bottom - top)
         items = self.menu_items(rows)
         self._rows = ui.menu(surface, items, self.selected, area, self.menu_size, self.row_gap)
-        self.draw_bottom(surface)
+        if self.undo is not None and self.undo_live():
+            surface.fill(ui.BACKGROUND, pygame.Rect(0, bottom, width, height - bottom))
+            self.undo.draw(surface, self.app.clock.now())
+        else:
+            self.draw_bottom(surface)
 
     def draw_bottom(self, surface: pygame.Surface) -> None:
         blurb = self.blurb_text()
@@ -110,17 +130,20 @@ class MenuScreen(Screen):
             )
 
     def legend(self) -> list[LegendItem]:
-        return [
-            ((Action.LEFT, Action.RIGHT), "Choose"),
-            (Action.OK, "Open"),
-            (Action.BACK, self.back_label),
-        ]
+        back: LegendItem = (Action.BACK, self.back_label)
+        if self.undo is not None and self.undo_live():
+            back = self.undo.legend_item(self.app.clock.now())
+        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Open"), back]
 
     def snapshot(self) -> dict[str, Any]:
-        return {"selected": self.selected}
+        data: dict[str, Any] = {"selected": self.selected}
+        if self.undo is not None and self.undo_live():
+            data["undo"] = self.undo.to_json(self.app.clock.now())
+        return data
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
         screen = cls(app)
         screen.selected = int(data.get("selected", 0))
+        screen.undo = UndoOffer.from_json(data.get("undo"), app.clock.now())
         return screen

@@ -42,3 +42,40 @@ class MessageScreen(Screen):
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
         return cls(app, data.get("heading", ""), data.get("body", ""), data.get("tone", "bad"))
+
+
+@register_screen
+class OfferScreen(MessageScreen):
+    """A message that offers the way on (a fresh appliance: "No cards enrolled yet" with
+    "Enrol now"): OK answers True, BACK answers None (``dismiss``)."""
+
+    kind = "offer"
+
+    def __init__(
+        self, app: App, heading: str = "", body: str = "", offer: str = "OK", tone: str = "info"
+    ) -> None:
+        super().__init__(app, heading, body, tone)
+        self.offer = offer
+        self.title = heading
+
+    def handle(self, action: Action) -> None:
+        if action is Action.OK:
+            self.dismiss(True)
+        elif action is Action.BACK:
+            self.dismiss(None)
+
+    def legend(self) -> list[LegendItem]:
+        return [(Action.OK, self.offer), (Action.BACK, "Back")]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "offer": self.offer}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        return cls(
+            app,
+            str(data.get("heading", "")),
+            str(data.get("body", "")),
+            str(data.get("offer", "OK")),
+            str(data.get("tone", "info")),
+        )

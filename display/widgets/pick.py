@@ -25,10 +25,10 @@ from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
 from display.widgets.menu import MenuScreen
+from display.widgets.photo_pane import PhotoPane
 
 if TYPE_CHECKING:
     from display.app import App
-    from display.widgets.photo_review import PhotoPane
 
 LIKE, OTHER = "Like", "Other"
 LETTER_ROW_FROM = 9  # lists at least this long (alphabetical) get the letter row
@@ -278,7 +278,7 @@ class PickScreen(MenuScreen):
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        from display.widgets.photo_review import PhotoPane
+        from display.widgets.photo_pane import PhotoPane
 
         crop = None
         if data.get("photo") and data.get("corners"):

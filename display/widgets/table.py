@@ -93,7 +93,9 @@ class TableScreen(MenuScreen):
                 hand.shoot()
             else:
                 prompt = f"Name of player {number} (BACK: keep)"
-                self.app.push(KeyboardScreen(self.app, prompt), purpose="name")
+                seated = [player["name"] for player in players]
+                keyboard = KeyboardScreen(self.app, prompt, names=True, exclude=seated)
+                self.app.push(keyboard, purpose="name")
         elif key == "ranking":
             self.app.push(self.ranking_screen())
         elif key.startswith("player:"):

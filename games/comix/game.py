@@ -111,6 +111,11 @@ class Game:
                 f"This cannot be done during {self.phase} (needs {', '.join(phases)})."
             )
 
+    def rematch(self, seed: int = 0) -> Game:
+        """A new game for the same table: the same players in the same seats, the same teams
+        and story names, rounds and board; nothing of this game's rounds carries over."""
+        return Game.new(self.setup, seed)
+
     # -- preparation: the title ----------------------------------------------------------------
     def propose_title(self) -> str:
         """A random rulebook title not yet used or offered in this game."""

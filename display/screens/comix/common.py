@@ -38,6 +38,7 @@ NAMESPACE = "comix"
 GAME_KEY = "game"
 SETTINGS_KEY = "settings"
 TIMER_KEY = "timer"  # the sand left when the timer screen was left mid-scripting
+LAST_GAME_KEY = "last_game"  # the finished game a rematch replaced
 
 DEFAULT_SETTINGS: dict[str, Any] = {"timer_seconds": 90, "storyteller_seconds": 0}
 TIMER_CHOICES = (30, 45, 60, 75, 90, 105, 120, 150, 180)
@@ -76,6 +77,25 @@ def load_game(app: App) -> Game | None:
 
 def save_game(app: App, game: Game) -> None:
     app.store.put(NAMESPACE, GAME_KEY, game.to_json())
+
+
+def load_last_game(app: App) -> Game | None:
+    """The finished game a rematch replaced (None if there is none, or it cannot be read)."""
+    data = app.store.get(NAMESPACE, LAST_GAME_KEY)
+    try:
+        return Game.from_json(data) if data is not None else None
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def rematch(app: App, finished: Game) -> Game:
+    """A new game for the same table (players, names, teams, rounds, board; the timers are the
+    table's settings already); the finished game is kept as ``last_game``."""
+    app.store.put(NAMESPACE, LAST_GAME_KEY, finished.to_json())
+    game = finished.rematch(seed=int(app.clock.now() * 1000) % (2**31))
+    save_game(app, game)
+    app.store.delete(NAMESPACE, TIMER_KEY)
+    return game
 
 
 def settings(app: App) -> dict[str, Any]:

@@ -28,7 +28,14 @@ import pygame
 from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
-from display.screens.comix.common import GameScreen, story_colour, token_chip
+from display.screens.comix.common import (
+    GameScreen,
+    go_to_phase,
+    load_last_game,
+    rematch,
+    story_colour,
+    token_chip,
+)
 from games.comix import SCORING_KINDS, Game, RoundResult, Token
 from games.comix.game import OVER, REVEAL
 
@@ -360,19 +367,31 @@ class RevealScreen(GameScreen):
 
 @register_screen
 class PodiumScreen(GameScreen):
+    """The final ranking. OK: a rematch (same players, names, rounds and board; this game
+    stays on the menu as "Last game's podium"); BACK: home. Shown from the menu for the game a
+    rematch replaced (``archived``), OK and BACK only go back."""
+
     kind = "comix.podium"
 
-    def __init__(self, app: App, game: Game | None = None) -> None:
+    def __init__(self, app: App, game: Game | None = None, archived: bool = False) -> None:
+        if archived and game is None:
+            game = load_last_game(app)
         super().__init__(app, game)
-        self.title = "Co-Mix - final ranking"
+        self.archived = archived
+        self.title = "Co-Mix - last game" if archived else "Co-Mix - final ranking"
 
     def on_show(self) -> None:
         self.app.hardware.outputs_off()
-        if self.game.phase != OVER:
+        if self.game.phase != OVER and not self.archived:
             self.next_phase()
 
     def handle(self, action: Action) -> None:
-        if action in (Action.OK, Action.BACK):
+        if self.archived:
+            if action in (Action.OK, Action.BACK):
+                self.app.pop()
+        elif action is Action.OK:
+            go_to_phase(self.app, rematch(self.app, self.game))
+        elif action is Action.BACK:
             self.app.go_home()
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -440,7 +459,13 @@ class PodiumScreen(GameScreen):
             )
 
     def legend(self) -> list[LegendItem]:
-        return [(Action.OK, "Home")]
+        if self.archived:
+            return [(Action.BACK, "Back")]
+        return [(Action.OK, "Rematch"), (Action.BACK, "Home")]
 
     def snapshot(self) -> dict[str, Any]:
-        return {}
+        return {"archived": True} if self.archived else {}
+
+    @classmethod
+    def restore(cls, app: App, data: dict[str, Any]) -> Screen:
+        return cls(app, archived=bool(data.get("archived", False)))

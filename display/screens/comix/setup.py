@@ -16,7 +16,7 @@ from display.screens.comix.common import (
     save_settings,
     settings,
 )
-from display.widgets.keyboard import KeyboardScreen
+from display.widgets.keyboard import KeyboardScreen, remember_names
 from games.comix import Game, SetupError, TableSetup, team_table
 from games.comix.table import BOARD_PANELS, MAX_NAME_LENGTH, MAX_PLAYERS, MIN_PLAYERS
 
@@ -161,6 +161,9 @@ class SetupScreen(Screen):
             self.error = str(error)
             return
         seed = int(self.app.clock.now() * 1000) % (2**31)
+        # next time, seat by seat, the keyboard offers these names first
+        defaults = default_names(MAX_PLAYERS)
+        remember_names(self.app, [name for name in self.players if name not in defaults])
         save_settings(
             self.app, {"timer_seconds": self.timer, "storyteller_seconds": self.storyteller}
         )
@@ -180,14 +183,24 @@ class SetupScreen(Screen):
             "start": "Start the game",
         }
         items = []
-        for index, row in enumerate(self.ROWS):
+        for index, row in enumerate(self.ROWS[:-1]):
             value = self.value_text(row)
             if self.editing and index == self.selected:
                 value = f"<  {value}  >"
             items.append(ui.MenuItem(labels[row], value))
-        bottom = height - (64 if self.error else 24)
-        area = pygame.Rect(ui.MARGIN, 28, width - 2 * ui.MARGIN, bottom - 28)
-        self._rows = ui.menu(surface, items, self.selected, area, ui.MEDIUM, row_gap=6)
+        # "Start the game" is pinned under the list: always in sight, whatever is scrolled
+        start_index = len(self.ROWS) - 1
+        row_h = ui.font(ui.MEDIUM).get_linesize() + 16
+        start_top = height - (64 if self.error else 8) - row_h
+        start = pygame.Rect(ui.MARGIN, start_top, width - 2 * ui.MARGIN, row_h)
+        area = pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, start.top - 30 - 8)
+        chosen = self.selected if self.selected < start_index else -1
+        self._rows = ui.menu(surface, items, chosen, area, ui.MEDIUM, row_gap=6)
+        on_start = 0 if self.selected == start_index else -1
+        ui.menu(surface, [ui.MenuItem(labels["start"], "")], on_start, start, ui.MEDIUM)
+        if on_start < 0:
+            pygame.draw.rect(surface, ui.GOOD, start, width=3, border_radius=8)
+        self._rows.append(start)
         if self.error:
             ui.paragraph(
                 surface,
@@ -266,8 +279,14 @@ class NamesScreen(Screen):
         if self.selected >= self.count:
             self.selected = 0
         prompt = f"Name for seat {self.selected + 1}"
+        seated = [n for seat, n in enumerate(self.names[: self.count]) if seat != self.selected]
         keyboard = KeyboardScreen(
-            self.app, prompt, limit=MAX_NAME_LENGTH, title=f"Co-Mix - {prompt}"
+            self.app,
+            prompt,
+            limit=MAX_NAME_LENGTH,
+            title=f"Co-Mix - {prompt}",
+            names=True,
+            exclude=seated,
         )
         self.app.push(keyboard, purpose=f"seat:{self.selected}")
         if typed:

@@ -28,7 +28,7 @@ from display.screens.enrol.common import (
     side_list,
     side_note,
 )
-from display.widgets.photo_review import PhotoPane
+from display.widgets.photo_pane import PhotoPane
 from display.widgets.photo_view import PhotoView
 from display.widgets.slow import BUSY_READING, SlowWork
 

@@ -25,6 +25,15 @@ class MixtapeEnrolScreen(GameEnrolScreen):
         attrs = mixtape_attributes(done)
         missing = [k for k in sorted(done.cards) if k not in attrs]
         eq = done.extra.get("equalizer")
+        if not len(done):  # a fresh appliance: what needs cards waits for them
+            return [
+                ("new", "Start enrolment", "photograph cards"),
+                (
+                    "equalizer",
+                    "Equalizer squares",
+                    f"{len(eq['squares'])} squares" if eq else "not entered",
+                ),
+            ]
         return [
             ("new", "Photograph new cards", f"{len(done)} enrolled"),
             (
@@ -51,6 +60,8 @@ class MixtapeEnrolScreen(GameEnrolScreen):
             self._deck_problem = deck_problem(enrolment(self.app, MIXTAPE))
         problem = self._deck_problem
         text = "Deck file ready for scoring" if not problem else f"Deck file: {problem}"
+        if not len(enrolment(self.app, MIXTAPE)):
+            text = "No cards yet: photograph them first"
         ui.text(
             surface,
             text,

@@ -21,12 +21,15 @@ class RemixEnrolScreen(GameEnrolScreen):
         done = enrolment(self.app, REMIX)
         left = len(remix_checklist()) - len(done)
         batch = next_remix_batch(done)
+        if not len(done):  # a fresh appliance: only the start applies
+            return [("continue", "Start enrolment", f"first {len(batch)} of {left}")]
         first = "Continue enrolment" if left else "All cards enrolled"
         note = f"next {len(batch)} of {left}" if left else ""
-        rows = [("continue", first, note), ("reenrol", "Re-enrol a card", "")]
-        if len(done):
-            rows.append(("verify", "Verify the deck", f"{len(done)} cards"))
-        return rows
+        return [
+            ("continue", first, note),
+            ("reenrol", "Re-enrol a card", ""),
+            ("verify", "Verify the deck", f"{len(done)} cards"),
+        ]
 
     def draw_top(self, surface: pygame.Surface) -> int:
         width = surface.get_width()
