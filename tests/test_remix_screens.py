@@ -420,3 +420,25 @@ def test_the_demo_tours_of_enrolment_and_scoring_show_no_id(
     assert not sorted({w for w in words if ID_PATTERN.search(w)})
     if tour.startswith("31"):
         assert any(" · A · " in w or " · B · " in w for w in words)
+
+
+def test_the_breakdowns_legend_fits_every_key_it_needs(app: Any, recorder: TextRecorder) -> None:
+    from display.screens.remix.result import RemixResultScreen
+
+    for cards, replaces, wanted in (
+        (CAT, None, {Action.OK, Action.SHUTTER, Action.BACK}),  # Loki's draw owed
+        (ANN, 0, {Action.OK, Action.BACK, Action.SEAT_1}),  # a saved player: Remove
+        (ANN, None, {Action.OK, Action.BACK, Action.LEFT, Action.RIGHT}),
+    ):
+        screen = RemixResultScreen(app, {"name": "Ann", "cards": cards}, replaces)
+        app.push(screen)
+        legend = screen.legend()
+        keys: set[Action] = set()
+        for key, _ in legend:
+            keys |= set(key) if isinstance(key, tuple) else {key}
+        assert wanted <= keys
+        assert ui.legend_width(legend) <= app.size[0]  # nothing dropped off the bar
+        words = recorder.words(app)
+        if Action.LEFT not in keys:
+            assert "more below: turn" in words  # the knob is said on the table instead
+        app.pop()
