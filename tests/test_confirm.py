@@ -19,7 +19,12 @@ from display.screens.remix.menu import RemixMenuScreen
 from display.screens.settings import SettingsScreen
 from display.widgets.confirm import UNDO_SECONDS
 
-TABLE = {"players": [{"name": "Ann", "total": 40}, {"name": "Ben", "total": 31}]}
+TABLE = {
+    "players": [
+        {"name": "Ann", "total": 40, "valid": True},
+        {"name": "Ben", "total": 31, "valid": True},
+    ]
+}
 
 
 def tick(app: Any, seconds: float) -> None:
@@ -146,3 +151,27 @@ def test_settings_clears_saved_games_only_after_a_hold_and_can_undo(tmp_path: Pa
         assert app.store.get("comix", "game") == {"phase": "title"}
         assert app.store.get(REMIX, "table") == TABLE
         assert app.top is settings  # the undo does not leave
+
+
+def test_rematch_on_the_ranking_asks_the_menu_new_table_question(tmp_path: Path) -> None:
+    from display.screens.remix.table import RemixRankingScreen, RemixTableScreen
+    from display.widgets.keyboard import KeyboardScreen
+
+    with sim_app(tmp_path) as app:
+        app.store.put(REMIX, "table", TABLE)
+        menu = RemixMenuScreen(app)
+        app.push(menu)
+        app.push(RemixTableScreen(app))
+        app.push(RemixRankingScreen(app))
+        assert app.top.legend()[0] == (Action.OK, "Rematch")
+        app.press(Action.OK)
+        app.release(Action.OK)
+        assert app.top.kind == "confirm" and app.screens[-2] is menu
+        app.press(Action.RIGHT)
+        hold(app, Action.OK, 1.6)
+        assert app.top is menu and app.store.get(REMIX, "table")["players"] == []
+        table = RemixTableScreen(app)  # (no cards enrolled here: the menu would offer that)
+        app.push(table)
+        table.open("next")  # the same players offered first, in order
+        keyboard = app.top
+        assert isinstance(keyboard, KeyboardScreen) and keyboard.keys()[:2] == ["Ann", "Ben"]
