@@ -108,6 +108,7 @@ class Hardware:
         self._tone_hz: float | None = None
         self._blink_period: float | None = None
         self._status_level = 0.0
+        self._held_beeps: list[tuple[float, float]] | None = None  # see hold_beeps()
         #: Player settings: a muted buzzer stays silent; a disabled status LED stays dark.
         self.muted = False
         self.status_enabled = True
@@ -308,6 +309,9 @@ class Hardware:
         """Sound the buzzer for ``seconds`` (of the app's clock); an active buzzer ignores tone."""
         if self.buzzer is None or self.muted:
             return
+        if self._held_beeps is not None:
+            self._held_beeps.append((tone_hz, seconds))
+            return
         if isinstance(self.buzzer, TonalBuzzer):
             low = self.buzzer.min_tone.frequency
             high = self.buzzer.max_tone.frequency
@@ -319,7 +323,20 @@ class Hardware:
             self._tone_hz = None
         self._buzz_until = self._now() + seconds
 
+    def hold_beeps(self) -> None:
+        """Keep the next beeps back instead of sounding them, until :meth:`take_held_beeps`:
+        the app sounds the beep that acknowledges a press only once the press is saved."""
+        self._held_beeps = []
+
+    def take_held_beeps(self) -> list[tuple[float, float]]:
+        """The beeps kept back since :meth:`hold_beeps` as (tone_hz, seconds); beeps sound
+        again at once from now on."""
+        held, self._held_beeps = self._held_beeps or [], None
+        return held
+
     def silence(self) -> None:
+        if self._held_beeps is not None:
+            self._held_beeps.clear()  # a beep silenced before it sounded never sounds
         if self.buzzer is not None:
             if isinstance(self.buzzer, TonalBuzzer):
                 self.buzzer.stop()

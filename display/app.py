@@ -9,8 +9,19 @@ gpiozero, real or mock pins), the keyboard, taps on the legend bar and scripts a
 :class:`~display.actions.Action` values; after every handled one the whole stack is saved
 (:meth:`save`). See ``display/screen.py`` for how to write a screen.
 
+A press is acknowledged by its beep, and the beep sounds only once the press is on the disk: the
+beeps a screen asks for while it handles a press (or a hold, a tap, typed text) are kept back
+until the store's commit of that event is durable. With the appliance's write-behind store
+(``display/store.py``) that is a frame or two later and the screen never waits for the disk;
+with the synchronous store of scripted runs it is at once.
+
 Drawing happens on a logical canvas 480 pixels high (see :func:`logical_size`); on a real display
-SDL scales it to the panel (pygame.SCALED), so layouts are written once.
+SDL scales it to the panel (pygame.SCALED), so layouts are written once. ``[screen] rotate`` turns
+the canvas on its way to the panel and touches on their way back (:mod:`display.panel`).
+
+Touch: a finger on a legend key holds that button until it lifts (so "hold BACK" works on the
+screen); anywhere else it is a tap. Without a desktop SDL reports touches only as finger events;
+a desktop also sends a copy as a mouse click flagged ``touch``, which is ignored.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ from display import chrome, settings, ui
 from display.actions import Action
 from display.clock import Clock, MonotonicClock
 from display.keys import build_keymap, key_hints
+from display.panel import Panel
 from display.screen import SCREENS, Screen
 from display.store import Store
 
@@ -102,7 +114,10 @@ class App:
         #: Shared objects for this run that are costly to rebuild and not saved (a card gallery
         #: loaded from disk...): key them by your game's name, e.g. ``app.cache["remix.gallery"]``.
         self.cache: dict[str, Any] = {}
-        self.size = logical_size(config.screen.width, config.screen.height)
+        self.size = logical_size(*config.screen.drawing_size)
+        #: How the canvas reaches the window; :meth:`attach_window` sets the window's size.
+        self.panel = Panel(self.size, config.screen.rotate)
+        self.window: pygame.Surface | None = None
         if not pygame.font.get_init():
             pygame.font.init()
         self.surface = pygame.Surface(self.size)
@@ -113,7 +128,12 @@ class App:
         self.last_capture_error: str | None = None
         self._pressed: dict[Action, list[Any]] = {}  # action -> [pressed_at, hold_fired]
         self._toasts: list[tuple[str, float]] = []
+        self._holding_beeps = False
+        #: (store commit number, beeps): acknowledgements waiting for their commit to be durable
+        self._acknowledgements: list[tuple[int, list[tuple[float, float]]]] = []
         self._legend_targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
+        #: The legend key each finger (or the mouse) is holding down, until it lifts.
+        self._held_by_pointer: dict[Any, Action] = {}
         self.keymap = build_keymap(config)
 
     # -- start-up -----------------------------------------------------------------------------
@@ -241,12 +261,14 @@ class App:
             stack.append({"kind": screen.kind, "snapshot": snapshot})
         return stack
 
-    def save(self) -> None:
-        """Write the screen stack (and pending store writes) in one transaction.
+    def save(self) -> int | None:
+        """Write the screen stack (and pending store writes) in one transaction; returns the
+        store's commit number (None when the disk refused it).
 
         A screen whose snapshot fails (a bug, or data that is not JSON) does not stop the
         appliance: the previous stack stays saved, and the problem is logged (raised in strict
-        mode). A failing disk (full, read-only SD card) is shown as a toast.
+        mode). A failing disk (full, read-only SD card) is shown as a toast (under write-behind
+        one frame later, see :meth:`update`).
         """
         try:
             self.store.save_stack(self.stack_snapshot())
@@ -256,12 +278,42 @@ class App:
             traceback.print_exc(file=sys.stderr)
             self.toast(f"Could not save this screen ({type(error).__name__}); the rest is kept.")
         try:
-            self.store.commit()
+            return self.store.commit()
         except sqlite3.Error as error:
             if self.strict:
                 raise
             traceback.print_exc(file=sys.stderr)
-            self.toast(f"Could not save to {self.store.path}: {error}")
+            self._could_not_save(str(error))
+        return None
+
+    def _could_not_save(self, error: str) -> None:
+        self.toast(f"Could not save to {self.store.path}: {error}")
+
+    def _handle_and_save(
+        self, work: Callable[[], None], changed: Callable[[], bool] = lambda: True
+    ) -> None:
+        """Run a screen's handling of one event and save (if ``changed()``); the beeps it asked
+        for sound once the save is on the disk (see the module docstring)."""
+        if self._holding_beeps:  # an event inside an event (a legend tap is a press)
+            self._guard(work)
+            return
+        self._holding_beeps = True
+        self.hardware.hold_beeps()
+        try:
+            self._guard(work)
+        finally:
+            self._holding_beeps = False
+            beeps = self.hardware.take_held_beeps()
+        commit = self.save() if changed() else self.store.durable
+        if beeps and commit is not None:
+            self._acknowledgements.append((commit, beeps))
+        self._sound_acknowledgements()
+
+    def _sound_acknowledgements(self) -> None:
+        durable = self.store.durable
+        while self._acknowledgements and self._acknowledgements[0][0] <= durable:
+            for tone_hz, seconds in self._acknowledgements.pop(0)[1]:
+                self.hardware.beep(tone_hz, seconds)
 
     def state_dump(self) -> dict[str, Any]:
         """Screens and store contents as JSON-able data (for ``--dump-state``)."""
@@ -302,8 +354,7 @@ class App:
         """A button went down: the top screen handles it, then everything is saved."""
         self._pressed[action] = [self.clock.now(), False]
         screen = self.top
-        self._guard(lambda: screen.handle(action))
-        self.save()
+        self._handle_and_save(lambda: screen.handle(action))
 
     def release(self, action: Action) -> None:
         self._pressed.pop(action, None)
@@ -319,23 +370,48 @@ class App:
         screen = self.top
         if not screen.takes_text:
             return False
-        self._guard(lambda: screen.handle_text(content))
-        self.save()
+        self._handle_and_save(lambda: screen.handle_text(content))
         return True
 
     def tap(self, x: int, y: int) -> None:
-        """A touch or click at logical canvas coordinates."""
+        """A quick touch or click at logical canvas coordinates (down and up at once)."""
+        action = self._legend_action_at(x, y)
+        if action is not None:
+            self.press(action)
+            self.release(action)
+            return
+        self._tap_content(x, y)
+
+    def pointer_down(self, pointer: Any, x: int, y: int) -> None:
+        """A finger (or the mouse button) went down at logical canvas coordinates: a legend key
+        is pressed and stays held until :meth:`pointer_up` (holds work as with a button);
+        anywhere else it is a tap. ``pointer`` tells fingers apart."""
+        action = self._legend_action_at(x, y)
+        if action is None:
+            self._tap_content(x, y)
+            return
+        self.pointer_up(pointer)  # a lost "up" never leaves a key held for ever
+        self._held_by_pointer[pointer] = action
+        self.press(action)
+
+    def pointer_up(self, pointer: Any) -> None:
+        action = self._held_by_pointer.pop(pointer, None)
+        if action is not None:
+            self.release(action)
+
+    def _legend_action_at(self, x: int, y: int) -> Action | None:
         for area, actions in self._legend_targets:
             if area.collidepoint(x, y) and actions:
-                self.press(actions[0])
-                self.release(actions[0])
-                return
+                return actions[0]
+        return None
+
+    def _tap_content(self, x: int, y: int) -> None:
         screen = self.top
         offset_y = ui.HEADER_H if screen.chrome else 0
         used: list[bool] = []
-        self._guard(lambda: used.append(screen.handle_tap(x, y - offset_y)))
-        if used and used[0]:
-            self.save()
+        self._handle_and_save(
+            lambda: used.append(screen.handle_tap(x, y - offset_y)), lambda: bool(used and used[0])
+        )
 
     def handle_input(self, event: InputEvent) -> None:
         action = Action(event.name.upper())
@@ -373,9 +449,19 @@ class App:
                 self.press(action)
             else:
                 self.release(action)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            # Touches arrive as synthesised mouse clicks (SDL default), already in canvas pixels.
-            self.tap(*event.pos)
+        elif event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
+            finger = (getattr(event, "touch_id", 0), getattr(event, "finger_id", 0))
+            if event.type == pygame.FINGERDOWN:
+                self.pointer_down(finger, *self.panel.finger_to_logical(event.x, event.y))
+            else:
+                self.pointer_up(finger)
+        elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button == 1:
+            if getattr(event, "touch", False):
+                return  # a desktop's copy of a finger, already handled as FINGERDOWN/UP
+            if event.type == pygame.MOUSEBUTTONDOWN:
+                self.pointer_down("mouse", *self.panel.click_to_logical(event.pos))
+            else:
+                self.pointer_up("mouse")
 
     def _typed(self, event: pygame.event.Event) -> bool:
         """On a screen that takes text, printable keys type instead of pressing buttons
@@ -391,6 +477,10 @@ class App:
     # -- time ---------------------------------------------------------------------------------
     def update(self) -> None:
         """One tick: hardware events, holds, time-driven outputs, the top screen's update."""
+        self._sound_acknowledgements()
+        for failure in self.store.take_failures():  # write-behind: a commit that failed
+            print(f"tablekeeper: could not save to {self.store.path}: {failure}", file=sys.stderr)
+            self._could_not_save(failure)
         self.poll_hardware()
         now = self.clock.now()
         self.hardware.update(now)
@@ -399,8 +489,7 @@ class App:
             if not state[1] and now - state[0] >= hold_time:
                 state[1] = True
                 screen = self.top
-                self._guard(lambda s=screen, a=action: s.handle_hold(a))  # type: ignore[misc]
-                self.save()
+                self._handle_and_save(lambda s=screen, a=action: s.handle_hold(a))  # type: ignore[misc]
         screen = self.top
         self._guard(lambda: screen.update(now))
         self._toasts = [(t, until) for t, until in self._toasts if until > now]
@@ -478,6 +567,19 @@ class App:
             chrome.toast(surface, self._toasts[-1][0])
         self.frames += 1
         return surface
+
+    def attach_window(self, window: pygame.Surface) -> None:
+        """Show frames on ``window`` (opened at ``panel.turned`` size): drawn on directly when it
+        shows the canvas as it is, else the canvas is turned onto it by :meth:`present`."""
+        self.window = window
+        self.panel = Panel(self.size, self.config.screen.rotate, window.get_size())
+        if self.panel.direct:
+            self.surface = window
+
+    def present(self) -> None:
+        """Put the last rendered frame on the window (before ``pygame.display.flip``)."""
+        if self.window is not None and self.surface is not self.window:
+            self.panel.present(self.surface, self.window)
 
     def screenshot(self, path: Any) -> None:
         pygame.image.save(self.render(), str(path))

@@ -9,10 +9,12 @@ clear sentence; the CLI prints it and exits 2.
 from __future__ import annotations
 
 import argparse
+import ctypes.util
 import json
 import os
 import signal
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -23,6 +25,7 @@ import pygame
 from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
 from device.config import Config, ConfigError, load_config
 from device.hardware import Hardware, HardwareError
+from device.health import GL_LIBRARIES
 from device.service import record_crash
 from display.app import App
 from display.clock import Clock, FakeClock, MonotonicClock
@@ -55,6 +58,9 @@ class RunOptions:
     config: Path | None = None
     exit_after_frames: int | None = None  # for `bench ui`: stop after N frames
     report_first_frame: bool = False  # for `bench ui`: print the wall time of the first frame
+    #: the store's writer thread (display/store.py); None: on, except in strict (scripted) runs
+    write_behind: bool | None = None
+    fsync_delay: float = 0.0  # for `bench ui --fsync-ms`: a slow SD card, simulated
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RunOptions:
@@ -106,7 +112,12 @@ def build_app(
         raise LaunchError(f"{error}{hint}") from None
     camera: Camera = ScriptedCamera(make_camera(config, options))
     try:
-        store = Store(options.state_dir or default_state_dir())
+        write_behind = not strict if options.write_behind is None else options.write_behind
+        store = Store(
+            options.state_dir or default_state_dir(),
+            write_behind=write_behind,
+            fsync_delay=options.fsync_delay,
+        )
     except StoreError as error:
         hardware.close()
         raise LaunchError(str(error)) from None
@@ -172,6 +183,30 @@ def display_available() -> str | None:
     return "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)"
 
 
+def kmsdrm_libraries_missing(
+    environ: Mapping[str, str] | None = None, find: Callable[[str], str | None] | None = None
+) -> str | None:
+    """None, or why the panel cannot open (one line): SDL's KMSDRM driver loads libEGL,
+    libGLESv2, libgbm and libdrm at run time and Raspberry Pi OS Lite may lack them; without this
+    check SDL fails later with a message that names none of them. Only when KMSDRM is what SDL
+    will use: SDL_VIDEODRIVER=kmsdrm, or no driver chosen on a machine without a desktop."""
+    environ = os.environ if environ is None else environ
+    find = ctypes.util.find_library if find is None else find
+    driver = environ.get("SDL_VIDEODRIVER", "").strip().lower()
+    if driver not in ("", "kmsdrm"):
+        return None
+    if not driver and (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")):
+        return None  # SDL takes the desktop's driver
+    missing = {library: package for library, package in GL_LIBRARIES.items() if not find(library)}
+    if not missing:
+        return None
+    return (
+        f"the screen cannot open without a desktop: {', '.join(f'lib{n}' for n in missing)} "
+        f"not found (SDL's KMSDRM driver loads them); install them: "
+        f"sudo apt install {' '.join(missing.values())}"
+    )
+
+
 def run_interactive(options: RunOptions) -> int:
     """The appliance: a window (simulated) or the full-screen panel (real), until quit/SIGTERM."""
     started = time.time()
@@ -179,6 +214,9 @@ def run_interactive(options: RunOptions) -> int:
         reason = display_available()
         if reason is not None:
             raise LaunchError(f"{reason}; try `tablekeeper demo` for a headless tour")
+    missing = kmsdrm_libraries_missing()
+    if missing is not None:
+        raise LaunchError(missing)
     app = build_app(options)
     notifier = Notifier()
     stop_signals: list[int] = []
@@ -192,17 +230,17 @@ def run_interactive(options: RunOptions) -> int:
         try:
             pygame.display.init()
             headless = os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen")
-            # SCALED lets SDL scale the 480-high canvas to the panel (and map touches back);
-            # a headless driver has nothing to scale to.
+            # SCALED lets SDL scale the 480-high canvas (turned by [screen] rotate) to the panel
+            # and normalise touches over it; a headless driver has nothing to scale to.
             flags = 0 if headless else pygame.SCALED
             if not options.simulated and app.config.screen.fullscreen:
                 flags |= pygame.FULLSCREEN
-            window = pygame.display.set_mode(app.size, flags)
+            window = pygame.display.set_mode(app.panel.turned, flags)
         except pygame.error as error:
             raise LaunchError(f"cannot open the display: {error}") from None
         pygame.display.set_caption("Tablekeeper" + (" (simulated)" if options.simulated else ""))
         pygame.mouse.set_visible(options.simulated)
-        app.surface = window
+        app.attach_window(window)
         ticker = pygame.time.Clock()
         fps = app.config.screen.fps
         while app.running:
@@ -210,6 +248,7 @@ def run_interactive(options: RunOptions) -> int:
                 app.handle_pygame_event(event)
             app.update()
             app.render()
+            app.present()
             pygame.display.flip()
             if app.frames == 1:
                 notifier.ready("showing " + (app.top.title or app.top.kind))

@@ -7,18 +7,37 @@ What is stored:
 * ``data`` - a small JSON key/value store in namespaces, for game state that outlives a screen
   (``store.put("comix", "game", {...})``). Values must be JSON-able.
 
-Writes join one open transaction that :meth:`Store.commit` ends; the app commits after every
-event, so the stack and the game data of one event land together or not at all.
+Writes (``put``, ``delete``, ``save_stack``) take effect at once for every read of this process
+(the store keeps the whole state in memory; it is small) and gather into one *batch* that
+:meth:`Store.commit` hands to the disk; the app commits after every event, so the stack and the
+game data of one event land together or not at all. ``commit()`` returns the batch's number;
+:attr:`Store.durable` is the number of the last batch that reached the disk.
+
+Two ways to write a batch:
+
+* synchronous (the default; scripted runs and tests): ``commit()`` writes and fsyncs before it
+  returns, so ``durable`` equals its number at once and a failure raises ``sqlite3.Error``.
+* write-behind (``Store(dir, write_behind=True)``, the appliance): a writer thread owns the
+  commits, so an fsync on a slow SD card never stalls a frame. ``commit()`` hands the batch over
+  and returns; batches handed over while the writer is busy are merged, so a burst (the sand
+  timer saving every second, a fast knob spin) costs one commit, and only the latest state is
+  written. A failed commit is kept and merged into the next one; its message waits in
+  :meth:`Store.take_failures` for the app to show. :meth:`Store.flush` waits for the writer;
+  :meth:`Store.close` flushes. The app sounds a press's beep only once ``durable`` has reached
+  the press's batch (see ``App.press``): an acknowledged press is on the disk.
+
+Either way, every state on the disk is one the app had after some whole event.
 
 Observers: ``store.observers`` holds callables run after every COMMIT that wrote something, once
-SQLite has returned from it (the data is then durable). Development harnesses use them to watch
-the store (``display/checks/child.py`` logs every committed state for the power-cut check); the
+SQLite has returned from it (the data is then durable); under write-behind they run on the
+writer thread. Development harnesses use them to watch the store (``display/checks/child.py``
+logs every committed state for the power-cut check, in a synchronous scripted run); the
 appliance itself registers none.
 
 Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL keeps the database
 consistent but may lose the last few commits on power loss; FULL fsyncs the WAL on every commit,
-so a button press that was acknowledged on screen survives pulling the plug. Commits happen only
-on player actions (a few per minute), so the fsync cost is irrelevant.
+so a button press that was acknowledged survives pulling the plug. ``fsync_delay`` (seconds)
+adds a pause to every commit, to measure a slow SD card on a fast disk (``bench ui --fsync-ms``).
 
 Safety: a file that is not a SQLite database, fails ``quick_check``, or belongs to another
 application (wrong ``application_id``) is *moved aside* (``state.db.corrupt-<time>`` /
@@ -32,8 +51,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,15 +92,35 @@ def _migrate_0_to_1(db: sqlite3.Connection) -> None:
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_migrate_0_to_1]
 
 
+@dataclass
+class Batch:
+    """The writes of one or more commits, written to the disk in one transaction."""
+
+    number: int  # the last commit gathered in it
+    values: dict[tuple[str, str], str | None] = field(default_factory=dict)  # None: deleted
+    stack: list[tuple[str, str]] | None = None  # (kind, snapshot JSON), bottom first
+
+    def then(self, later: Batch) -> Batch:
+        """This batch followed by ``later``: what the disk holds after writing both."""
+        return Batch(
+            later.number,
+            {**self.values, **later.values},
+            later.stack if later.stack is not None else self.stack,
+        )
+
+
 class Store:
     """The state database. Open with ``Store(state_dir)``; see the module docstring."""
 
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(
+        self, state_dir: Path, *, write_behind: bool = False, fsync_delay: float = 0.0
+    ) -> None:
         self.state_dir = Path(state_dir)
         self.path = self.state_dir / DB_NAME
         self.notices: list[str] = []
         #: called with the store after each commit that wrote something (see module docstring)
         self.observers: list[Callable[[Store], None]] = []
+        self.fsync_delay = fsync_delay
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)  # ballots: private
         except OSError as error:
@@ -87,10 +128,22 @@ class Store:
                 f"cannot create the state directory {self.state_dir}: {error}"
             ) from error
         self.db = self._open_checked()
+        self._values: dict[tuple[str, str], str] = {
+            (namespace, key): value
+            for namespace, key, value in self.db.execute("SELECT namespace, key, value FROM data")
+        }
+        self._stack: list[tuple[str, str]] = list(
+            self.db.execute("SELECT kind, snapshot FROM screens ORDER BY position")
+        )
+        self._batch = Batch(0)  # writes since the last commit()
+        self._dirty = False
+        self._committed = 0  # the number of the last commit() that wrote something
+        self._writer = _Writer(self._write) if write_behind else None
 
     # -- opening ------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None)  # we manage transactions
+        # we manage transactions; under write-behind the writer thread uses the connection
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         # The file holds sealed ballots: only its owner (the service user) may read it. SQLite
         # gives the -wal and -shm files the same mode as the database.
         os.chmod(self.path, 0o600)
@@ -169,75 +222,205 @@ class Store:
             db.execute("ROLLBACK")
             raise
 
-    # -- transactions -------------------------------------------------------------------------
-    def _begin(self) -> None:
-        if not self.db.in_transaction:
-            self.db.execute("BEGIN")
-
+    # -- committing ---------------------------------------------------------------------------
     @property
     def dirty(self) -> bool:
         """True when writes are waiting for :meth:`commit`."""
-        return self.db.in_transaction
+        return self._dirty
 
-    def commit(self) -> None:
-        if self.db.in_transaction:
-            self.db.execute("COMMIT")
-            for observer in self.observers:
-                observer(self)
+    @property
+    def write_behind(self) -> bool:
+        return self._writer is not None
+
+    @property
+    def committed(self) -> int:
+        """The number of the last :meth:`commit` that wrote something (on the disk or not)."""
+        return self._committed
+
+    @property
+    def durable(self) -> int:
+        """The number of the last commit that reached the disk (see the module docstring)."""
+        return self._writer.durable if self._writer is not None else self._committed
+
+    def commit(self) -> int:
+        """Hand the writes since the last commit to the disk; returns the commit's number
+        (the previous one when nothing was written). Synchronous: written and fsynced when it
+        returns (raises ``sqlite3.Error``). Write-behind: written by the writer thread."""
+        if not self._dirty:
+            return self._committed
+        self._committed += 1
+        batch = Batch(self._committed, self._batch.values, self._batch.stack)
+        self._batch = Batch(self._committed)
+        self._dirty = False
+        if self._writer is not None:
+            self._writer.hand_over(batch)
+            return batch.number
+        try:
+            self._write(batch)
+        except BaseException:
+            # still waiting for the disk: the next commit tries again with its own writes
+            self._batch = batch.then(self._batch)
+            self._dirty = True
+            self._committed -= 1
+            raise
+        return batch.number
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every commit handed over is on the disk (or failed); False on timeout."""
+        return self._writer.flush(timeout) if self._writer is not None else True
+
+    def take_failures(self) -> list[str]:
+        """Messages of write-behind commits that failed since the last call (each commit's
+        writes are kept and tried again with the next commit)."""
+        return self._writer.take_failures() if self._writer is not None else []
+
+    def _write(self, batch: Batch) -> None:
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            for (namespace, key), value in batch.values.items():
+                if value is None:
+                    db.execute("DELETE FROM data WHERE namespace = ? AND key = ?", (namespace, key))
+                else:
+                    db.execute(
+                        "INSERT INTO data (namespace, key, value) VALUES (?, ?, ?) "
+                        "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
+                        (namespace, key, value),
+                    )
+            if batch.stack is not None:
+                db.execute("DELETE FROM screens")
+                db.executemany(
+                    "INSERT INTO screens (position, kind, snapshot) VALUES (?, ?, ?)",
+                    [(i, kind, snapshot) for i, (kind, snapshot) in enumerate(batch.stack)],
+                )
+            if self.fsync_delay > 0:
+                time.sleep(self.fsync_delay)  # a slow SD card, simulated (bench ui --fsync-ms)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        for observer in self.observers:
+            observer(self)
 
     def close(self) -> None:
         try:
-            self.commit()
+            if self._writer is not None:
+                self.commit()
+                self._writer.close()
+                failures = self._writer.take_failures()
+                if failures:
+                    raise sqlite3.OperationalError(failures[-1])
+            else:
+                self.commit()
         finally:
             self.db.close()
 
     # -- key/value data -----------------------------------------------------------------------
+    def _change(self, namespace: str, key: str, value: str | None) -> None:
+        if value is None:
+            self._values.pop((namespace, key), None)
+        else:
+            self._values[(namespace, key)] = value
+        self._batch.values[(namespace, key)] = value
+        self._dirty = True
+
     def put(self, namespace: str, key: str, value: Any) -> None:
         """Store a JSON-able value (committed with the next app save)."""
-        text = json.dumps(value, sort_keys=True)
-        self._begin()
-        self.db.execute(
-            "INSERT INTO data (namespace, key, value) VALUES (?, ?, ?) "
-            "ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value",
-            (namespace, key, text),
-        )
+        self._change(namespace, key, json.dumps(value, sort_keys=True))
 
     def get(self, namespace: str, key: str, default: Any = None) -> Any:
-        row = self.db.execute(
-            "SELECT value FROM data WHERE namespace = ? AND key = ?", (namespace, key)
-        ).fetchone()
-        return default if row is None else json.loads(row[0])
+        text = self._values.get((namespace, key))
+        return default if text is None else json.loads(text)
 
     def delete(self, namespace: str, key: str) -> None:
-        self._begin()
-        self.db.execute("DELETE FROM data WHERE namespace = ? AND key = ?", (namespace, key))
+        self._change(namespace, key, None)
 
     def items(self, namespace: str) -> dict[str, Any]:
-        rows = self.db.execute(
-            "SELECT key, value FROM data WHERE namespace = ? ORDER BY key", (namespace,)
-        )
-        return {key: json.loads(value) for key, value in rows}
+        return {
+            key: json.loads(self._values[(space, key)])
+            for space, key in sorted(self._values)
+            if space == namespace
+        }
 
     # -- the screen stack ---------------------------------------------------------------------
     def save_stack(self, stack: list[dict[str, Any]]) -> None:
         """``stack`` = [{"kind": ..., "snapshot": {...}}, ...], bottom first."""
-        rows = [
-            (i, entry["kind"], json.dumps(entry["snapshot"], sort_keys=True))
-            for i, entry in enumerate(stack)
-        ]
-        self._begin()
-        self.db.execute("DELETE FROM screens")
-        self.db.executemany("INSERT INTO screens (position, kind, snapshot) VALUES (?, ?, ?)", rows)
+        rows = [(entry["kind"], json.dumps(entry["snapshot"], sort_keys=True)) for entry in stack]
+        self._stack = rows
+        self._batch.stack = rows
+        self._dirty = True
 
     def load_stack(self) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT kind, snapshot FROM screens ORDER BY position")
-        return [{"kind": kind, "snapshot": json.loads(snapshot)} for kind, snapshot in rows]
+        return [{"kind": kind, "snapshot": json.loads(snapshot)} for kind, snapshot in self._stack]
 
     def dump(self) -> dict[str, Any]:
         """Everything, as JSON-able data: {"schema_version", "screens", "data": {ns: {k: v}}}."""
         data: dict[str, dict[str, Any]] = {}
-        for namespace, key, value in self.db.execute(
-            "SELECT namespace, key, value FROM data ORDER BY namespace, key"
-        ):
-            data.setdefault(namespace, {})[key] = json.loads(value)
+        for namespace, key in sorted(self._values):
+            data.setdefault(namespace, {})[key] = json.loads(self._values[(namespace, key)])
         return {"schema_version": SCHEMA_VERSION, "screens": self.load_stack(), "data": data}
+
+
+class _Writer:
+    """The write-behind thread: writes the latest batch handed over, merging those that arrive
+    while it is busy (see the module docstring)."""
+
+    def __init__(self, write: Callable[[Batch], None]) -> None:
+        self._write = write
+        self._changed = threading.Condition()
+        self._waiting: Batch | None = None  # handed over, not yet being written
+        self._failed: Batch | None = None  # failed; written again with the next batch
+        self._busy = False
+        self._closing = False
+        self._failures: list[str] = []
+        self.durable = 0
+        self._thread = threading.Thread(target=self._run, name="tablekeeper-store", daemon=True)
+        self._thread.start()
+
+    def hand_over(self, batch: Batch) -> None:
+        with self._changed:
+            self._waiting = batch if self._waiting is None else self._waiting.then(batch)
+            self._changed.notify_all()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._waiting is None and not self._busy, timeout)
+
+    def take_failures(self) -> list[str]:
+        with self._changed:
+            failures, self._failures = self._failures, []
+        return failures
+
+    def close(self) -> None:
+        with self._changed:
+            self._closing = True
+            if self._failed is not None and self._waiting is None:
+                self._waiting, self._failed = self._failed, None  # one last try
+            self._changed.notify_all()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._waiting is not None or self._closing)
+                if self._waiting is None:
+                    return  # closing, and everything is written
+                batch = self._waiting
+                if self._failed is not None:
+                    batch = self._failed.then(batch)
+                    self._failed = None
+                self._waiting = None
+                self._busy = True
+            try:
+                self._write(batch)
+            except Exception as error:  # a full or read-only disk: kept, shown by the app
+                with self._changed:
+                    self._failed = batch
+                    self._failures.append(str(error))
+            finally:
+                with self._changed:
+                    if self._failed is not batch:
+                        self.durable = batch.number
+                    self._busy = False
+                    self._changed.notify_all()

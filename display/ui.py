@@ -164,18 +164,28 @@ def menu(
     rect: pygame.Rect,
     size: int = MEDIUM,
     row_gap: int = 8,
+    highlight: bool = True,
+    top_row: bool = False,
 ) -> list[pygame.Rect]:
-    """A vertical list; the selected row is a bright bar with a ``>`` marker. Scrolls to keep
-    the selection visible. Returns the rect of each visible row (for taps; others get empty)."""
+    """A vertical list; the selected row is a bright bar with a ``>`` marker (``highlight``
+    False: drawn like the others). Scrolls to keep the selection visible (``top_row``: as the
+    first row shown). Returns the rect of each visible row (for taps; others get empty).
+    A list longer than the area gets a scroll bar at its right edge instead of "more below"
+    words, which would need a line of their own and collided with the line under the list."""
     row_h = font(size).get_linesize() + 16
     visible = max(1, (rect.height + row_gap) // (row_h + row_gap))
     first = min(max(0, selected - visible + 1), max(0, len(items) - visible))
+    if top_row:
+        first = min(selected, max(0, len(items) - visible))
+    if len(items) > visible:
+        scroll_bar(surface, rect, first, visible, len(items))
+        rect = pygame.Rect(rect.left, rect.top, rect.width - SCROLL_BAR_W - 8, rect.height)
     rows: list[pygame.Rect] = [pygame.Rect(0, 0, 0, 0)] * len(items)
     for slot, index in enumerate(range(first, min(len(items), first + visible))):
         item = items[index]
         row = pygame.Rect(rect.left, rect.top + slot * (row_h + row_gap), rect.width, row_h)
         rows[index] = row
-        chosen = index == selected
+        chosen = highlight and index == selected
         if chosen:
             pygame.draw.rect(surface, ACCENT, row, border_radius=8)
         else:
@@ -204,11 +214,24 @@ def menu(
             anchor="midleft",
             max_width=row.width - 62 - note_w,
         )
-    if first > 0:
-        text(surface, "more above", (rect.right, rect.top - 4), SMALL, DIM, anchor="bottomright")
-    if first + visible < len(items):
-        text(surface, "more below", (rect.right, rect.bottom), SMALL, DIM, anchor="topright")
     return rows
+
+
+SCROLL_BAR_W = 12
+
+
+def scroll_bar(
+    surface: pygame.Surface, area: pygame.Rect, first: int, shown: int, total: int
+) -> None:
+    """A track down the right edge of ``area`` with a thumb as long as the shown share of the
+    list, placed where the shown rows are: rows hidden above or below are seen at a glance."""
+    track = pygame.Rect(area.right - SCROLL_BAR_W, area.top, SCROLL_BAR_W, area.height)
+    pygame.draw.rect(surface, PANEL, track, border_radius=SCROLL_BAR_W // 2)
+    thumb_h = max(SCROLL_BAR_W * 2, track.height * shown // max(1, total))
+    travel = track.height - thumb_h
+    hidden = max(1, total - shown)
+    thumb = pygame.Rect(track.left, track.top + travel * first // hidden, SCROLL_BAR_W, thumb_h)
+    pygame.draw.rect(surface, DIM, thumb, border_radius=SCROLL_BAR_W // 2)
 
 
 def progress_bar(

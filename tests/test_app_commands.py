@@ -63,6 +63,22 @@ def test_bench_ui_prints_both_figures(capsys):
     assert "home screen frame time" in out
 
 
+def test_bench_ui_times_frames_in_a_commit_storm_with_both_stores(capsys, tmp_path: Path):
+    disk = tmp_path / "card"
+    argv = ["bench", "ui", "--starts", "1", "--frames", "10", "--presses", "12"]
+    assert main([*argv, "--fsync-ms", "5", "--disk-dir", str(disk)]) == 0
+    out = capsys.readouterr().out
+    assert "12 knob turns" in out and f"state on {disk}" in out and "5 ms added" in out
+    synchronous = next(line for line in out.splitlines() if "synchronous" in line)
+    write_behind = next(line for line in out.splitlines() if "write-behind" in line)
+    assert "12 commits written for 12 turns" in synchronous
+    written = int(write_behind.split(" commits written")[0].split()[-1])
+    assert 1 <= written <= 12 and "frame median" in write_behind and "turn to disk" in write_behind
+    assert disk.is_dir() and list(disk.iterdir()) == []  # the storm's databases are removed
+    assert main(["bench", "ui", "--fsync-ms", "40"]) == 2
+    assert "need --presses" in capsys.readouterr().err
+
+
 def test_config_command_checks_files_and_prints_defaults(tmp_path: Path, capsys):
     assert main(["config", "--defaults"]) == 0
     defaults = capsys.readouterr().out

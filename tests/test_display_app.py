@@ -529,3 +529,51 @@ def test_a_toast_never_covers_the_screen(state: Path):
         )
     finally:
         app.close()
+
+
+def test_a_press_beeps_only_once_it_is_on_the_disk(state: Path):
+    """The appliance's store writes behind: the screen answers a press at once, the beep that
+    acknowledges it waits for its commit."""
+    import threading
+
+    from display.screen import SCREENS
+
+    app = start(state, strict=False)
+    try:
+        assert app.store.write_behind
+        app.push(SCREENS["hardware_test"](app))
+        app.save()
+        assert app.store.flush(5)
+        inside, release = threading.Event(), threading.Event()
+
+        def slow_card(store: Store) -> None:
+            inside.set()
+            release.wait(10)
+
+        app.store.observers.append(slow_card)
+        press(app, "ok")
+        assert inside.wait(5)  # the press's commit is on its way
+        assert app.top.counts == {"OK": 1}  # type: ignore[attr-defined]  # drawn at once
+        app.update()
+        assert not app.hardware.buzzing
+        release.set()
+        assert app.store.flush(5)
+        app.update()
+        assert app.hardware.buzzing
+    finally:
+        release.set()
+        app.close()
+
+
+def test_a_write_behind_commit_that_fails_is_shown(state: Path):
+    app = start(state, strict=False)
+    try:
+        assert app.store.flush(5)
+        app.store.db.execute("PRAGMA query_only = ON")  # a read-only card
+        press(app, "right")
+        assert app.store.flush(5)
+        app.update()
+        assert app._toasts and app._toasts[-1][0].startswith(f"Could not save to {app.store.path}")
+        app.store.db.execute("PRAGMA query_only = OFF")
+    finally:
+        app.close()

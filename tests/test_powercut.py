@@ -17,6 +17,7 @@ import pytest
 from display.checks.powercut import Harness, running_timer
 from display.checks.scenarios import comix_game, mixtape_solo_game
 from display.cli import main
+from display.store import Store
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +119,43 @@ def test_the_sand_timer_after_a_cut_of_some_length(
     assert timer["remaining"] == pytest.approx(max(0.0, left - 0.1), abs=0.15)
     if over:
         assert scripting.slow_stories() == ["Ben", "Cat", "Dan"]  # declared over: Slow tokens
+
+
+def test_an_acknowledged_press_survives_a_kill_under_write_behind(tmp_path: Path) -> None:
+    """The appliance's store writes behind, on a thread, and sounds a press's beep only once the
+    press is on the disk: a child pressing OK as fast as its (slowed) commits allow is killed
+    right after the beep of press N, while press N + 1's commit is on its way."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    for round_, wanted in enumerate((3, 7)):
+        state = tmp_path / f"state{round_}"
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        child = subprocess.Popen(
+            [sys.executable, "-m", "display.checks.acknowledged", str(state), "30"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        try:
+            assert child.stdout is not None
+            acknowledged = 0
+            for line in child.stdout:
+                acknowledged = int(line.split()[1])
+                if acknowledged == wanted:
+                    os.kill(child.pid, signal.SIGKILL)
+                    break
+        finally:
+            if child.poll() is None:
+                child.kill()
+            child.wait(10)
+        assert acknowledged == wanted, "the child stopped before its presses were acknowledged"
+        store = Store(state)
+        try:
+            top = store.load_stack()[-1]
+        finally:
+            store.close()
+        assert top["kind"] == "hardware_test"
+        assert top["snapshot"]["counts"]["OK"] >= wanted

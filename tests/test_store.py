@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,73 @@ def test_state_dir_follows_systemd_then_xdg(tmp_path: Path):
         "/var/lib/tablekeeper"
     )
     assert default_state_dir({"XDG_STATE_HOME": "/s"}) == Path("/s/tablekeeper")
+
+
+# -- write-behind ---------------------------------------------------------------------------
+def _gated(store: Store) -> tuple[threading.Event, threading.Event, list[int]]:
+    """An observer holding the writer thread inside each commit until ``release`` is set; one
+    item in the list per commit."""
+    inside, release = threading.Event(), threading.Event()
+    seen: list[int] = []
+
+    def hold(s: Store) -> None:
+        seen.append(1)
+        inside.set()
+        release.wait(10)
+
+    store.observers.append(hold)
+    return inside, release, seen
+
+
+def test_write_behind_returns_at_once_and_merges_what_waits(tmp_path: Path):
+    store = Store(tmp_path, write_behind=True)
+    inside, release, seen = _gated(store)
+    store.put("timer", "left", 60)
+    first = store.commit()
+    assert inside.wait(5)  # the writer is busy with the first commit
+    for left in range(59, 49, -1):  # ten sand-timer ticks while the card is slow
+        store.put("timer", "left", left)
+        store.commit()
+    store.put("comix", "ballot", "sealed")
+    last = store.commit()
+    assert store.get("timer", "left") == 50 and store.durable < last  # read back before disk
+    release.set()
+    assert store.flush(5) and store.durable == last == first + 11
+    assert len(seen) == 2  # the first commit, then the eleven waiting ones written as one
+    store.close()
+    again = Store(tmp_path)
+    assert again.items("timer") == {"left": 50} and again.get("comix", "ballot") == "sealed"
+    again.close()
+
+
+def test_a_failed_write_behind_commit_is_reported_and_tried_again(tmp_path: Path):
+    store = Store(tmp_path, write_behind=True)
+    store.put("a", "kept", 1)
+    store.commit()
+    assert store.flush(5)
+    store.db.execute("PRAGMA query_only = ON")  # the disk refuses writes (a read-only card)
+    store.put("a", "refused", 2)
+    refused = store.commit()
+    assert store.flush(5) and store.durable < refused
+    failures = store.take_failures()
+    assert len(failures) == 1 and "readonly" in failures[0]
+    assert store.take_failures() == []
+    store.db.execute("PRAGMA query_only = OFF")
+    store.put("a", "later", 3)
+    later = store.commit()
+    assert store.flush(5) and store.durable == later and store.take_failures() == []
+    store.close()
+    again = Store(tmp_path)
+    assert again.items("a") == {"kept": 1, "refused": 2, "later": 3}
+    again.close()
+
+
+def test_close_flushes_the_writer(tmp_path: Path):
+    store = Store(tmp_path, write_behind=True, fsync_delay=0.05)
+    for n in range(5):
+        store.put("a", "n", n)
+        store.commit()
+    store.close()
+    again = Store(tmp_path)
+    assert again.get("a", "n") == 4
+    again.close()

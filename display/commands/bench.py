@@ -1,6 +1,7 @@
 """``tablekeeper bench NAME``: every benchmark, each printing its figures (never a timed test).
 
-    tablekeeper bench ui        start-up to the first frame, the home screen's frame time
+    tablekeeper bench ui        start-up to the first frame, the home screen's frame time,
+                                frames during a commit storm (--presses N --fsync-ms MS)
     tablekeeper bench timer     the Co-Mix sand timer against the real clock
     tablekeeper bench remix     the Remix scorer: hands per second, worst cases
     tablekeeper bench mixtape   simulated Mixtape games, Otto's reasons
@@ -35,6 +36,29 @@ def _ui(benches: Any) -> None:
     )
     bench.add_argument("--starts", type=int, default=5, help="processes to start (default 5)")
     bench.add_argument("--frames", type=int, default=300, help="frames to time (default 300)")
+    bench.add_argument(
+        "--presses",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also a commit storm: N knob turns, one a frame, each saved; frame times with the "
+        "synchronous store vs the write-behind store (default 0: no storm)",
+    )
+    bench.add_argument(
+        "--fsync-ms",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="with --presses: add MS milliseconds to every commit, a slow SD card simulated "
+        "(default 0: the disk as it is)",
+    )
+    bench.add_argument(
+        "--disk-dir",
+        type=Path,
+        metavar="DIR",
+        help="with --presses: keep the storm's state database under DIR, on the disk to "
+        "measure (default: a temporary folder)",
+    )
     bench.set_defaults(func=bench_ui)
 
 
@@ -168,12 +192,18 @@ def _print(report: Any) -> int:
 def bench_ui(args: argparse.Namespace) -> int:
     if args.starts < 1 or args.frames < 10:
         raise CliError("--starts must be at least 1 and --frames at least 10")
+    if args.presses < 0 or not 0 <= args.fsync_ms <= 10_000:
+        raise CliError("--presses must be 0 or more and --fsync-ms between 0 and 10000")
+    if (args.fsync_ms or args.disk_dir is not None) and not args.presses:
+        raise CliError("--fsync-ms and --disk-dir need --presses N (the commit storm)")
     # start-up time: the benches load the appliance (pygame) only when one is run
     from display.checks import CheckError
     from display.checks.bench_ui import measure_ui
 
     try:
-        return _print(measure_ui(args.starts, args.frames))
+        return _print(
+            measure_ui(args.starts, args.frames, args.presses, args.fsync_ms, args.disk_dir)
+        )
     except CheckError as error:
         raise CliError(str(error)) from None
 

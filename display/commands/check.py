@@ -97,6 +97,16 @@ def register(commands: Any, benches: Any) -> None:
     soak.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     soak.set_defaults(func=soak_command)
 
+    presses = checks.add_parser(
+        "presses",
+        help="how many presses correcting a Remix card takes",
+        description="Drive the real Remix hand and pick screens by injected presses and count "
+        "them: naming an unread card as each of the 79 cards (with the letter row and with the "
+        "list alone), and naming the cards the recogniser misread in generated photos (the "
+        "right name among the look-alikes, or not). Exit 1 if a card ends up misnamed.",
+    )
+    presses.set_defaults(func=presses_command)
+
 
 def powercut_command(args: argparse.Namespace) -> int:
     # start-up time: the checks load the appliance (pygame, OpenCV) only when one is run
@@ -190,6 +200,15 @@ def soak_command(args: argparse.Namespace) -> int:
     if not 0 < args.hours <= 48:
         raise CliError("--hours must be more than 0 and at most 48")
     report = run_soak(args.hours, args.seed)
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+def presses_command(args: argparse.Namespace) -> int:
+    from display.checks.presses import count_presses  # start-up time: see powercut_command
+
+    report = count_presses()
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1

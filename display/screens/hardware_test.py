@@ -1,11 +1,19 @@
 """The hardware test: every button lights up and beeps when pressed, the LED bar sweeps, the
 status LED blinks, SHUTTER takes one photo and shows it. Hold BACK to leave (BACK itself is a
-button under test)."""
+button under test).
+
+The photo is taken on the app's background worker, as in the games: a camera takes 2-4 s on a
+Pi, and meanwhile the screen keeps drawing, the beep stops on time and the other buttons can
+still be tested.
+"""
 
 from __future__ import annotations
 
+import math
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pygame
 
 from display import ui
@@ -20,6 +28,20 @@ NAV_ACTIONS = (Action.LEFT, Action.RIGHT, Action.OK, Action.BACK, Action.SHUTTER
 # A different tone per button so a player can hear which one the device saw.
 TONES = {action: 440.0 * 2 ** (i / 12) for i, action in enumerate([*SEAT_ACTIONS, *NAV_ACTIONS])}
 LIT_SECONDS = 0.6  # a pressed box stays lit this long after a quick press
+PHOTO_BOX = (264, 194)  # the shown photo fits this
+TAKING_PHOTO = "Taking a photo…"
+
+
+def snap(app: App) -> tuple[np.ndarray | None, tuple[int, int], str | None]:
+    """On the worker: (a thumbnail small enough to show at once, the photo's size, None), or
+    (None, (0, 0), the camera's problem)."""
+    image, error = app.capture()
+    if image is None:
+        return None, (0, 0), error
+    height, width = image.shape[:2]
+    # Every n-th pixel, so the UI thread scales a thumbnail, not a 12-megapixel photo.
+    step = max(1, math.floor(min(width / PHOTO_BOX[0], height / PHOTO_BOX[1])))
+    return np.ascontiguousarray(image[::step, ::step]), (width, height), None
 
 
 @register_screen
@@ -35,6 +57,7 @@ class HardwareTestScreen(Screen):
         self.photo_note = "Press SHUTTER to take a photo"
         self.photo_ok: bool | None = None
         self.started = app.clock.now()
+        self._photo_job: Future[Any] | None = None
 
     def seats(self) -> tuple[Action, ...]:
         return SEAT_ACTIONS[: self.app.config.seat_count]
@@ -53,20 +76,33 @@ class HardwareTestScreen(Screen):
             self.take_photo()
 
     def take_photo(self) -> None:
-        image, error = self.app.capture()
-        if image is None:
+        if self._photo_job is not None:
+            return  # one photo at a time; the note already says it is being taken
+        self.photo_note, self.photo_ok = TAKING_PHOTO, None
+        app = self.app
+        self._photo_job = app.run_job(lambda: snap(app))
+        if self._photo_job.done():  # scripts and tests: taken inline
+            self._photo_taken()
+
+    def _photo_taken(self) -> None:
+        assert self._photo_job is not None
+        thumbnail, (width, height), error = self._photo_job.result()
+        self._photo_job = None
+        if thumbnail is None:
             self.photo = None
             self.photo_ok = False
             self.photo_note = f"Camera problem: {error}"
             return
-        self.photo = ui.image_surface(image, (264, 194))
+        self.photo = ui.image_surface(thumbnail, PHOTO_BOX)
         self.photo_ok = True
-        height, width = image.shape[:2]
         self.photo_note = f"Photo OK: {width} x {height} from {self.app.camera.name}"
 
     def update(self, now: float) -> None:
         phase = ((now - self.started) % SWEEP_SECONDS) / SWEEP_SECONDS
         self.app.hardware.set_bar(phase)
+        if self._photo_job is not None and self._photo_job.done():
+            self._photo_taken()
+            self.app.save()
 
     def _lit(self, action: Action) -> bool:
         if self.app.hardware.is_pressed(action.value.lower()):
@@ -110,6 +146,11 @@ class HardwareTestScreen(Screen):
         ui.panel(surface, frame, ui.PANEL, border=ui.DIM)
         if self.photo is not None:
             surface.blit(self.photo, self.photo.get_rect(center=frame.center))
+        elif self._photo_job is not None:
+            for line, dy in (("Taking", -28), ("a photo…", 28)):
+                ui.text(
+                    surface, line, (frame.centerx, frame.centery + dy), ui.MEDIUM, ui.INFO, "center"
+                )
         else:
             ui.text(surface, "SHUTTER", frame.center, ui.LARGE, ui.DIM, anchor="center")
         note_color = ui.TEXT if self.photo_ok is None else (ui.GOOD if self.photo_ok else ui.BAD)

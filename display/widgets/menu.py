@@ -92,8 +92,8 @@ class MenuScreen(Screen):
         return 12
 
     def list_bottom(self, height: int) -> int:
-        """Where the list ends on a screen ``height`` high (room for "more below")."""
-        return height - (40 if self.blurb_text() else 32)
+        """Where the list ends on a screen ``height`` high (room for the blurb under it)."""
+        return height - (40 if self.blurb_text() else 12)
 
     def blurb_text(self) -> str:
         return self.blurb

@@ -18,7 +18,7 @@ from display.cards.photos import photo_exists
 from display.cards.reading import DOUBTFUL, OK, UNKNOWN, ReadCard, Reading
 from display.screen import LegendItem
 from display.widgets.photo_view import STATUS_COLOURS, PhotoView
-from display.widgets.pick import PickScreen
+from display.widgets.pick import CardCrop, PickScreen
 from display.widgets.slow import BUSY_READING, SlowWork
 
 if TYPE_CHECKING:
@@ -49,60 +49,70 @@ class PhotoPane:
     def taken(self, shot: PhotoRead) -> None:
         self._shot, self._key, self._view = shot, None, None
 
-    def view(self, photo: str | None, box: tuple[int, int]) -> PhotoView | None:
+    def shot(self, photo: str | None) -> PhotoRead | None:
+        """The photo's screen-sized copy (None: still loading - see :attr:`loading` - or gone)."""
         self.loading = False
         if photo is None or photo == self.gone:
+            return None
+        if self._shot is not None and self._shot.photo == photo:
+            return self._shot
+        if self._job is None or self._job_photo != photo:
+            app = self.app
+            self._job = app.run_job(lambda: preview_from_file(app, photo))
+            self._job_photo = photo
+        if not self._job.done():
+            self.loading = True
+            return None
+        shot, self._job, self._job_photo = self._job.result(), None, None
+        if shot is None:
+            self.gone = photo
+            return None
+        self._shot = shot
+        return shot
+
+    def view(self, photo: str | None, box: tuple[int, int]) -> PhotoView | None:
+        if photo is None or photo == self.gone:
+            self.loading = False
             return None
         if self._key != (photo, box):
             self._key, self._view = (photo, box), None
         if self._view is not None:
             return self._view
-        shot = self._shot if self._shot is not None and self._shot.photo == photo else None
-        if shot is None:
-            if self._job is None or self._job_photo != photo:
-                app = self.app
-                self._job = app.run_job(lambda: preview_from_file(app, photo))
-                self._job_photo = photo
-            if not self._job.done():
-                self.loading = True
-                return None
-            shot, self._job, self._job_photo = self._job.result(), None, None
-            if shot is None:
-                self.gone = photo
-                return None
-            self._shot = shot
-        if shot.preview is None:
+        shot = self.shot(photo)
+        if shot is None or shot.preview is None:
             return None
         self._view = PhotoView(shot.preview, box, full_width=shot.full_size[0])
         return self._view
 
 
+LOOKALIKE_FROM = 0.01  # a candidate the recogniser scored under this is no look-alike
+
+
 def card_options(
     card: ReadCard | None, all_names: list[str], taken: set[str], allow_remove: bool
 ) -> tuple[list[tuple[str, str, str]], int]:
-    """Pick-list options for one card: the recogniser's name and closest matches first (with
-    their confidence), then every other card by name; cards already on the table are marked.
-    Returns (options, index to preselect)."""
-    options: list[tuple[str, str, str]] = []
-    seen: set[str] = set()
+    """Pick-list options for one card: the look-alikes first - the recogniser's name and the
+    gallery matches it called closest (scored at least :data:`LOOKALIKE_FROM`), with their
+    confidence - then every card by name (look-alikes again, where a player looks for them),
+    then "Not a card" if ``allow_remove``. Cards already on the table are left out (every card
+    exists once). Returns (options, how many look-alikes lead)."""
+    lookalikes: list[tuple[str, str, str]] = []
 
     def add(name: str, note: str) -> None:
-        if name in seen or name in taken:  # every card exists once: no duplicates offered
-            return
-        seen.add(name)
-        options.append((name, name, note))
+        if name not in taken and name in all_names and all(name != o[0] for o in lookalikes):
+            lookalikes.append((name, name, note))
 
     if card is not None:
         if card.name is not None:
             add(card.name, f"read {card.confidence:.0%}" if not card.settled else "chosen")
         for name, confidence in card.candidates:
-            if name in all_names:
-                add(name, f"close {confidence:.0%}" if confidence >= 0.05 else "closest")
-    for name in sorted(all_names, key=str.lower):
-        add(name, "")
+            if confidence >= LOOKALIKE_FROM:
+                add(name, f"like {confidence:.0%}")
+    everyone = [(n, n, "") for n in sorted(all_names, key=str.lower) if n not in taken]
+    options = lookalikes + everyone
     if allow_remove:
         options.append((REMOVE, "Not a card: remove it", ""))
-    return options, 0
+    return options, len(lookalikes)
 
 
 class PhotoReviewScreen(SlowWork):
@@ -139,6 +149,15 @@ class PhotoReviewScreen(SlowWork):
     def score_value(self) -> int | None:
         """The total to show large beside :meth:`score_text` (None: text only)."""
         return None
+
+    def count_problem(self) -> str:
+        """Why the number of cards found looks wrong ("6 of 7 cards found"), or ""."""
+        return ""
+
+    def score_tone(self) -> tuple[int, int, int]:
+        """The frame of the score box once every card is settled: ``ui.GOOD`` for a score to
+        keep, ``ui.BAD`` for a problem (an invalid hand), ``ui.ACCENT`` for one not final."""
+        return ui.GOOD
 
     def finish(self) -> None:
         raise NotImplementedError
@@ -234,18 +253,30 @@ class PhotoReviewScreen(SlowWork):
 
     def open_pick(self, row: int | None) -> None:
         card = self.cards[row] if row is not None else None
-        options, chosen = card_options(
+        options, lookalikes = card_options(
             card, self.all_names(), self.taken_names(row), allow_remove=row is not None
         )
+        crop = None
+        if card is not None and self.photo is not None and card.corners:
+            crop = CardCrop(self.pane, self.photo, card.corners)
         if row is None:
             prompt = "Which card did the camera miss?"
         elif card is not None and card.name is None:
-            prompt = f"Card {row + 1} could not be read ({card.reason}). Which card is it?"
+            prompt = f"Card {row + 1} was not read: which is it?"
         else:
             prompt = f"Card {row + 1}: which card is it?"
-        title = f"{self.title} - card {row + 1 if row is not None else 'missed'}"
+        game = self.title.split(" - ")[0]
+        title = f"{game} - card {row + 1}" if row is not None else f"{game} - a missed card"
         self.app.push(
-            PickScreen(self.app, title, prompt, options, chosen),
+            PickScreen(
+                self.app,
+                title,
+                prompt,
+                options,
+                lookalikes=lookalikes,
+                extras=1 if row is not None else 0,
+                crop=crop,
+            ),
             purpose="add" if row is None else f"fix:{row}",
         )
 
@@ -304,8 +335,50 @@ class PhotoReviewScreen(SlowWork):
             text = "Loading the photo…" if self.pane.loading else self.error or self.instructions()
             ui.paragraph(surface, text, area.inflate(-30, -30), ui.MEDIUM)
         else:
-            view.draw(surface, (12, 8), self.cards, self.selected)
+            shown = view.draw(surface, (12, 8), self.cards, self.selected)
+            labels = [
+                (shown.left + x * view.scale, shown.top + y * view.scale)
+                for x, y in (card.center for card in self.cards)
+            ]
+            self.draw_count_banner(surface, shown, labels)
         self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))
+
+    def draw_count_banner(
+        self, surface: pygame.Surface, photo: pygame.Rect, labels: list[tuple[float, float]]
+    ) -> None:
+        """The wrong number of cards, across the foot of the photo or its top, whichever hides
+        fewer of the cards' numbers (``labels``: where they are on screen)."""
+        problem = self.count_problem()
+        if not problem or self.reading is None:
+            return
+        heading, _, advice = problem.partition(" — ")
+        line_h = ui.font(ui.SMALL).get_linesize()
+        box = pygame.Rect(0, 0, photo.width - 12, 2 * line_h + 16)
+        box.midbottom = (photo.centerx, photo.bottom - 6)
+        top = box.copy()
+        top.top = photo.top + 6
+
+        def hidden(area: pygame.Rect) -> int:
+            return sum(area.inflate(0, 60).collidepoint(x, y) for x, y in labels)
+
+        if hidden(top) < hidden(box):
+            box = top
+        ui.panel(surface, box, ui.BACKGROUND, border=ui.ACCENT)
+        ui.text(
+            surface,
+            heading,
+            (box.left + 12, box.top + 8),
+            ui.SMALL,
+            ui.ACCENT,
+            max_width=box.width - 24,
+        )
+        ui.text(
+            surface,
+            advice,
+            (box.left + 12, box.top + 8 + line_h),
+            ui.SMALL,
+            max_width=box.width - 24,
+        )
 
     def draw_side(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         y = area.top
@@ -353,7 +426,9 @@ class PhotoReviewScreen(SlowWork):
                 )
         if score:
             box = pygame.Rect(area.left, bottom + 4, area.width, area.bottom - bottom - 4)
-            ui.panel(surface, box, ui.PANEL, border=ui.GOOD if self.ready() else ui.ACCENT)
+            ui.panel(
+                surface, box, ui.PANEL, border=self.score_tone() if self.ready() else ui.ACCENT
+            )
             value = self.score_value() if self.ready() else None
             inner = box.inflate(-12, -8)
             if value is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from display import ui
 from display.actions import Action
 from display.cards.reading import Reading
 from display.screen import SCREENS, LegendItem, Screen
@@ -118,6 +119,8 @@ class TableHandScreen(PhotoReviewScreen):
     why it cannot score), :meth:`player_fields` and :meth:`result_screen`."""
 
     score_hint: ClassVar[str] = "OK: details"
+    #: how many cards a hand normally holds (None: any number)
+    expected_cards: ClassVar[int | None] = None
 
     def __init__(self, app: App, who: str = "", replaces: int | None = None) -> None:
         super().__init__(app, who)
@@ -155,15 +158,32 @@ class TableHandScreen(PhotoReviewScreen):
             self._result = self.result()
         return self._result
 
+    def count_problem(self) -> str:
+        found, expected = len(self.cards), self.expected_cards
+        if self.reading is None or expected is None or found == expected or not found:
+            return ""
+        if found < expected:
+            return f"{found} of {expected} cards found — retake or add one"
+        return f"{found} cards found, a hand holds {expected} — retake or remove one"
+
     def score_text(self) -> str:
         if self.reading is None:
             return ""
         if not self.ready():
             return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
+        if self.count_problem():
+            return self.count_problem()
         result = self.scored()
         return f"Cannot score: {result}" if isinstance(result, str) else self.score_note(result)
 
+    def score_tone(self) -> tuple[int, int, int]:
+        if self.count_problem():
+            return ui.ACCENT
+        return ui.BAD if isinstance(self.scored(), str) else ui.GOOD
+
     def score_value(self) -> int | None:
+        if self.count_problem():
+            return None  # the count first: a total of the wrong cards misleads
         result = self.scored()
         return None if isinstance(result, str) else int(result.total)
 

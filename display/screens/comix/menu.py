@@ -85,7 +85,7 @@ class ComixMenuScreen(MenuScreen):
         return 20
 
     def list_bottom(self, height: int) -> int:
-        return height - 100
+        return height - 144
 
     def draw_bottom(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
@@ -93,7 +93,7 @@ class ComixMenuScreen(MenuScreen):
             surface,
             "Tell stories with Panel cards, review them in secret, score on consensus. "
             "Tablekeeper keeps the sand timer, the ballot box and the score track.",
-            pygame.Rect(ui.MARGIN, height - 96, width - 2 * ui.MARGIN, 90),
+            pygame.Rect(ui.MARGIN, height - 140, width - 2 * ui.MARGIN, 134),
             ui.SMALL,
             ui.DIM,
         )

@@ -21,6 +21,76 @@ if TYPE_CHECKING:
     from display.app import App
     from games.remix import HandResult
 
+SCROLL_STEP = 2  # lines a knob step scrolls the breakdown
+
+#: one piece of text on a breakdown line: (x from the left edge, text, colour, anchor)
+Cell = tuple[int, str, tuple[int, int, int], str]
+RULE = "rule"  # a cell anchored so is a line across the table above its line (between cards)
+
+#: the columns' widths on the 752 pixels between the margins of an 800-wide panel; wider
+#: screens give the extra room to the reasons
+CARD_W, BASE_W, POINTS_W, GAP = 230, 64, 84, 14
+HEADINGS = ("card", "base", "bonuses and penalties", "points")
+
+
+def columns(width: int) -> tuple[int, int, int, int]:
+    """The left x of the card and reasons columns and the right x of base and points."""
+    base_right = CARD_W + GAP + BASE_W
+    reasons_left = base_right + GAP + 6
+    return 0, base_right, reasons_left, width
+
+
+def reasons_width(width: int) -> int:
+    return width - POINTS_W - GAP - columns(width)[2]
+
+
+def decision(choice: str) -> str:
+    """A choice the search made for the hand's owner, said as the owner's decision."""
+    return f"You chose: {choice}"
+
+
+def breakdown_lines(result: HandResult, width: int) -> list[list[Cell]]:
+    """The breakdown as lines of cells (see :class:`RemixResultScreen`)."""
+    card_x, base_right, reasons_x, points_right = columns(width)
+    reasons_w = reasons_width(width)
+    out: list[list[Cell]] = []
+    for card in result.cards:
+        blanked = card.state == "blanked"
+        colour = ui.DIM if blanked else ui.TEXT
+        name = ui.wrap(card.name, ui.SMALL, CARD_W)
+        if card.side:
+            name += ui.wrap(f"becomes {card.side}", ui.SMALL, CARD_W)
+        if blanked:
+            name += ["blanked"]
+        reasons: list[str] = []
+        for line in card.lines:
+            reasons += ui.wrap(line, ui.SMALL, reasons_w)
+        block: list[list[Cell]] = []
+        for row in range(max(len(name), len(reasons), 1)):
+            cells: list[Cell] = []
+            if row < len(name):
+                state_word = blanked and row == len(name) - 1
+                cells.append((card_x, name[row], ui.BAD if state_word else colour, "topleft"))
+            if row < len(reasons):
+                cells.append((reasons_x, reasons[row], ui.TEXT, "topleft"))
+            if row == 0:
+                if out:
+                    cells.append((0, "", ui.PANEL, RULE))
+                cells.append((base_right, str(card.base), colour, "topright"))
+                cells.append((points_right, str(card.points), colour, "topright"))
+            block.append(cells)
+        out += block
+    extras: list[tuple[str, tuple[int, int, int]]] = [
+        (decision(choice["choice"]), ui.INFO) for choice in result.choices
+    ]
+    if result.loki_draw is not None:
+        extras.append((f"Loki's draw: {result.loki_draw.name}", ui.INFO))
+    for note in result.notes:  # the one saying why an invalid hand scores 0 is a problem
+        extras.append((note[:1].upper() + note[1:], ui.BAD if "scores 0" in note else ui.ACCENT))
+    for content, colour in extras:
+        out += [[(0, line, colour, "topleft")] for line in ui.wrap(content, ui.SMALL, width)]
+    return out
+
 
 @register_screen
 class RemixResultScreen(SlowWork, TableResultScreen):
@@ -36,6 +106,7 @@ class RemixResultScreen(SlowWork, TableResultScreen):
     def __init__(self, app: App, player: dict[str, Any], replaces: int | None = None) -> None:
         super().__init__(app, player, replaces)
         self.scroll = 0
+        self.last_scroll = 0  # the furthest scroll that still fills the screen (set by draw)
         self._result: HandResult | None = None
 
     def result(self) -> HandResult:
@@ -48,35 +119,20 @@ class RemixResultScreen(SlowWork, TableResultScreen):
     def points(self) -> int:
         return self.result().total
 
-    def lines(self) -> list[tuple[str, tuple[int, int, int]]]:
-        result = self.result()
-        out: list[tuple[str, tuple[int, int, int]]] = []
-        for card in result.cards:
-            state = card.state
-            if card.side:
-                state = f"-> {card.side}"
-            if card.blanked_by:
-                state = "BLANKED"
-            colour = ui.DIM if card.state == "blanked" else ui.TEXT
-            out.append((f"{card.name}  {state}  = {card.points}", colour))
-            for line in card.lines:
-                out.append((f"    {line}", ui.DIM))
-        for choice in result.choices:
-            out.append((f"Choice: {choice['choice']}", ui.INFO))
-        if result.loki_draw is not None:
-            out.append((f"Loki's draw: {result.loki_draw.name}", ui.INFO))
-        for note in result.notes:
-            out.append((f"Note: {note}", ui.ACCENT))
-        return out
+    def table(self, width: int) -> list[list[Cell]]:
+        """The breakdown as display lines of cells, laid out for ``width``: one block per card
+        (card | base | bonuses and penalties | points, reasons wrapped), then the choices as
+        decisions, Loki's draw and the notes across the whole width."""
+        return breakdown_lines(self.result(), width)
 
     def handle(self, action: Action) -> None:
         if self.busy_handle(action):
             return
         owed = self.result().loki_owed
         if action is Action.LEFT:
-            self.scroll = max(0, self.scroll - 3)
+            self.scroll = max(0, self.scroll - SCROLL_STEP)
         elif action is Action.RIGHT:
-            self.scroll = min(max(0, len(self.lines()) - 3), self.scroll + 3)
+            self.scroll = min(self.last_scroll, self.scroll + SCROLL_STEP)
         elif action is Action.OK and owed:
             self.ask_loki()
         elif action is Action.SHUTTER and owed:
@@ -134,46 +190,70 @@ class RemixResultScreen(SlowWork, TableResultScreen):
             self.draw_busy(surface)
             return
         width, height = surface.get_size()
-        result = self.result()
-        head = pygame.Rect(ui.MARGIN, 6, width - 2 * ui.MARGIN, 60)
-        verdict = "valid" if result.valid else "NOT valid: needs a HERO/ALLY and a VILLAIN"
-        ui.text(surface, f"{result.total}", (head.left, head.top), ui.BIG, ui.ACCENT)
-        ui.text(
-            surface,
-            "points",
-            (head.left + ui.text_width(f"{result.total}", ui.BIG) + 12, head.top + 26),
-            ui.MEDIUM,
-        )
-        status = verdict
-        if result.loki_owed:
-            status = "Loki's draw still owed: OK to name it, SHUTTER to photograph it"
-        ui.text(
-            surface,
-            status,
-            (head.right, head.top + 30),
-            ui.SMALL,
-            ui.ACCENT if result.loki_owed else (ui.GOOD if result.valid else ui.BAD),
-            anchor="midright",
-            max_width=width - 260,
-        )
-        lines = self.lines()
+        inner = width - 2 * ui.MARGIN
+        y = self.draw_total(surface, pygame.Rect(ui.MARGIN, 4, inner, 70))
         line_h = ui.font(ui.SMALL).get_linesize()
-        y = head.bottom + 8
-        visible = (height - y - 6) // line_h
-        for text, colour in lines[self.scroll : self.scroll + visible]:
-            ui.text(
-                surface, text, (ui.MARGIN, y), ui.SMALL, colour, max_width=width - 2 * ui.MARGIN
-            )
+        card_x, base_right, reasons_x, points_right = columns(inner)
+        for x, heading, anchor in (
+            (card_x, HEADINGS[0], "topleft"),
+            (base_right, HEADINGS[1], "topright"),
+            (reasons_x, HEADINGS[2], "topleft"),
+            (points_right, HEADINGS[3], "topright"),
+        ):
+            ui.text(surface, heading, (ui.MARGIN + x, y), ui.SMALL, ui.DIM, anchor=anchor)
+        y += line_h
+        pygame.draw.line(surface, ui.DIM, (ui.MARGIN, y), (width - ui.MARGIN, y), 2)
+        y += 4
+        lines = self.table(inner)
+        visible = max(1, (height - y) // line_h)
+        self.last_scroll = max(0, len(lines) - visible)
+        self.scroll = min(self.scroll, self.last_scroll)
+        if self.scroll + visible < len(lines):
+            visible -= 1  # room for "more below"
+        for cells in lines[self.scroll : self.scroll + visible]:
+            for x, content, colour, anchor in cells:
+                if anchor == RULE:
+                    pygame.draw.line(
+                        surface, colour, (ui.MARGIN, y - 1), (width - ui.MARGIN, y - 1), 2
+                    )
+                else:
+                    ui.text(surface, content, (ui.MARGIN + x, y), ui.SMALL, colour, anchor=anchor)
             y += line_h
         if self.scroll + visible < len(lines):
             ui.text(
                 surface,
-                "more: RIGHT",
-                (width - ui.MARGIN, height - 4),
+                "more below: turn",
+                (width - ui.MARGIN, height - 2),
                 ui.SMALL,
                 ui.DIM,
                 anchor="bottomright",
             )
+
+    def draw_total(self, surface: pygame.Surface, area: pygame.Rect) -> int:
+        """The total, and a badge: "Loki's draw needed" (the total is "so far"), "not valid"
+        framed as a problem, or "valid". Returns the y below."""
+        result = self.result()
+        shown = ui.text(surface, f"{result.total}", area.topleft, ui.BIG, ui.ACCENT)
+        words = "points so far" if result.loki_owed else "points"
+        ui.text(
+            surface, words, (shown.right + 12, shown.bottom - 10), ui.MEDIUM, anchor="bottomleft"
+        )
+        if result.loki_owed:
+            badge, colour = "Loki's draw needed", ui.ACCENT
+        elif not result.valid:
+            badge = f"Not valid: scores 0 ({result.points_before_validity})"
+            colour = ui.BAD
+        else:
+            badge, colour = "valid hand", ui.GOOD
+        badge_w = ui.text_width(badge, ui.SMALL) + 24
+        box = pygame.Rect(0, 0, badge_w, ui.font(ui.SMALL).get_linesize() + 12)
+        box.midright = (area.right, shown.centery)
+        if colour is ui.GOOD:
+            ui.text(surface, badge, box.midright, ui.SMALL, colour, anchor="midright")
+        else:
+            ui.panel(surface, box, ui.PANEL, border=colour)
+            ui.text(surface, badge, box.center, ui.SMALL, colour, anchor="center")
+        return shown.bottom + 2
 
     def legend(self) -> list[LegendItem]:
         if self.busy:

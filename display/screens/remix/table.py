@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from display import ui
 from display.screen import Screen, register_screen
 from display.screens.remix.common import NAMESPACE, catalogue, enrolment, ids_for, score_names
 from display.screens.remix.result import RemixResultScreen
 from display.widgets.ranking import RankingScreen
 from display.widgets.table import TableHandScreen, TableScreen
-from games.remix import RemixError
+from games.remix import NORMAL_HAND, RemixError
 
 if TYPE_CHECKING:
     from games.remix import HandResult
@@ -41,6 +42,7 @@ class RemixHandScreen(TableHandScreen):
     kind = "remix.hand"
     title = "Remix - photograph the hand"
     score_hint = "OK: breakdown"
+    expected_cards = NORMAL_HAND
 
     def gallery(self) -> Any:
         return enrolment(self.app).gallery()
@@ -62,10 +64,18 @@ class RemixHandScreen(TableHandScreen):
 
     def score_note(self, result: HandResult) -> str:
         if result.loki_owed:
-            return "points\n+ Loki's draw (OK)"
+            return "so far: Loki's draw needed"
         if not result.valid:
-            return "points\nnot valid (OK: why)"
+            return "not valid (OK: why)"
         return super().score_note(result)
+
+    def score_tone(self) -> tuple[int, int, int]:
+        if self.count_problem():
+            return ui.ACCENT
+        result = self.scored()
+        if isinstance(result, str) or not result.valid:
+            return ui.BAD
+        return ui.ACCENT if result.loki_owed else ui.GOOD
 
     def player_fields(self, result: HandResult) -> dict[str, Any]:
         return {
