@@ -175,3 +175,28 @@ def test_rematch_on_the_ranking_asks_the_menu_new_table_question(tmp_path: Path)
         table.open("next")  # the same players offered first, in order
         keyboard = app.top
         assert isinstance(keyboard, KeyboardScreen) and keyboard.keys()[:2] == ["Ann", "Ben"]
+
+
+def test_by_touch_a_tap_chooses_and_a_finger_held_on_ok_clears(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from test_touch import hold as finger_hold
+    from test_touch import in_content, legend_key, start, tap
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    app, clock = start(tmp_path)
+    try:
+        app.store.put(REMIX, "table", TABLE)
+        menu = RemixMenuScreen(app)
+        app.push(menu)
+        choose(app, "New table")
+        confirm = app.top
+        app.render()
+        tap(app, in_content(app, confirm._buttons[1]))  # a tap cannot hold: it only chooses
+        assert app.top is confirm and confirm.choice == 1
+        assert app.store.get(REMIX, "table") == TABLE
+        finger_hold(app, clock, legend_key(app, Action.OK), app.config.buttons.hold_time + 0.2)
+        assert app.top is menu and app.store.get(REMIX, "table")["players"] == []
+    finally:
+        app.close()
