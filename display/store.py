@@ -24,15 +24,15 @@ Two ways to write a batch:
   written. A failed commit is kept and merged into the next one; its message waits in
   :meth:`Store.take_failures` for the app to show. :meth:`Store.flush` waits for the writer;
   :meth:`Store.close` flushes. The app sounds a press's beep only once ``durable`` has reached
-  the press's batch (see ``App.press``): an acknowledged press is on the disk.
+  the press's batch (``App._handle_and_save``): an acknowledged press is on the disk.
 
 Either way, every state on the disk is one the app had after some whole event.
 
 Observers: ``store.observers`` holds callables run after every COMMIT that wrote something, once
 SQLite has returned from it (the data is then durable); under write-behind they run on the
-writer thread. Development harnesses use them to watch the store (``display/checks/child.py``
-logs every committed state for the power-cut check, in a synchronous scripted run); the
-appliance itself registers none.
+writer thread, before ``durable`` moves on. Development harnesses use them to watch the store
+(``display/checks/child.py`` logs every committed state for the power-cut check, in a
+synchronous scripted run); the appliance itself registers none.
 
 Durability: WAL journal with ``synchronous=FULL``. In WAL mode NORMAL keeps the database
 consistent but may lose the last few commits on power loss; FULL fsyncs the WAL on every commit,
