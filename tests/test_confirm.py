@@ -19,7 +19,12 @@ from display.screens.remix.menu import RemixMenuScreen
 from display.screens.settings import SettingsScreen
 from display.widgets.confirm import UNDO_SECONDS
 
-TABLE = {"players": [{"name": "Ann", "total": 40}, {"name": "Ben", "total": 31}]}
+TABLE = {
+    "players": [
+        {"name": "Ann", "total": 40, "valid": True},
+        {"name": "Ben", "total": 31, "valid": True},
+    ]
+}
 
 
 def tick(app: Any, seconds: float) -> None:
@@ -146,3 +151,52 @@ def test_settings_clears_saved_games_only_after_a_hold_and_can_undo(tmp_path: Pa
         assert app.store.get("comix", "game") == {"phase": "title"}
         assert app.store.get(REMIX, "table") == TABLE
         assert app.top is settings  # the undo does not leave
+
+
+def test_rematch_on_the_ranking_asks_the_menu_new_table_question(tmp_path: Path) -> None:
+    from display.screens.remix.table import RemixRankingScreen, RemixTableScreen
+    from display.widgets.keyboard import KeyboardScreen
+
+    with sim_app(tmp_path) as app:
+        app.store.put(REMIX, "table", TABLE)
+        menu = RemixMenuScreen(app)
+        app.push(menu)
+        app.push(RemixTableScreen(app))
+        app.push(RemixRankingScreen(app))
+        assert app.top.legend()[0] == (Action.OK, "Rematch")
+        app.press(Action.OK)
+        app.release(Action.OK)
+        assert app.top.kind == "confirm" and app.screens[-2] is menu
+        app.press(Action.RIGHT)
+        hold(app, Action.OK, 1.6)
+        assert app.top is menu and app.store.get(REMIX, "table")["players"] == []
+        table = RemixTableScreen(app)  # (no cards enrolled here: the menu would offer that)
+        app.push(table)
+        table.open("next")  # the same players offered first, in order
+        keyboard = app.top
+        assert isinstance(keyboard, KeyboardScreen) and keyboard.keys()[:2] == ["Ann", "Ben"]
+
+
+def test_by_touch_a_tap_chooses_and_a_finger_held_on_ok_clears(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from test_touch import hold as finger_hold
+    from test_touch import in_content, legend_key, start, tap
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    app, clock = start(tmp_path)
+    try:
+        app.store.put(REMIX, "table", TABLE)
+        menu = RemixMenuScreen(app)
+        app.push(menu)
+        choose(app, "New table")
+        confirm = app.top
+        app.render()
+        tap(app, in_content(app, confirm._buttons[1]))  # a tap cannot hold: it only chooses
+        assert app.top is confirm and confirm.choice == 1
+        assert app.store.get(REMIX, "table") == TABLE
+        finger_hold(app, clock, legend_key(app, Action.OK), app.config.buttons.hold_time + 0.2)
+        assert app.top is menu and app.store.get(REMIX, "table")["players"] == []
+    finally:
+        app.close()

@@ -284,8 +284,6 @@ class PickScreen(MenuScreen):
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        from display.widgets.photo_pane import PhotoPane
-
         crop = None
         if data.get("photo") and data.get("corners"):
             crop = CardCrop(PhotoPane(app), str(data["photo"]), list(data["corners"]))
@@ -299,6 +297,6 @@ class PickScreen(MenuScreen):
             extras=int(data.get("extras", 0)),
             crop=crop,
         )
-        # A list saved before the letter row existed comes back as it was: on its names.
+        # a list saved before the letter row had its cursor on a name: it comes back there
         screen.on_letters = bool(data.get("on_letters", False)) and bool(screen.groups)
         return screen

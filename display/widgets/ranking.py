@@ -2,7 +2,9 @@
 
 :func:`ranking` is the rule; :class:`RankingScreen` shows it for a table of scored players
 (Remix, Mixtape), each game saying what ranks (``key``) and what is shown beside a name
-(``note``).
+(``note``). With ``menu_kind`` set, OK is "Rematch": back on the game's menu, its "New table"
+question (the scores go only after a hold of OK, and can be undone; the same players are then
+offered first on the name keyboard).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pygame
 from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen
+from display.widgets.menu import MenuScreen
 from display.widgets.table import load_table
 
 
@@ -32,6 +35,8 @@ class RankingScreen(Screen):
 
     namespace: ClassVar[str] = ""
     empty: ClassVar[tuple[str, str]] = ("No players yet", "Score a photo first.")
+    #: the game's menu, whose "new" row starts a new table (OK here: Rematch); "" = none
+    menu_kind: ClassVar[str] = ""
 
     def players(self) -> list[dict[str, Any]]:
         """Who is ranked (default: the scored table in the store under ``namespace``)."""
@@ -44,8 +49,19 @@ class RankingScreen(Screen):
     def note(self, player: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def can_rematch(self) -> bool:
+        menu = self.app.find(self.menu_kind) if self.menu_kind else None
+        return isinstance(menu, MenuScreen) and bool(self.players())
+
     def handle(self, action: Action) -> None:
-        if action in (Action.OK, Action.BACK):
+        if action is Action.OK and self.can_rematch():
+            while self.app.top.kind != self.menu_kind:
+                self.app.pop()
+            menu = self.app.top
+            assert isinstance(menu, MenuScreen)
+            menu.selected = [row[0] for row in menu.rows()].index("new")
+            menu.open("new")
+        elif action in (Action.OK, Action.BACK):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -92,4 +108,6 @@ class RankingScreen(Screen):
             y += 46
 
     def legend(self) -> list[LegendItem]:
+        if self.can_rematch():
+            return [(Action.OK, "Rematch"), (Action.BACK, "Back to table")]
         return [(Action.OK, "Back to table"), (Action.BACK, "Back")]

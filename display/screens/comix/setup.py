@@ -193,9 +193,10 @@ class SetupScreen(Screen):
         row_h = ui.font(ui.MEDIUM).get_linesize() + 16
         start_top = height - (64 if self.error else 8) - row_h
         start = pygame.Rect(ui.MARGIN, start_top, width - 2 * ui.MARGIN, row_h)
-        area = pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, start.top - 30 - 8)
-        chosen = self.selected if self.selected < start_index else -1
-        self._rows = ui.menu(surface, items, chosen, area, ui.MEDIUM, row_gap=6)
+        area = pygame.Rect(ui.MARGIN, 8, width - 2 * ui.MARGIN, start.top - 12 - 8)
+        on_list = self.selected < start_index  # on Start: the list stays scrolled to its end
+        chosen = self.selected if on_list else start_index - 1
+        self._rows = ui.menu(surface, items, chosen, area, ui.MEDIUM, row_gap=6, highlight=on_list)
         on_start = 0 if self.selected == start_index else -1
         ui.menu(surface, [ui.MenuItem(labels["start"], "")], on_start, start, ui.MEDIUM)
         if on_start < 0:

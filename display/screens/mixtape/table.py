@@ -183,6 +183,7 @@ class MixtapeRankingScreen(RankingScreen):
     title = "Mixtape - ranking"
     namespace = NAMESPACE
     empty = ("No mixtapes yet", "Score a mixtape first.")
+    menu_kind = "mixtape"  # OK: Rematch (the menu's "New table", same players first)
 
     def key(self, player: dict[str, Any]) -> tuple[int, int]:
         return ranking_key(player["score"])

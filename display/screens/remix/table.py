@@ -99,6 +99,7 @@ class RemixRankingScreen(RankingScreen):
     title = "Remix - ranking"
     namespace = NAMESPACE
     empty = ("No hands yet", "Score a hand first.")
+    menu_kind = "remix"  # OK: Rematch (the menu's "New table", same players first)
 
     def key(self, player: dict[str, Any]) -> int:
         return int(player["total"])
