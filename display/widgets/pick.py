@@ -264,23 +264,17 @@ class PickScreen(MenuScreen):
         ]
 
     def snapshot(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        return {
             "title": self.title,
             "prompt": self.prompt,
             "options": [list(o) for o in self.options],
             "selected": self.selected,
+            "lookalikes": self.lookalikes,
+            "extras": self.extras,
+            "on_letters": self.on_letters,
+            "photo": self.crop.photo if self.crop else None,
+            "corners": self.crop.corners if self.crop else [],
         }
-        # Only what differs from a plain list, so a list saved before the letter row was added
-        # saves again exactly as it was (tests/test_old_state.py).
-        if self.lookalikes:
-            data["lookalikes"] = self.lookalikes
-        if self.extras:
-            data["extras"] = self.extras
-        if self.on_letters:
-            data["on_letters"] = True
-        if self.crop is not None:
-            data["photo"], data["corners"] = self.crop.photo, self.crop.corners
-        return data
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
