@@ -140,8 +140,10 @@ def comix_episode(app: Any, rng: random.Random) -> list[str]:
 
     lines = ["press left"] * int(app.top.snapshot().get("selected", 0)) + ["press ok"]
     menu = ComixMenuScreen(app)
-    new_row = [what for _, _, what in menu.entries()].index("new")
-    lines += ["press right"] * new_row + ["press ok"]
+    entries = [what for _, _, what in menu.entries()]
+    lines += ["press right"] * entries.index("new") + ["press ok"]
+    if "continue" in entries and entries[0] == "continue":  # a game in progress: end it
+        lines += ["press right", "hold ok 2"]
     lines += comix_setup(FOUR, rounds=1)[2:]  # (home and menu already done)
     lines.append("press ok")  # the drawn title
     done = rng.sample(range(1, 5), rng.randint(1, 4))
