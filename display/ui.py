@@ -274,6 +274,16 @@ def keycap(
     return cap
 
 
+def legend_item_width(key: Action | tuple[Action, ...] | str, meaning: str) -> int:
+    """The width one legend item takes: key cap, its meaning and the gap after it."""
+    return text_width(key_label(key), SMALL) + 16 + 10 + text_width(meaning, SMALL) + 28
+
+
+def legend_width(items: Sequence[tuple[Action | tuple[Action, ...] | str, str]]) -> int:
+    """The width :func:`legend_bar` needs to show every item (on one line)."""
+    return 12 + sum(legend_item_width(key, meaning) for key, meaning in items)
+
+
 def legend_bar(
     surface: pygame.Surface,
     items: Sequence[tuple[Action | tuple[Action, ...] | str, str]],
@@ -293,8 +303,7 @@ def legend_bar(
     for key, meaning in items:
         label = key_label(key)
         cap_w = text_width(label, SMALL) + 16
-        need = cap_w + 10 + text_width(meaning, SMALL) + 28
-        if x + need > rect.right:
+        if x + legend_item_width(key, meaning) > rect.right:
             break
         cap = keycap(surface, label, (x, cy))
         words = text(surface, meaning, (cap.right + 10, cy), SMALL, TEXT, anchor="midleft")

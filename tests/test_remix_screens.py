@@ -1,10 +1,13 @@
 """The Remix screens a player reads at the table, driven by injected events with every drawn
 word recorded (``ui.text`` patched): the breakdown as a table (card | base | bonuses and
 penalties | points) with reasons wrapped, choices said as decisions, "so far" and a badge before
-Loki's draw, an invalid hand framed as a problem; nothing under ``ui.SMALL``."""
+Loki's draw, an invalid hand framed as a problem; a hand of other than 7 cards said before a total;
+correcting a card (its picture, real look-alikes, the letter row, the legend); no internal id on
+any screen of the Remix and enrolment tours; nothing under ``ui.SMALL``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -333,3 +336,109 @@ def test_the_letter_row_saves_presses(app: Any) -> None:
                 counts[on].append(presses)
     assert max(counts[True]) <= 19
     assert sum(counts[True]) < sum(counts[False])
+
+
+# -- no internal ids on a player's screen ----------------------------------------------------
+
+ID_PATTERN = re.compile(r"\b[A-Z]{1,2}\d\d\b")  # MR33, EX05, T01
+
+
+def test_no_player_screen_of_the_remix_flow_shows_an_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from display.checks.scenes import enrol_directly, scene
+    from display.screens.enrol.remix import RemixEnrolScreen
+    from display.screens.remix.table import RemixTableScreen
+    from games.remix import default_catalogue
+
+    names = {card.id: card.name for card in default_catalogue()}
+    state = tmp_path / "state"
+    enrol_directly(state, "remix", {k: n for k, n in names.items() if k != "MR44"})
+    recorder = TextRecorder(monkeypatch)
+    seen: list[Drawn] = []
+    with sim_app(state) as app:
+
+        def step(*actions: Action | str) -> None:
+            for action in actions:
+                if isinstance(action, Action):
+                    app.press(action)
+                else:
+                    app.type_text(action)
+                seen.extend(recorder.frame(app))
+
+        app.push(RemixEnrolScreen(app))
+        step(Action.OK)  # the batch: the one card not enrolled
+        app.camera.queue_image(scene([names["MR44"]], 5, size=(1640, 1232)))
+        step(Action.SHUTTER, Action.BACK, Action.BACK)  # its photo, numbered; discard; back
+        step(Action.RIGHT, Action.OK, Action.RIGHT, Action.OK, Action.BACK)  # the re-enrol list
+        step(Action.BACK)  # the letters cancel the list
+        assert app.top.kind == "enrol.remix"
+        app.push(RemixTableScreen(app))
+        step(Action.OK, "Bob", Action.OK)
+        bob = ["MR01", "MR09", "MR22", "MR35", "MR44", "MR66", "MR70"]  # MR44 unread; Loki
+        app.camera.queue_image(scene([names[k] for k in bob], 32))
+        step(Action.SHUTTER, Action.OK)  # the photo, then the unread card's pick list
+        assert app.top.kind == "flow.pick"
+        step(Action.RIGHT, names["MR44"], Action.OK)
+        assert app.top.kind == "remix.hand" and app.top.ready()
+        step(Action.OK)  # score: the breakdown, Loki's draw owed
+        assert app.top.kind == "remix.result" and app.top.result().loki_owed
+        step(*[Action.RIGHT] * 12)
+        step(Action.OK, Action.RIGHT, Action.OK, Action.OK)  # Loki's draw from the list
+        assert app.top.kind == "remix.result" and not app.top.result().loki_owed
+        step(Action.OK, Action.RIGHT, Action.OK)  # saved; the ranking
+        assert app.top.kind == "remix.ranking"
+    words = [d.content for d in seen]
+    shown_ids = sorted({w for w in words if ID_PATTERN.search(w)})
+    assert not shown_ids
+    assert names["MR44"] in " ".join(words) and "Bob" in " ".join(words)  # it saw the screens
+    small = sorted({d.content for d in seen if d.size < ui.SMALL and d.content})
+    assert not small
+
+
+@pytest.mark.parametrize("tour", ["30-remix-enrol-and-score", "31-mixtape-enrol-and-score"])
+def test_the_demo_tours_of_enrolment_and_scoring_show_no_id(
+    tour: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every frame of the tours (enrolment batches, the Mixtape attributes, re-enrol lists,
+    photos, pick lists, scores): names, or genre · side · balance for Mixtape cards."""
+    from display.commands.app import DEMO_DIR, demo_preparations
+    from display.launch import RunOptions, run_script
+
+    recorder = TextRecorder(monkeypatch)
+    script = DEMO_DIR / f"{tour}.txt"
+    for name in demo_preparations(script):
+        from display.checks.scenes import prepare_demo
+
+        prepare_demo(name, tmp_path / "state")
+    options = RunOptions(
+        simulated=True, script=script, screenshots=tmp_path / "shots", state_dir=tmp_path / "state"
+    )
+    assert run_script(options)
+    words = [d.content for d in recorder.drawn]
+    assert len(words) > 100  # it saw the tour
+    assert not sorted({w for w in words if ID_PATTERN.search(w)})
+    if tour.startswith("31"):
+        assert any(" · A · " in w or " · B · " in w for w in words)
+
+
+def test_the_breakdowns_legend_fits_every_key_it_needs(app: Any, recorder: TextRecorder) -> None:
+    from display.screens.remix.result import RemixResultScreen
+
+    for cards, replaces, wanted in (
+        (CAT, None, {Action.OK, Action.SHUTTER, Action.BACK}),  # Loki's draw owed
+        (ANN, 0, {Action.OK, Action.BACK, Action.SEAT_1}),  # a saved player: Remove
+        (ANN, None, {Action.OK, Action.BACK, Action.LEFT, Action.RIGHT}),
+    ):
+        screen = RemixResultScreen(app, {"name": "Ann", "cards": cards}, replaces)
+        app.push(screen)
+        legend = screen.legend()
+        keys: set[Action] = set()
+        for key, _ in legend:
+            keys |= set(key) if isinstance(key, tuple) else {key}
+        assert wanted <= keys
+        assert ui.legend_width(legend) <= app.size[0]  # nothing dropped off the bar
+        words = recorder.words(app)
+        if Action.LEFT not in keys:
+            assert "more below: turn" in words  # the knob is said on the table instead
+        app.pop()

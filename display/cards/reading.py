@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 DOUBT_BELOW = 0.8  # confidences under this are shown as doubtful and must be confirmed
+#: The steps of taking and reading a photo, as ``tablekeeper bench flows`` reports them (the
+#: last, score, is the screen's: the frame that turns the reading into the score).
+FLOW_STEPS = ("capture", "save", "decode", "find", "name", "score")
+#: The recogniser's own steps (vision.recognize) that find cards; the others name them.
+FINDING = ("features", "find", "table_view", "outlines", "last_look")
 OK, DOUBTFUL, UNKNOWN = "ok", "doubtful", "unknown"
 
 
@@ -96,6 +101,9 @@ class Reading:
     cards: list[ReadCard]
     seconds: float = 0.0
     size: tuple[int, int] = (0, 0)  # photo width, height
+    #: wall seconds of the steps of :data:`FLOW_STEPS` this photo went through (a Pi owner's
+    #: figures, see ``bench flows``); not saved
+    steps: dict[str, float] = field(default_factory=dict, compare=False)
 
     @property
     def unresolved(self) -> list[int]:
@@ -157,7 +165,16 @@ def read_photo(image: np.ndarray, gallery: Any, layout: str = "rows") -> Reading
         ordered = left + right
     else:
         ordered = reading_sequence(cards)
-    return Reading(ordered, time.perf_counter() - started, result.image_size)
+    seconds = time.perf_counter() - started
+    timed = sum(result.timings.values())
+    finding = sum(v for k, v in result.timings.items() if k in FINDING)
+    steps = {
+        # identify's time outside its steps: vision.photo.Photo.of (light, work copy, grey)
+        "decode": max(0.0, result.seconds - timed),
+        "find": finding,
+        "name": timed - finding + max(0.0, seconds - result.seconds),  # and putting in order
+    }
+    return Reading(ordered, seconds, result.image_size, steps)
 
 
 def card_quads(image: np.ndarray) -> list[np.ndarray]:

@@ -15,6 +15,14 @@
    total (when every card was read). The same for a 6-card mixtape (1640 x 1232, two columns)
    against the example deck. Also reported: frames drawn while reading and the longest gap
    between two frames (what the systemd watchdog and the player see).
+3. **Per step, for each flow** (median over its photos, wall ms): ``capture`` (the camera's
+   still), ``save`` (the photo kept as a JPEG, fsynced), ``decode`` (the photo made ready: the
+   recogniser's light-balanced work copy and grey, the screen-sized preview), ``find`` (ORB
+   features, word-index votes, fits, outlines, second looks), ``name`` (each card rectified and
+   named, the look's last word, reading order), ``score`` (the frame on the UI thread that lands
+   the reading and draws the score), and the ``total`` from SHUTTER to that frame (it also holds
+   the wait for the next frame, so it is more than the sum). Steps as in
+   ``display.cards.reading.FLOW_STEPS``; what a Pi owner reports.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from typing import Any
 from device.camera import ScriptedCamera
 from display.actions import Action
 from display.cards.enrolment import Enrolment
-from display.cards.reading import card_quads
+from display.cards.reading import FLOW_STEPS, card_quads
 from display.checks.scenes import columns_scene, enrol_directly, example_mixtape_enrolment, scene
 from display.clock import FakeClock
 from display.launch import RunOptions, build_app
@@ -101,16 +109,21 @@ def enrol_all(seed: int) -> dict[str, Any]:
     }
 
 
-def _time_shutter(app: Any, image: Any) -> tuple[float, float, int, float]:
+Timed = tuple[float, float, int, float, dict[str, float]]
+
+
+def _time_shutter(app: Any, image: Any) -> Timed:
     """Queue ``image``, press SHUTTER and draw frames at the appliance's frame rate until the
     reading has landed (the recogniser runs off the UI thread, as on the Pi). Returns (wall
-    seconds, CPU seconds, frames drawn while reading, longest gap between two frames)."""
+    seconds, CPU seconds, frames drawn while reading, longest gap between two frames, seconds
+    per step of :data:`FLOW_STEPS` and the total)."""
     app.camera.queue_image(image)
     period = 1.0 / max(1, app.config.screen.fps)
     started, cpu = time.perf_counter(), time.process_time()
     app.press(_action("SHUTTER"))
     frames, longest, last = 0, 0.0, started
     while True:
+        began = time.perf_counter()
         app.update()
         app.render()
         now = time.perf_counter()
@@ -119,11 +132,20 @@ def _time_shutter(app: Any, image: Any) -> tuple[float, float, int, float]:
             break
         frames += 1
         time.sleep(max(0.0, period - (time.perf_counter() - now)))
-    return time.perf_counter() - started, time.process_time() - cpu, frames, longest
+    total = time.perf_counter() - started
+    reading = getattr(app.top, "reading", None)
+    steps = dict(getattr(reading, "steps", {}))
+    steps["score"] = now - began  # the last frame: the reading landed and the score drawn
+    steps = {name: steps.get(name, 0.0) for name in FLOW_STEPS} | {"total": total}
+    return total, time.process_time() - cpu, frames, longest, steps
 
 
-def _summary(key: str, rows: list[tuple[float, float, int, float]], read: int) -> dict[str, Any]:
-    return {
+def _summary(key: str, rows: list[Timed], read: int) -> dict[str, Any]:
+    steps = {
+        f"{key}_step_{name}_median_s": statistics.median(r[4][name] for r in rows)
+        for name in (*FLOW_STEPS, "total")
+    }
+    return steps | {
         f"{key}_count": len(rows),
         f"{key}_median_s": statistics.median(r[0] for r in rows),
         f"{key}_cpu_median_s": statistics.median(r[1] for r in rows),
@@ -145,9 +167,9 @@ def shutter_to_score(hands: int, seed: int) -> dict[str, Any]:
     example_mixtape_enrolment(state)
     rng = random.Random(seed)
     app, runner, _ = _app(state)
-    remix: list[tuple[float, float, int, float]] = []
+    remix: list[Timed] = []
     remix_read_all = 0
-    tapes: list[tuple[float, float, int, float]] = []
+    tapes: list[Timed] = []
     tape_read_all = 0
     try:
         runner.run(_steps("press right\npress right\npress ok\npress ok\n"))  # Remix table
@@ -215,6 +237,12 @@ class FlowsReport:
                 f"{figure['longest_frame_median_s'] * 1000:.0f} ms, worst "
                 f"{figure['longest_frame_s'] * 1000:.0f} ms"
             )
+        for label, key in (("Remix hand", "remix"), ("Mixtape tape", "mixtape")):
+            steps = [
+                f"{name} {timing[f'{key}_step_{name}_median_s'] * 1000:.0f}"
+                for name in (*FLOW_STEPS, "total")
+            ]
+            out.append(f"per step, {label} (median ms): {', '.join(steps)}")
         return out
 
 

@@ -279,7 +279,10 @@ class Soak:
 
     def go_home_and_play(self) -> None:
         rng, report = self.rng, self.report
-        self.runner.run(_steps(["hold back 2"]))
+        for _ in range(6):  # a held BACK leaves one screen or a stack of them (a timer: one)
+            self.runner.run(_steps(["hold back 2"]))
+            if self.app.top.kind == "home":
+                break
         if rng.random() < 0.3:  # a whole Co-Mix round, as a table plays it
             lines = comix_episode(self.app, rng)
             report.comix_rounds += 1

@@ -6,7 +6,7 @@
     tablekeeper bench remix     the Remix scorer: hands per second, worst cases
     tablekeeper bench mixtape   simulated Mixtape games, Otto's reasons
     tablekeeper bench vision    card recognition accuracy, lighting, profile (vision/bench/)
-    tablekeeper bench flows     photo to score on the real screens
+    tablekeeper bench flows     photo to score on the real screens, per step
 
 Each bench is a function in ``display/checks/bench_*.py`` (or ``vision/bench.py``) returning a
 report; this module parses the arguments, calls it and prints the report's lines.
@@ -174,8 +174,9 @@ def _flows(benches: Any) -> None:
         "flows",
         help="photo to score: presses to enrol all Remix cards, seconds from SHUTTER to score",
         description="Drive the enrolment and scoring screens in-process with generated photos "
-        "and print the presses to enrol all 79 Remix cards and the median seconds from SHUTTER "
-        "to the score on screen.",
+        "and print the presses to enrol all 79 Remix cards, the median seconds from SHUTTER "
+        "to the score on screen, and per flow (Remix hand, Mixtape tape) the median time of "
+        "each step: capture, save, decode, find, name, score, and the total.",
     )
     bench.add_argument("--hands", type=int, default=15, help="Remix hands to time (15)")
     bench.add_argument("--seed", type=int, default=7, help="random seed (7)")

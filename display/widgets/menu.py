@@ -104,6 +104,8 @@ class MenuScreen(Screen):
         rows = self.rows()
         self.selected = max(0, min(self.selected, len(rows) - 1))
         bottom = self.list_bottom(height)
+        if len(self.blurb_lines(width)) > 1:  # a second line of blurb takes a line off the list
+            bottom -= ui.font(ui.SMALL).get_linesize()
         if self.undo_live():
             bottom = min(bottom, height - 64)
         area = pygame.Rect(ui.MARGIN, top, width - 2 * ui.MARGIN, bottom - top)
@@ -115,18 +117,28 @@ class MenuScreen(Screen):
         else:
             self.draw_bottom(surface)
 
-    def draw_bottom(self, surface: pygame.Surface) -> None:
+    def blurb_lines(self, width: int) -> list[str]:
+        """The blurb wrapped to the screen: two lines at most (a longer one is cut at the end)."""
         blurb = self.blurb_text()
-        if blurb:
-            width, height = surface.get_size()
+        if not blurb:
+            return []
+        lines = ui.wrap(blurb, ui.SMALL, width - 2 * ui.MARGIN)
+        if len(lines) > 2:
+            lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, width - 2 * ui.MARGIN)]
+        return lines
+
+    def draw_bottom(self, surface: pygame.Surface) -> None:
+        width, height = surface.get_size()
+        lines = self.blurb_lines(width)
+        line_h = ui.font(ui.SMALL).get_linesize()
+        for i, line in enumerate(reversed(lines)):
             ui.text(
                 surface,
-                blurb,
-                (width // 2, height - self.blurb_bottom),
+                line,
+                (width // 2, height - self.blurb_bottom - i * line_h),
                 ui.SMALL,
                 ui.DIM,
                 anchor="midbottom",
-                max_width=width - 2 * ui.MARGIN,
             )
 
     def legend(self) -> list[LegendItem]:

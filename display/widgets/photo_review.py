@@ -7,100 +7,49 @@ say how to score (``score_text``, ``finish``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pygame
 
 from display import ui
 from display.actions import Action
-from display.cards.capture import PhotoRead, capture_and_read, preview_from_file
+from display.cards.capture import PhotoRead, capture_and_read
 from display.cards.photos import photo_exists
 from display.cards.reading import DOUBTFUL, OK, UNKNOWN, ReadCard, Reading
 from display.screen import LegendItem
-from display.widgets.photo_view import STATUS_COLOURS, PhotoView
+from display.widgets.photo_pane import PhotoPane
+from display.widgets.photo_view import STATUS_COLOURS
 from display.widgets.pick import CardCrop, PickScreen
 from display.widgets.slow import BUSY_READING, SlowWork
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     from display.app import App
 
 REMOVE = "__remove__"  # pick-list value: "this is not a card"
-
-
-class PhotoPane:
-    """The photo a screen shows (by its kept file name), fitted to a box. The UI thread never
-    decodes a camera photo: a photo just taken comes with a screen-sized copy made by the job
-    (:meth:`taken`), and one reopened from a saved table or after a restart is read back on the
-    background worker (meanwhile :meth:`view` is None and :attr:`loading` is True; a file that
-    is gone is named in :attr:`gone`)."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-        self._shot: PhotoRead | None = None
-        self._key: tuple[str, tuple[int, int]] | None = None
-        self._view: PhotoView | None = None
-        self._job: Future[Any] | None = None
-        self._job_photo: str | None = None
-        self.loading = False
-        self.gone: str | None = None
-
-    def taken(self, shot: PhotoRead) -> None:
-        self._shot, self._key, self._view = shot, None, None
-
-    def shot(self, photo: str | None) -> PhotoRead | None:
-        """The photo's screen-sized copy (None: still loading - see :attr:`loading` - or gone)."""
-        self.loading = False
-        if photo is None or photo == self.gone:
-            return None
-        if self._shot is not None and self._shot.photo == photo:
-            return self._shot
-        if self._job is None or self._job_photo != photo:
-            app = self.app
-            self._job = app.run_job(lambda: preview_from_file(app, photo))
-            self._job_photo = photo
-        if not self._job.done():
-            self.loading = True
-            return None
-        shot, self._job, self._job_photo = self._job.result(), None, None
-        if shot is None:
-            self.gone = photo
-            return None
-        self._shot = shot
-        return shot
-
-    def view(self, photo: str | None, box: tuple[int, int]) -> PhotoView | None:
-        if photo is None or photo == self.gone:
-            self.loading = False
-            return None
-        if self._key != (photo, box):
-            self._key, self._view = (photo, box), None
-        if self._view is not None:
-            return self._view
-        shot = self.shot(photo)
-        if shot is None or shot.preview is None:
-            return None
-        self._view = PhotoView(shot.preview, box, full_width=shot.full_size[0])
-        return self._view
 
 
 LOOKALIKE_FROM = 0.01  # a candidate the recogniser scored under this is no look-alike
 
 
 def card_options(
-    card: ReadCard | None, all_names: list[str], taken: set[str], allow_remove: bool
+    card: ReadCard | None,
+    all_names: list[str],
+    taken: set[str],
+    allow_remove: bool,
+    label: Callable[[str], str] = str,
 ) -> tuple[list[tuple[str, str, str]], int]:
     """Pick-list options for one card: the look-alikes first - the recogniser's name and the
     gallery matches it called closest (scored at least :data:`LOOKALIKE_FROM`), with their
     confidence - then every card by name (look-alikes again, where a player looks for them),
     then "Not a card" if ``allow_remove``. Cards already on the table are left out (every card
-    exists once). Returns (options, how many look-alikes lead)."""
+    exists once). ``label`` says a card as players read it (the game's :meth:`card_label`).
+    Returns (options, how many look-alikes lead)."""
     lookalikes: list[tuple[str, str, str]] = []
 
     def add(name: str, note: str) -> None:
         if name not in taken and name in all_names and all(name != o[0] for o in lookalikes):
-            lookalikes.append((name, name, note))
+            lookalikes.append((name, label(name), note))
 
     if card is not None:
         if card.name is not None:
@@ -108,7 +57,9 @@ def card_options(
         for name, confidence in card.candidates:
             if confidence >= LOOKALIKE_FROM:
                 add(name, f"like {confidence:.0%}")
-    everyone = [(n, n, "") for n in sorted(all_names, key=str.lower) if n not in taken]
+    everyone = sorted(
+        ((n, label(n), "") for n in all_names if n not in taken), key=lambda o: o[1].lower()
+    )
     options = lookalikes + everyone
     if allow_remove:
         options.append((REMOVE, "Not a card: remove it", ""))
@@ -123,6 +74,8 @@ class PhotoReviewScreen(SlowWork):
     (:class:`SlowWork`): the screen shows "Reading the cards..." until the names land."""
 
     layout: ClassVar[str] = "rows"
+    #: the header already names the player (the side list then has a row more)
+    who_in_title: ClassVar[bool] = False
     finish_label: ClassVar[str] = "Score this hand"
 
     def __init__(self, app: App, who: str = "") -> None:
@@ -142,6 +95,11 @@ class PhotoReviewScreen(SlowWork):
 
     def all_names(self) -> list[str]:
         raise NotImplementedError
+
+    def card_label(self, name: str) -> str:
+        """A card as players read it: the gallery name by default; a game whose gallery names
+        are internal ids (Mixtape) says what is printed on the card instead."""
+        return name
 
     def score_text(self) -> str:
         return ""
@@ -254,7 +212,11 @@ class PhotoReviewScreen(SlowWork):
     def open_pick(self, row: int | None) -> None:
         card = self.cards[row] if row is not None else None
         options, lookalikes = card_options(
-            card, self.all_names(), self.taken_names(row), allow_remove=row is not None
+            card,
+            self.all_names(),
+            self.taken_names(row),
+            allow_remove=row is not None,
+            label=self.card_label,
         )
         crop = None
         if card is not None and self.photo is not None and card.corners:
@@ -382,7 +344,7 @@ class PhotoReviewScreen(SlowWork):
 
     def draw_side(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         y = area.top
-        if self.who:
+        if self.who and not self.who_in_title:
             y = (
                 ui.text(
                     surface, self.who, (area.left, y), ui.MEDIUM, ui.ACCENT, max_width=area.width
@@ -392,9 +354,10 @@ class PhotoReviewScreen(SlowWork):
         self._row_rects = []
         if self.reading is None:
             return
-        row_h = ui.font(ui.SMALL).get_linesize() + 2
+        # A tight pitch, so that a 7-card hand, "add" and "score" all show beside the photo.
+        row_h = ui.font(ui.SMALL).get_height() + 2
         score = self.score_text()
-        bottom = area.bottom - (2 * row_h + 8 if score else 0)
+        bottom = area.bottom - (2 * ui.font(ui.SMALL).get_linesize() + 12 if score else 0)
         rows = self.row_labels()
         visible = max(1, (bottom - y) // row_h)
         first = min(max(0, self.selected - visible + 1), max(0, len(rows) - visible))
@@ -448,14 +411,14 @@ class PhotoReviewScreen(SlowWork):
             if status == UNKNOWN:
                 label = f"{prefix} ?? pick a card"
             elif status == DOUBTFUL:
-                label = f"{prefix} ? {card.name} {card.confidence:.0%}"
+                label = f"{prefix} ? {self.card_label(card.name or '')} {card.confidence:.0%}"
             else:
                 mark = ""
                 if card.settled and not card.corners:
                     mark = " (added)"
                 elif card.corrected:
                     mark = " (fixed)"
-                label = f"{prefix} {card.name}{mark}"
+                label = f"{prefix} {self.card_label(card.name or '')}{mark}"
             rows.append((label, STATUS_COLOURS[status] if status != OK else ui.TEXT))
         rows.append(("+ add a missed card", ui.DIM))
         rows.append((self.finish_label, ui.GOOD if self.ready() else ui.DIM))

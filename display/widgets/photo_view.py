@@ -1,6 +1,7 @@
-"""The photo with what the recogniser saw drawn over it: an outline per card, its number, its
-name and confidence. Colour is never the only signal: doubtful cards say "?" and unknown ones
-"??" in their label, and the selected card gets a thicker outline and a marker."""
+"""The photo with what the recogniser saw drawn over it: an outline and a number per card (the
+screen lists the names beside the photo, by number, at a size a player reads). Colour is never
+the only signal: doubtful cards say "?" and unknown ones "??" beside their number, and the
+selected card gets a thicker outline and a marker."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from display import ui
 from display.cards.reading import DOUBTFUL, OK, UNKNOWN, ReadCard
 
 STATUS_COLOURS = {OK: ui.GOOD, DOUBTFUL: ui.ACCENT, UNKNOWN: ui.BAD}
-LABEL_SIZE = 22  # names on the photo; the side list repeats them at ui.SMALL
 
 
 class PhotoView:
@@ -32,7 +32,6 @@ class PhotoView:
         topleft: tuple[int, int],
         cards: Sequence[ReadCard],
         selected: int | None = None,
-        labels: bool = True,
     ) -> pygame.Rect:
         area = target.blit(self.surface, topleft)
         ox, oy = topleft
@@ -45,21 +44,9 @@ class PhotoView:
             pygame.draw.polygon(target, colour, points, width=5 if chosen else 3)
             cx = sum(p[0] for p in points) / len(points)
             cy = sum(p[1] for p in points) / len(points)
-            width = max(p[0] for p in points) - min(p[0] for p in points)
             tag = {OK: "", DOUBTFUL: " ?", UNKNOWN: " ??"}[card.status]
             number = f"{'>' if chosen else ''}{index + 1}{tag}"
-            self._label(target, number, (int(cx), int(cy) - 14), ui.SMALL, colour, chosen)
-            if labels:
-                name = card.name or "unknown"
-                confidence = "" if card.settled or card.name is None else f" {card.confidence:.0%}"
-                self._label(
-                    target,
-                    ui.fit(name + confidence, LABEL_SIZE, max(60, int(width) + 16)),
-                    (int(cx), int(cy) + 14),
-                    LABEL_SIZE,
-                    colour,
-                    chosen,
-                )
+            self._label(target, number, (int(cx), int(cy)), ui.SMALL, colour, chosen)
         return area
 
     @staticmethod

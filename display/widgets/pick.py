@@ -25,10 +25,10 @@ from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
 from display.widgets.menu import MenuScreen
+from display.widgets.photo_pane import PhotoPane
 
 if TYPE_CHECKING:
     from display.app import App
-    from display.widgets.photo_review import PhotoPane
 
 LIKE, OTHER = "Like", "Other"
 LETTER_ROW_FROM = 9  # lists at least this long (alphabetical) get the letter row
@@ -278,8 +278,6 @@ class PickScreen(MenuScreen):
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        from display.widgets.photo_review import PhotoPane
-
         crop = None
         if data.get("photo") and data.get("corners"):
             crop = CardCrop(PhotoPane(app), str(data["photo"]), list(data["corners"]))
@@ -293,5 +291,6 @@ class PickScreen(MenuScreen):
             extras=int(data.get("extras", 0)),
             crop=crop,
         )
-        screen.on_letters = bool(data.get("on_letters", screen.on_letters)) and bool(screen.groups)
+        # a list saved before the letter row had its cursor on a name: it comes back there
+        screen.on_letters = bool(data.get("on_letters", False)) and bool(screen.groups)
         return screen

@@ -507,7 +507,7 @@ def _loki(s: State, pos: int, lines: list[str] | None) -> int:
     power = drawn.base_power
     if lines is not None:
         lines.append(
-            f"{signed(-power)}: Loki's draw {drawn.name} ({drawn.id}) has base power "
+            f"{signed(-power)}: Loki's draw {drawn.name} has base power "
             f"{drawn.power_label}"
         )
     return -power

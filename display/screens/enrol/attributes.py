@@ -63,7 +63,7 @@ class AttributesScreen(Screen):
 
     @property
     def title(self) -> str:  # type: ignore[override]
-        return f"Mixtape card {self.key} ({self.index + 1} of {len(self.keys)})"
+        return f"Mixtape card {self.index + 1} of {len(self.keys)}"
 
     def prefill(self) -> dict[str, Any]:
         attrs = mixtape_attributes(enrolment(self.app, MIXTAPE))

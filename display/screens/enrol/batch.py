@@ -20,12 +20,15 @@ from display.screens.enrol.common import (
     BATCH,
     MIXTAPE,
     REMIX,
+    SIDE_W,
+    card_words,
     enrolment,
     next_remix_batch,
     remix_checklist,
+    side_list,
     side_note,
 )
-from display.widgets.photo_review import PhotoPane
+from display.widgets.photo_pane import PhotoPane
 from display.widgets.photo_view import PhotoView
 from display.widgets.slow import BUSY_READING, SlowWork
 
@@ -45,7 +48,7 @@ class EnrolPhotoScreen(SlowWork):
         """The photo, fitted beside the side note; None while it is read back from its file
         (a note says so) or when the file is gone (the screen then asks for a new photo)."""
         width, height = surface.get_size()
-        view = self.pane.view(self.photo, (width - 300, height - 16))
+        view = self.pane.view(self.photo, (width - SIDE_W - 36, height - 16))
         if view is None and self.pane.loading:
             ui.message_box(surface, "Loading the photo…", "One moment.", ui.INFO)
         elif view is None:
@@ -68,10 +71,16 @@ class EnrolBatchScreen(EnrolPhotoScreen):
         self.found = 0
         self.error = ""
         self.batches_done = 0
-        self.title = "Enrol - Remix batch" if game == REMIX else "Enrol - Mixtape cards"
         self._quads: list[np.ndarray] = []
 
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        if self.photo and not self.error:
+            return "Enrol - check the numbers" if self.game == REMIX else "Enrol - new cards"
+        return "Enrol - Remix batch" if self.game == REMIX else "Enrol - Mixtape cards"
+
     def names(self) -> list[str]:
+        """The gallery names the batch enrols: Remix card names, Mixtape ids."""
         if self.game == REMIX:
             lookup = dict(remix_checklist())
             return [lookup.get(k, k) for k in self.keys]
@@ -184,28 +193,24 @@ class EnrolBatchScreen(EnrolPhotoScreen):
             self.draw_busy(surface)
             return
         width, height = surface.get_size()
-        names = self.names()
+        names = [card_words(self.app, self.game, key) for key in self.keys]  # as printed
         if self.photo:
             view = self.photo_on(surface)
             if view is None:
                 return
-            labels = names if not self.error or self.game == MIXTAPE else []
-            cards = [
-                ReadCard(labels[i] if i < len(labels) else None, 1.0, q.tolist(), settled=True)
-                for i, q in enumerate(self._quads)
-            ]
-            if self.error:
-                for card in cards:
-                    card.name = card.name or None
+            cards = [ReadCard("", 1.0, q.tolist(), settled=True) for q in self._quads]
             view.draw(surface, (12, 8), cards)
             if self.error:
                 side_note(surface, self.error, ui.BAD)
-            else:
+            elif self.game == MIXTAPE:
                 text = (
-                    f"Check every name on the photo matches its card ({len(self.keys)} cards). "
-                    "OK saves them; SHUTTER retakes."
+                    f"{len(cards)} new cards, numbered as you will enter them. OK saves them; "
+                    "then enter what is printed on each."
                 )
                 side_note(surface, text, ui.GOOD)
+            else:
+                lines = [f"{i + 1} {name}" for i, name in enumerate(names)]
+                side_list(surface, lines, ui.GOOD)
             return
         if self.game == MIXTAPE and self.mode == "new":
             body = (

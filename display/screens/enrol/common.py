@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 BATCH = 12  # cards per enrolment photo
 REMIX, MIXTAPE = "remix", "mixtape"
+SIDE_W = 330  # the note or the list of names beside an enrolment photo
 
 
 def enrolment(app: App, game: str) -> Enrolment:
@@ -43,9 +44,40 @@ def enrolment(app: App, game: str) -> Enrolment:
 def side_note(surface: pygame.Surface, text: str, colour: tuple[int, int, int]) -> None:
     """The framed note beside an enrolment photo (what to check, or what went wrong)."""
     width, height = surface.get_size()
-    side = pygame.Rect(width - 276, 8, 264, height - 16)
+    side = pygame.Rect(width - SIDE_W - 12, 8, SIDE_W, height - 16)
     ui.panel(surface, side, ui.PANEL, border=colour)
     ui.paragraph(surface, text, side.inflate(-20, -20), ui.SMALL)
+
+
+def side_list(surface: pygame.Surface, lines: list[str], colour: tuple[int, int, int]) -> None:
+    """The names beside an enrolment photo, one a line by the number the photo shows (as many
+    as fit: a batch of 12 does)."""
+    width, height = surface.get_size()
+    side = pygame.Rect(width - SIDE_W - 12, 8, SIDE_W, height - 16)
+    ui.panel(surface, side, ui.PANEL, border=colour)
+    inner = side.inflate(-20, -12)
+    pitch = ui.font(ui.SMALL).get_height() - 1  # tight: twelve lines in the panel
+    shown = lines if len(lines) * pitch <= inner.height else lines[: inner.height // pitch - 1]
+    y = inner.top
+    for line in shown:
+        ui.text(surface, line, (inner.left, y), ui.SMALL, max_width=inner.width)
+        y += pitch
+    if len(shown) < len(lines):
+        ui.text(surface, f"and {len(lines) - len(shown)} more", (inner.left, y), ui.SMALL, ui.DIM)
+
+
+def card_words(app: App, game: str, key: str) -> str:
+    """A card as players read it, never by its internal id: a Remix card's name (from its id
+    or its name), a Mixtape card's genre · side · balance once they are entered."""
+    if game == REMIX:
+        return dict(remix_checklist()).get(key, key)
+    from display.cards.mixtape_deck import mixtape_attributes
+    from display.screens.mixtape.common import NO_DETAILS, printed_words
+
+    attributes = mixtape_attributes(enrolment(app, MIXTAPE)).get(key)
+    if not attributes:
+        return NO_DETAILS
+    return printed_words(attributes["genre"], attributes["side"], attributes["balance"])
 
 
 def remix_checklist() -> list[tuple[str, str]]:

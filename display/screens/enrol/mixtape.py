@@ -10,7 +10,7 @@ from display.cards.mixtape_deck import deck_problem, mixtape_attributes
 from display.screen import register_screen
 from display.screens.enrol.attributes import AttributesScreen, EqualizerScreen
 from display.screens.enrol.batch import EnrolBatchScreen
-from display.screens.enrol.common import MIXTAPE, enrolment
+from display.screens.enrol.common import MIXTAPE, card_words, enrolment
 from display.screens.enrol.game import GameEnrolScreen
 
 
@@ -91,4 +91,6 @@ class MixtapeEnrolScreen(GameEnrolScreen):
             super().open(key)
 
     def reenrol_options(self) -> list[tuple[str, str, str]]:
-        return [(k, k, "") for k in sorted(enrolment(self.app, MIXTAPE).cards)]
+        keys = sorted(enrolment(self.app, MIXTAPE).cards)
+        options = [(k, card_words(self.app, MIXTAPE, k), "") for k in keys]
+        return sorted(options, key=lambda option: option[1].lower())

@@ -43,9 +43,10 @@ class RemixEnrolScreen(GameEnrolScreen):
 
     def reenrol_options(self) -> list[tuple[str, str, str]]:
         done = enrolment(self.app, REMIX)
+        by_name = sorted(remix_checklist(), key=lambda card: card[1].lower())  # a letter row
         return [
             (card_id, name, "enrolled" if card_id in done else "not yet")
-            for card_id, name in remix_checklist()
+            for card_id, name in by_name
         ]
 
     def open(self, key: str) -> None:

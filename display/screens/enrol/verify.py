@@ -13,7 +13,14 @@ from display.cards.capture import PhotoRead, capture_and_read
 from display.cards.reading import ReadCard
 from display.screen import LegendItem, Screen, register_screen
 from display.screens.enrol.batch import EnrolBatchScreen, EnrolPhotoScreen
-from display.screens.enrol.common import BATCH, REMIX, enrolment, remix_checklist, side_note
+from display.screens.enrol.common import (
+    BATCH,
+    REMIX,
+    card_words,
+    enrolment,
+    remix_checklist,
+    side_note,
+)
 from display.widgets.slow import BUSY_READING
 
 if TYPE_CHECKING:
@@ -34,6 +41,12 @@ class VerifyScreen(EnrolPhotoScreen):
         self.batch = 0
         self.misnamed: list[dict[str, Any]] = []  # {"key", "name", "read_as"}
         self.read: list[dict[str, Any]] = []  # the batch just photographed
+
+    def words(self, name: str) -> str:
+        """A gallery name (a Mixtape id) or "missed"/"unknown", as the player reads it."""
+        if name in ("missed", "unknown"):
+            return name
+        return card_words(self.app, self.game, name)
 
     def batches(self) -> list[list[str]]:
         done = enrolment(self.app, self.game)
@@ -133,7 +146,7 @@ class VerifyScreen(EnrolPhotoScreen):
             for item in self.misnamed[:7]:
                 ui.text(
                     surface,
-                    f"{item['name']}: read as {item['read_as']}",
+                    f"{self.words(item['name'])}: read as {self.words(item['read_as'])}",
                     (ui.MARGIN, y),
                     ui.SMALL,
                     max_width=width - 2 * ui.MARGIN,
@@ -143,7 +156,7 @@ class VerifyScreen(EnrolPhotoScreen):
         keys = batches[self.batch]
         done = enrolment(self.app, self.game)
         if self.photo is None:
-            names = [done.name_of(k) or k for k in keys]
+            names = [card_words(self.app, self.game, k) for k in keys]
             head = f"Photo {self.batch + 1} of {len(batches)}: lay these out in rows, then SHUTTER"
             ui.text(
                 surface, head, (ui.MARGIN, 8), ui.SMALL, ui.ACCENT, max_width=width - 2 * ui.MARGIN
@@ -181,7 +194,7 @@ class VerifyScreen(EnrolPhotoScreen):
         batch_names = {done.name_of(k) or k for k in keys}
         for item in self.misnamed:
             if item["name"] in batch_names:
-                text += f"\n{item['name']}: {item['read_as']}"
+                text += f"\n{self.words(item['name'])}: {self.words(item['read_as'])}"
         side_note(surface, text, ui.BAD if wrong else ui.GOOD)
 
     def legend(self) -> list[LegendItem]:

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from display.cards.enrolment import Enrolment, enrolled
-from games.mixtape import FACE_DOWN, GENRE_NAMES, Deck, DeckError, load_deck
+from display.cards.enrolment import Enrolment, EnrolmentError, enrolled
+from games.mixtape import FACE_DOWN, GENRE_NAMES, Deck, DeckError, MixtapeError, load_deck
 
 if TYPE_CHECKING:
     from display.app import App
@@ -74,12 +74,28 @@ GENRE_COLOURS = {  # a stripe on each chip; none is the selection yellow or a se
 }
 
 
+def printed_words(genre: str, side: str, balance: int | str) -> str:
+    """ "Pop · A · 3": genre, side and balance as printed on a card."""
+    return f"{GENRE_NAMES.get(genre, genre)} · {side} · {balance}"
+
+
 def card_label(deck: Deck, card_id: str) -> str:
     """ "Pop · A · 3": genre, side and balance as printed on the card."""
     if card_id == FACE_DOWN:
         return "the face-down card"
     card = deck.card(card_id)
-    return f"{GENRE_NAMES.get(card.genre, card.genre)} · {card.side} · {card.balance}"
+    return printed_words(card.genre, card.side, card.balance)
+
+
+NO_DETAILS = "a card without details"  # enrolled, but what is printed on it not entered yet
+
+
+def label_in_deck(app: App, card_id: str) -> str:
+    """:func:`card_label` from the enrolled deck, for the photo and pick screens."""
+    try:
+        return card_label(load_table_deck(app), card_id)
+    except (MixtapeError, EnrolmentError, OSError):
+        return NO_DETAILS
 
 
 def chip_label(deck: Deck, card_id: str) -> str:

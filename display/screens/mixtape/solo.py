@@ -21,6 +21,7 @@ from display.screens.mixtape.common import (
     chip_label,
     enrolment,
     in_words,
+    label_in_deck,
     load_table_deck,
     placement_text,
 )
@@ -66,6 +67,9 @@ class MixtapeCardsScreen(PhotoReviewScreen):
 
     def all_names(self) -> list[str]:
         return [card.id for card in load_table_deck(self.app).cards]
+
+    def card_label(self, name: str) -> str:
+        return label_in_deck(self.app, name)
 
     def instructions(self) -> str:
         return self.what

@@ -14,6 +14,7 @@ from display.screens.mixtape.common import (
     NAMESPACE,
     chip_label,
     enrolment,
+    label_in_deck,
     load_table_deck,
 )
 from display.widgets.ranking import RankingScreen
@@ -58,6 +59,9 @@ class MixtapeTapeScreen(TableHandScreen):
             return [card.id for card in load_table_deck(self.app).cards]
         except Exception:
             return sorted(enrolment(self.app).cards)
+
+    def card_label(self, name: str) -> str:
+        return label_in_deck(self.app, name)
 
     def instructions(self) -> str:
         return (

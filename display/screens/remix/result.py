@@ -261,8 +261,14 @@ class RemixResultScreen(SlowWork, TableResultScreen):
         base = super().legend()  # OK saves, BACK to the photo, SEAT 1 removes
         first: list[LegendItem] = base[:1]
         if self.result().loki_owed:
-            first = [(Action.OK, "Loki's draw"), (Action.SHUTTER, "Photo of it")]
-        return [*first, ((Action.LEFT, Action.RIGHT), "Scroll"), *base[1:]]
+            first = [(Action.OK, "Loki's draw"), (Action.SHUTTER, "Photo")]
+        scroll: list[LegendItem] = [((Action.LEFT, Action.RIGHT), "Scroll")]
+        items = [*first, *scroll, *base[1:]]
+        if ui.legend_width(items) > self.app.size[0]:
+            # Every key must show: the knob's scrolling is said on the table instead, where
+            # "more below: turn" appears whenever there is more.
+            items = [*first, *base[1:]]
+        return items
 
     def snapshot(self) -> dict[str, Any]:
         return {**super().snapshot(), "scroll": self.scroll, **self.busy_snapshot()}

@@ -40,7 +40,11 @@ class RemixHandScreen(TableHandScreen):
     """One player's hand: photo, names and confidences, corrections, then the score."""
 
     kind = "remix.hand"
-    title = "Remix - photograph the hand"
+    who_in_title = True
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        return f"Remix - {self.who}'s hand" if self.who else "Remix - photograph the hand"
     score_hint = "OK: breakdown"
     expected_cards = NORMAL_HAND
 
