@@ -160,6 +160,23 @@ def comix_episode(app: Any, rng: random.Random) -> list[str]:
     return lines + reveal_presses()
 
 
+def warm_up(app: Any, photos: list[Path]) -> None:
+    """Every photo of the pool read once on the real Remix hand screen before the night starts
+    (the gallery, the recogniser and the photo surfaces reach their working size, as on an
+    appliance after its first hands): memory measured after the first hour is then growth, not
+    the moment the random player happened to lay its largest photo."""
+    from display.screens.remix.table import RemixTableScreen
+
+    for photo in photos:
+        app.push(RemixTableScreen(app))
+        app.camera.queue_file(photo)  # type: ignore[attr-defined]
+        app.press(Action.SHUTTER)
+        app.release(Action.SHUTTER)
+        app.render()
+        app.go_home()
+    app.save()
+
+
 def legal_actions(screen: Any) -> list[Action]:
     """What the screen's legend offers, plus the seat buttons (always within reach)."""
     actions: list[Action] = []
@@ -187,6 +204,7 @@ def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> 
         photos = photo_pool(base / "photos")
         clock = FakeClock()
         app = build_app(RunOptions(simulated=True, state_dir=state), clock, strict=True)
+        warm_up(app, photos)
         Soak(app, clock, random.Random(seed), report, photos).play(hours)
     if report.growth_mb >= MAX_GROWTH_MB:
         report.problems.append(f"memory grew by {report.growth_mb:.1f} MB")
