@@ -169,7 +169,7 @@ def warm_up(app: Any, photos: list[Path]) -> None:
 
     for photo in photos:
         app.push(RemixTableScreen(app))
-        app.camera.queue_file(photo)  # type: ignore[attr-defined]
+        app.camera.queue_file(photo)
         app.press(Action.SHUTTER)
         app.release(Action.SHUTTER)
         app.render()
