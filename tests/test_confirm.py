@@ -200,3 +200,31 @@ def test_by_touch_a_tap_chooses_and_a_finger_held_on_ok_clears(
         assert app.top is menu and app.store.get(REMIX, "table")["players"] == []
     finally:
         app.close()
+
+
+def test_a_new_comix_game_over_one_in_progress_asks_and_can_be_undone(tmp_path: Path) -> None:
+    from display.screens.comix.common import load_game, save_game
+    from display.screens.comix.menu import ComixMenuScreen
+    from games.comix import Game, TableSetup
+
+    with sim_app(tmp_path) as app:
+        game = Game.new(TableSetup.create(["Ann", "Ben", "Cat"]))
+        game.set_title("We Need a Hero")
+        save_game(app, game)
+        menu = ComixMenuScreen(app)
+        app.push(menu)
+        choose(app, "New game")
+        assert app.top.kind == "confirm" and "Round 1 of 3" in app.top.body
+        app.press(Action.OK)  # Keep playing (preselected)
+        assert app.top is menu and load_game(app) is not None
+        choose(app, "New game")
+        app.press(Action.RIGHT)
+        hold(app, Action.OK, 1.6)
+        assert app.top.kind == "comix.setup" and load_game(app) is None
+        assert app.store.get("comix", "ended_game")["rounds"][0]["title"] == "We Need a Hero"
+        app.press(Action.BACK)  # changed their mind in the set-up: back on the menu in time
+        assert app.top is menu and "Undo" in legend_words(app)
+        app.press(Action.BACK)
+        restored = load_game(app)
+        assert restored is not None and restored.round.title == "We Need a Hero"
+        assert [row[1] for row in menu.rows()][0] == "Continue the game"

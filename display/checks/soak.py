@@ -140,8 +140,10 @@ def comix_episode(app: Any, rng: random.Random) -> list[str]:
 
     lines = ["press left"] * int(app.top.snapshot().get("selected", 0)) + ["press ok"]
     menu = ComixMenuScreen(app)
-    new_row = [what for _, _, what in menu.entries()].index("new")
-    lines += ["press right"] * new_row + ["press ok"]
+    entries = [what for _, _, what in menu.entries()]
+    lines += ["press right"] * entries.index("new") + ["press ok"]
+    if "continue" in entries and entries[0] == "continue":  # a game in progress: end it
+        lines += ["press right", "hold ok 2"]
     lines += comix_setup(FOUR, rounds=1)[2:]  # (home and menu already done)
     lines.append("press ok")  # the drawn title
     done = rng.sample(range(1, 5), rng.randint(1, 4))
@@ -156,6 +158,23 @@ def comix_episode(app: Any, rng: random.Random) -> list[str]:
         ballot = {story: [token] for story, token in zip(FOUR, tokens, strict=True)}
         lines += ballot_presses(FOUR, ballot)
     return lines + reveal_presses()
+
+
+def warm_up(app: Any, photos: list[Path]) -> None:
+    """Every photo of the pool read once on the real Remix hand screen before the night starts
+    (the gallery, the recogniser and the photo surfaces reach their working size, as on an
+    appliance after its first hands): memory measured after the first hour is then growth, not
+    the moment the random player happened to lay its largest photo."""
+    from display.screens.remix.table import RemixTableScreen
+
+    for photo in photos:
+        app.push(RemixTableScreen(app))
+        app.camera.queue_file(photo)
+        app.press(Action.SHUTTER)
+        app.release(Action.SHUTTER)
+        app.render()
+        app.go_home()
+    app.save()
 
 
 def legal_actions(screen: Any) -> list[Action]:
@@ -185,6 +204,7 @@ def run_soak(hours: float = 6.0, seed: int = 0, workdir: Path | None = None) -> 
         photos = photo_pool(base / "photos")
         clock = FakeClock()
         app = build_app(RunOptions(simulated=True, state_dir=state), clock, strict=True)
+        warm_up(app, photos)
         Soak(app, clock, random.Random(seed), report, photos).play(hours)
     if report.growth_mb >= MAX_GROWTH_MB:
         report.problems.append(f"memory grew by {report.growth_mb:.1f} MB")

@@ -3,11 +3,14 @@ one (same players, names, rounds and board), or see the last podium."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from display import ui
 from display.screen import register_screen
 from display.screens.comix.common import (
+    GAME_KEY,
     NAMESPACE,
     TIMER_KEY,
     clock_text,
@@ -18,8 +21,11 @@ from display.screens.comix.common import (
 )
 from display.screens.comix.reveal import PodiumScreen
 from display.screens.comix.setup import SetupScreen
+from display.widgets.confirm import ConfirmScreen, UndoOffer, keep_for_undo
 from display.widgets.menu import MenuScreen
 from games.comix.game import OVER, SCRIPTING
+
+ENDED_GAME_KEY = "ended_game"  # a game in progress ended to set up a new one
 
 PHASE_WORDS = {
     "title": "choosing the title",
@@ -68,7 +74,19 @@ class ComixMenuScreen(MenuScreen):
 
     def open(self, key: str) -> None:
         if key == "new":
-            self.app.push(SetupScreen(self.app))
+            game = load_game(self.app)
+            if game is None or game.phase == OVER:
+                self.app.push(SetupScreen(self.app))
+                return
+            where = f"Round {game.round.number} of {game.setup.rounds}, {PHASE_WORDS[game.phase]}"
+            confirm = ConfirmScreen(
+                self.app,
+                "End the game in progress?",
+                f"{where}: it ends, and a new game is set up.",
+                destroy="End it",
+                keep="Keep playing",
+            )
+            self.app.push(confirm, purpose="new")
             return
         if key == "last":
             self.app.push(PodiumScreen(self.app, archived=True))
@@ -80,6 +98,20 @@ class ComixMenuScreen(MenuScreen):
             game = rematch(self.app, game)
             self.selected = 0  # back on the menu: "Continue the game"
         self.app.push(phase_screen(self.app, game))
+
+    def on_result(self, purpose: str, result: Any) -> None:
+        """The game in progress ended on purpose (a hold of OK): kept aside as
+        ``ended_game``, and for 10 s BACK on this menu brings it back."""
+        if purpose != "new" or not result:
+            return
+        entries = [(NAMESPACE, GAME_KEY), (NAMESPACE, TIMER_KEY), (NAMESPACE, ENDED_GAME_KEY)]
+        saved = keep_for_undo(self.app, entries)
+        self.app.store.put(NAMESPACE, ENDED_GAME_KEY, self.app.store.get(NAMESPACE, GAME_KEY))
+        self.app.store.delete(NAMESPACE, GAME_KEY)
+        self.app.store.delete(NAMESPACE, TIMER_KEY)
+        self.undo = UndoOffer.start(self.app, "Game ended.", saved)
+        self.selected = 0
+        self.app.push(SetupScreen(self.app))
 
     def draw_top(self, surface: pygame.Surface) -> int:
         return 20

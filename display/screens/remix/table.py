@@ -45,6 +45,7 @@ class RemixHandScreen(TableHandScreen):
     @property
     def title(self) -> str:  # type: ignore[override]
         return f"Remix - {self.who}'s hand" if self.who else "Remix - photograph the hand"
+
     score_hint = "OK: breakdown"
     expected_cards = NORMAL_HAND
 
