@@ -254,6 +254,8 @@ def key_label(key: Action | tuple[Action, ...] | str) -> str:
         return key
     if isinstance(key, Action):
         return key.label
+    if set(key) == {Action.LEFT, Action.RIGHT}:
+        return "< >"  # the knob (or the two buttons): as the "< value >" the screens draw
     seats = [a.seat for a in key if a.seat is not None]
     if len(seats) == len(key) and len(seats) > 1 and seats == list(range(seats[0], seats[-1] + 1)):
         return f"SEAT {seats[0]}-{seats[-1]}"
@@ -276,7 +278,11 @@ def keycap(
 
 def legend_item_width(key: Action | tuple[Action, ...] | str, meaning: str) -> int:
     """The width one legend item takes: key cap, its meaning and the gap after it."""
-    return text_width(key_label(key), SMALL) + 16 + 10 + text_width(meaning, SMALL) + 28
+    return text_width(key_label(key), SMALL) + 16 + 10 + text_width(meaning, SMALL) + LEGEND_GAP
+
+
+LEGEND_GAP = 28  # between two legend items; a legend that needs it closes up to LEGEND_GAP_MIN
+LEGEND_GAP_MIN = 14
 
 
 def legend_width(items: Sequence[tuple[Action | tuple[Action, ...] | str, str]]) -> int:
@@ -299,11 +305,15 @@ def legend_bar(
     pygame.draw.line(surface, DIM, rect.topleft, rect.topright, 2)
     targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
     x = rect.left + 12
+    gap = LEGEND_GAP
+    if legend_width(items) - LEGEND_GAP > rect.width and len(items) > 1:
+        closer = (legend_width(items) - LEGEND_GAP - rect.width) // (len(items) - 1) + 1
+        gap = max(LEGEND_GAP_MIN, LEGEND_GAP - closer)
     cy = rect.centery - (7 if hints else 0)
     for key, meaning in items:
         label = key_label(key)
         cap_w = text_width(label, SMALL) + 16
-        if x + legend_item_width(key, meaning) > rect.right:
+        if x + legend_item_width(key, meaning) - LEGEND_GAP > rect.right:
             break
         cap = keycap(surface, label, (x, cy))
         words = text(surface, meaning, (cap.right + 10, cy), SMALL, TEXT, anchor="midleft")
@@ -320,7 +330,7 @@ def legend_bar(
                 surface.blit(image, image.get_rect(midtop=(cap.centerx, cap.bottom + 2)))
         area = pygame.Rect(x, rect.top, words.right - x + 10, rect.height)
         targets.append((area, actions))
-        x = words.right + 28
+        x = words.right + gap
     return targets
 
 

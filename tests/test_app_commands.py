@@ -25,9 +25,22 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         Device.pin_factory.reset()
 
 
-def test_demo_writes_a_png_for_every_shot(tmp_path: Path, capsys):
+def test_demo_writes_a_png_for_every_shot(tmp_path: Path, capsys, monkeypatch):
+    from display import ui
+
+    dropped: set[str] = set()  # legends that lost a key for want of room (none may)
+    draw_legend = ui.legend_bar
+
+    def legend_bar(surface, items, rect, hints=None):
+        targets = draw_legend(surface, items, rect, hints)
+        if len(targets) < len(items):
+            dropped.add(" | ".join(f"{ui.key_label(key)} {meaning}" for key, meaning in items))
+        return targets
+
+    monkeypatch.setattr(ui, "legend_bar", legend_bar)
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out)]) == 0
+    assert dropped == set()  # every key a demo screen uses is in its legend
     printed = capsys.readouterr().out.strip().splitlines()
     assert printed[-1] == str(out)
     tour = sorted((out / "10-home").glob("*.png"))

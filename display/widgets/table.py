@@ -46,7 +46,7 @@ class TableScreen(MenuScreen):
     :meth:`hand_screen` and :meth:`ranking_screen`."""
 
     namespace: ClassVar[str] = ""
-    next_label: ClassVar[str] = "Next hand"
+    next_label: ClassVar[str] = "Photo"  # the next hand
     back_label = "Menu"
 
     def __init__(self, app: App) -> None:

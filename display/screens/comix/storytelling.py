@@ -173,7 +173,7 @@ class StorytellingScreen(GameScreen):
 
     def legend(self) -> list[LegendItem]:
         last = self.game.round.storyteller >= len(self.game.setup.stories) - 1
-        items: list[LegendItem] = [(Action.OK, "Reviews" if last else "Next story")]
+        items: list[LegendItem] = [(Action.OK, "Reviews" if last else "Next")]
         if self.timer is not None:
             items.append((Action.RIGHT, "Timer"))
         items.append((Action.LEFT, "Previous"))

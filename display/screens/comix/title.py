@@ -99,9 +99,9 @@ class TitleScreen(GameScreen):
 
     def legend(self) -> list[LegendItem]:
         return [
-            (Action.OK, "Use it"),
+            (Action.OK, "Use"),
             (Action.RIGHT, "Another"),
-            (Action.LEFT, "Type own"),
+            (Action.LEFT, "Type"),
             (Action.BACK, "Menu"),
         ]
 

@@ -201,7 +201,7 @@ class AttributesScreen(Screen):
     def legend(self) -> list[LegendItem]:
         return [
             ((Action.LEFT, Action.RIGHT), "Value"),
-            (Action.OK, "Next field"),
+            (Action.OK, "Next"),
             (Action.SEAT_1, "Save card"),
             (Action.BACK, "Back"),
         ]

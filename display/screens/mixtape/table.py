@@ -30,7 +30,7 @@ class MixtapeTableScreen(TableScreen):
     kind = "mixtape.table"
     title = "Mixtape - the table"
     namespace = NAMESPACE
-    next_label = "Next tape"
+    next_label = "Photo"  # the next mixtape
 
     def player_note(self, player: dict[str, Any]) -> str:
         return f"{player['score']['total']} pts"
