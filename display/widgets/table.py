@@ -71,7 +71,8 @@ class TableScreen(MenuScreen):
         rows = [(f"player:{i}", p["name"], self.player_note(p)) for i, p in enumerate(players)]
         rows.append(("next", f"Next player (Player {len(players) + 1})", "SHUTTER"))
         if players:
-            rows.append(("ranking", "Ranking", f"{len(players)} players"))
+            count = len(players)
+            rows.append(("ranking", "Ranking", f"{count} player{'' if count == 1 else 's'}"))
         return rows
 
     def on_show(self) -> None:
