@@ -21,6 +21,7 @@ def test_the_report_has_every_step_of_each_flow() -> None:
         assert all(int(value) >= 0 for value in figures.values())
         steps = {name: timing[f"{key}_step_{name}_median_s"] for name in (*FLOW_STEPS, "total")}
         assert all(seconds >= 0 for seconds in steps.values())
-        # the recogniser did run, and its steps fit in the total
+        # the recogniser did run, inside the total (the sum of the steps is not compared: the
+        # steps are timed apart from the total, so on a busy machine they may add up past it)
         assert steps["find"] > 0 and steps["name"] > 0 and steps["save"] > 0
-        assert sum(steps[name] for name in FLOW_STEPS) <= steps["total"]
+        assert steps["find"] <= steps["total"] and steps["name"] <= steps["total"]
