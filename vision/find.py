@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.features import card_features, hamming, photo_features
+from vision.features import card_features, hamming_at, photo_features
 from vision.gallery import Gallery
 from vision.geometry import corners_from_homography, in_quad, plausible_card, quad_iou
 from vision.timing import part
@@ -90,7 +90,7 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return None
-    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    dist = hamming_at(descriptors, query_ids, gallery.descriptors, gallery_ids).astype(np.int64)
     entry_of = gallery.owner[gallery_ids]
     name_of = gallery.name_ids[entry_of]
     group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
@@ -224,7 +224,7 @@ def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]
     query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return []
-    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    dist = hamming_at(descriptors, query_ids, gallery.descriptors, gallery_ids).astype(np.int64)
     _, _, best_pair = _best_per_query(query_ids, dist)
     best_pair = best_pair[dist[best_pair] <= tuning.MAX_DESCRIPTOR_DISTANCE]
     if len(best_pair) == 0:
