@@ -129,7 +129,10 @@ def positional_matches(
     ii = np.repeat(owner, lengths)
     offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     jj = order[np.repeat(lo, lengths) + offsets]
-    near = ((ref_points[jj] - points[ii]) ** 2).sum(axis=1) < r * r
+    # np.take, not fancy indexing: numpy gathers 2-float rows several times faster that way.
+    offset = np.take(ref_points, jj, axis=0) - np.take(points, ii, axis=0)
+    offset *= offset
+    near = offset[:, 0] + offset[:, 1] < r * r
     ii, jj = ii[near], jj[near]
     hd = hamming_at(descriptors, ii, ref_desc, jj)
     ok = hd <= tuning.MAX_DESCRIPTOR_DISTANCE
