@@ -202,12 +202,16 @@ class WordIndex:
         _, top = cv2.batchDistance(
             query, self.coarse, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k_coarse
         )
+        # The queries of each coarse word, ascending: one stable sort, not a scan per word.
+        by_coarse = np.argsort(top.ravel(), kind="stable")
+        query_of = by_coarse // top.shape[1]
+        bounds = np.searchsorted(top.ravel()[by_coarse], np.arange(len(self.coarse) + 1))
         rows_out, words_out, dist_out = [], [], []
         for c in range(len(self.coarse)):
             lo, hi = int(self.coarse_starts[c]), int(self.coarse_starts[c + 1])
             if hi <= lo:
                 continue
-            rows = np.flatnonzero((top == c).any(axis=1))
+            rows = query_of[bounds[c] : bounds[c + 1]]
             if len(rows) == 0:
                 continue
             k = min(probes, hi - lo)
