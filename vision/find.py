@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.features import card_features, hamming, photo_features
+from vision.features import card_features, hamming_at, photo_features
 from vision.gallery import Gallery
 from vision.geometry import corners_from_homography, in_quad, plausible_card, quad_iou
 from vision.timing import part
@@ -90,9 +90,8 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return None
-    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
-    entry_of = gallery.owner[gallery_ids]
-    name_of = gallery.name_ids[entry_of]
+    dist = hamming_at(descriptors, query_ids, gallery.descriptors, gallery_ids).astype(np.int64)
+    name_of = gallery.feature_name_ids[gallery_ids]
     group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
     best_dist = dist[best_pair]
     best_name = name_of[best_pair]
@@ -103,7 +102,8 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     keep &= dist <= best_dist[group_of_pair] + tuning.VOTE_SPREAD_BITS
     if not keep.any():
         return None
-    return _Pairs(query_ids[keep], entry_of[keep], gallery_ids[keep])
+    voters = gallery_ids[keep]
+    return _Pairs(query_ids[keep], gallery.owner[voters], voters)
 
 
 def _fit(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -195,12 +195,13 @@ def find_hypotheses(
         return [], NO_VOTES
     found = _fit_voted(points, pairs, gallery, work_size)
     # The voted references near each hypothesis are its rivals for naming.
+    voter_points = points[pairs.query]
     for hyp in found:
-        inside_mask = in_quad(points[pairs.query], corners_from_homography(hyp.homography))
+        inside_mask = in_quad(voter_points, corners_from_homography(hyp.homography))
         local = np.bincount(pairs.entry[inside_mask], minlength=len(gallery))
         top = np.argsort(-local)[: tuning.RIVAL_VOTES_KEPT]
         hyp.votes = {int(e): int(local[e]) for e in top if local[e] > 0}
-    return found, Votes(points[pairs.query], pairs.entry)
+    return found, Votes(voter_points, pairs.entry)
 
 
 def on_picture(corners: np.ndarray, w: int, h: int) -> bool:
@@ -224,7 +225,7 @@ def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]
     query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return []
-    dist = hamming(descriptors[query_ids], gallery.descriptors[gallery_ids]).astype(np.int64)
+    dist = hamming_at(descriptors, query_ids, gallery.descriptors, gallery_ids).astype(np.int64)
     _, _, best_pair = _best_per_query(query_ids, dist)
     best_pair = best_pair[dist[best_pair] <= tuning.MAX_DESCRIPTOR_DISTANCE]
     if len(best_pair) == 0:
