@@ -72,10 +72,9 @@ def _best_per_query(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs are grouped by query id: each group's start, the group of every pair, and each
     group's nearest pair."""
-    group_start = np.flatnonzero(np.r_[True, query_ids[1:] != query_ids[:-1]])
-    group_of_pair = np.repeat(
-        np.arange(len(group_start)), np.diff(np.r_[group_start, len(query_ids)])
-    )
+    starts_group = np.r_[True, query_ids[1:] != query_ids[:-1]]
+    group_start = np.flatnonzero(starts_group)
+    group_of_pair = np.cumsum(starts_group) - 1
     packed = (dist << 32) | np.arange(len(dist), dtype=np.int64)
     best_pair = (np.minimum.reduceat(packed, group_start) & 0xFFFFFFFF).astype(np.int64)
     return group_start, group_of_pair, best_pair
@@ -94,11 +93,11 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     name_of = gallery.feature_name_ids[gallery_ids]
     group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
     best_dist = dist[best_pair]
-    best_name = name_of[best_pair]
-    other = np.where(name_of != best_name[group_of_pair], dist, 512)  # 512: no other name
+    same_name = name_of == name_of[best_pair][group_of_pair]
+    other = np.where(same_name, 512, dist)  # 512: no other name
     second = np.minimum.reduceat(other, group_start)
     good_group = (best_dist <= tuning.MAX_DESCRIPTOR_DISTANCE) & (best_dist < tuning.RATIO * second)
-    keep = good_group[group_of_pair] & (name_of == best_name[group_of_pair])
+    keep = good_group[group_of_pair] & same_name
     keep &= dist <= best_dist[group_of_pair] + tuning.VOTE_SPREAD_BITS
     if not keep.any():
         return None
