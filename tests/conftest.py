@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,19 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs {path} ({SHARED} with the shared fixtures is not beside the repo)")
     return path
+
+
+@pytest.fixture
+def isolated_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """An appliance built in the test reads no user's config, and its mock pins are released
+    after (``pytestmark = pytest.mark.usefixtures("isolated_app")`` in a module)."""
+    from gpiozero import Device
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
+    yield
+    if Device.pin_factory is not None:
+        Device.pin_factory.reset()
 
 
 @pytest.fixture(scope="session")

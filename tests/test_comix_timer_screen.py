@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
-from gpiozero import Device
 
 from device import simulated
 from display import ui
@@ -25,13 +24,7 @@ TITLE = "The Craziest Day of My Life"
 FOUR = ["Ann", "Ben", "Cat", "Dan"]
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
-    yield
-    if Device.pin_factory is not None:
-        Device.pin_factory.reset()
+pytestmark = pytest.mark.usefixtures("isolated_app")
 
 
 class Table:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gpiozero import Device
 
 from device import simulated
 from device.camera import FunctionCamera
@@ -20,14 +19,7 @@ from display.clock import FakeClock
 from display.launch import RunOptions, build_app
 from display.screens.hardware_test import TAKING_PHOTO, HardwareTestScreen
 
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
-    yield
-    if Device.pin_factory is not None:
-        Device.pin_factory.reset()
+pytestmark = pytest.mark.usefixtures("isolated_app")
 
 
 @pytest.fixture

@@ -4,13 +4,11 @@ Display 2 (720x1280 portrait) turned to landscape, tapped by a finger."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pygame
 import pytest
-from gpiozero import Device
 
 from display.actions import Action
 from display.clock import FakeClock
@@ -93,13 +91,7 @@ def test_only_right_angles_turn():
 
 
 # -- the app on a turned panel -------------------------------------------------------------------
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
-    yield
-    if Device.pin_factory is not None:
-        Device.pin_factory.reset()
+pytestmark = pytest.mark.usefixtures("isolated_app")
 
 
 def test_the_app_on_touch_display_2_turned_shows_the_header_on_the_right_and_takes_a_finger(

@@ -11,7 +11,6 @@ from typing import Any
 
 import pygame
 import pytest
-from gpiozero import Device
 
 from device import simulated
 from display import ui
@@ -28,13 +27,7 @@ from games.comix import Game, TableSetup
 FINGER_IDS = count(1)
 
 
-@pytest.fixture(autouse=True)
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.delenv("TABLEKEEPER_CONFIG", raising=False)
-    yield
-    if Device.pin_factory is not None:
-        Device.pin_factory.reset()
+pytestmark = pytest.mark.usefixtures("isolated_app")
 
 
 def start(tmp_path: Path, config: str | None = None) -> tuple[App, FakeClock]:
