@@ -282,7 +282,7 @@ def legend_item_width(key: Action | tuple[Action, ...] | str, meaning: str) -> i
 
 
 LEGEND_GAP = 28  # between two legend items; a legend that needs it closes up to LEGEND_GAP_MIN
-LEGEND_GAP_MIN = 14
+LEGEND_GAP_MIN = 12
 
 
 def legend_width(items: Sequence[tuple[Action | tuple[Action, ...] | str, str]]) -> int:
@@ -306,14 +306,14 @@ def legend_bar(
     targets: list[tuple[pygame.Rect, tuple[Action, ...]]] = []
     x = rect.left + 12
     gap = LEGEND_GAP
-    if legend_width(items) - LEGEND_GAP > rect.width and len(items) > 1:
-        closer = (legend_width(items) - LEGEND_GAP - rect.width) // (len(items) - 1) + 1
+    if legend_width(items) - LEGEND_GAP > rect.width - 12 and len(items) > 1:
+        closer = (legend_width(items) - LEGEND_GAP - rect.width + 12) // (len(items) - 1) + 1
         gap = max(LEGEND_GAP_MIN, LEGEND_GAP - closer)
     cy = rect.centery - (7 if hints else 0)
     for key, meaning in items:
         label = key_label(key)
         cap_w = text_width(label, SMALL) + 16
-        if x + legend_item_width(key, meaning) - LEGEND_GAP > rect.right:
+        if x + legend_item_width(key, meaning) - LEGEND_GAP > rect.right - 12:  # 12 px margin
             break
         cap = keycap(surface, label, (x, cy))
         words = text(surface, meaning, (cap.right + 10, cy), SMALL, TEXT, anchor="midleft")

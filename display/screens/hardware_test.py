@@ -163,7 +163,7 @@ class HardwareTestScreen(Screen):
         )
 
     def legend(self) -> list[LegendItem]:
-        return [("Any button", "Beep"), (Action.SHUTTER, "Photo"), ("Hold BACK", "Leave")]
+        return [("Any button", "Beep"), (Action.SHUTTER, "Photo"), ("Hold BACK", "Exit")]
 
     def snapshot(self) -> dict[str, Any]:
         return {
