@@ -93,7 +93,9 @@ class _OutlineNamer:
     def name(self, quad: np.ndarray) -> NamedRegion | None:
         """The outline's best naming. Past the photo's budget of namings (a busy table with
         many card-like loops) it gets only the two likeliest turns and no descriptor-only
-        matching."""
+        matching. Descriptor-only matching needs two turns, not four: ORB descriptors do not
+        change when the card is turned half round, only when a quarter turn squeezes it into
+        the other proportions (the fit then finds the card's own top either way)."""
         shortlist = self.shortlist(quad)
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         squarish = (sides[0] + sides[2]) / (sides[1] + sides[3]) > tuning.SQUARISH
@@ -102,7 +104,7 @@ class _OutlineNamer:
         best = self.best_turn(quad, shortlist, shifts, aligned=True)
         if best is not None and best[1].confidence >= self.accept:
             return best
-        loose = self.best_turn(quad, shortlist, () if spent else (0, 1, 2, 3), aligned=False)
+        loose = self.best_turn(quad, shortlist, () if spent else (0, 1), aligned=False)
         if loose is not None:
             confirmed = self.confirmed(quad, loose, shortlist)
             if confirmed is not None and (best is None or confirmed[1].inliers > best[1].inliers):
