@@ -359,17 +359,36 @@ def _name_region(
     naming = _name_patch(patch, gallery, shortlist, aligned)
     if naming is None:
         return None
-    if naming.refine is not None:
-        # The fit maps reference -> patch; compose with patch -> photo for exact corners.
-        patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
-        refined = corners_from_homography(patch_to_photo @ naming.refine)
-        if (
-            plausible_card(refined, fitted=True)
-            and quad_iou(refined, corners) > tuning.REFINE_MIN_IOU
-        ):
-            corners = refined
+    refined = _refined_corners(corners, naming)
+    if (
+        refined is not None
+        and aligned
+        and naming.confidence < tuning.REFIT_BELOW
+        and naming.inliers >= tuning.MIN_NAME_INLIERS
+    ):
+        # A name the features are not sure of may come from corners a little off (a fit of
+        # a few photo features): rectified again at the corners its own inliers give, the card
+        # lines up with its reference position by position and shows how sure it really is.
+        again = _name_patch(sharpened(rectify(image, refined)), gallery, shortlist, aligned)
+        if again is not None and again.inliers > naming.inliers:
+            corners, naming = refined, again
+            refined = _refined_corners(corners, naming)
+    if refined is not None:
+        corners = refined
     _second_opinion(image, corners, naming, gallery)
     return corners, naming
+
+
+def _refined_corners(corners: np.ndarray, naming: Naming) -> np.ndarray | None:
+    """The card's exact corners from the naming's fit (reference -> patch composed with patch
+    -> photo), or None when there is no fit or it does not look like this card."""
+    if naming.refine is None:
+        return None
+    patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
+    refined = corners_from_homography(patch_to_photo @ naming.refine)
+    if plausible_card(refined, fitted=True) and quad_iou(refined, corners) > tuning.REFINE_MIN_IOU:
+        return refined
+    return None
 
 
 def name_hypotheses(

@@ -93,9 +93,11 @@ class _OutlineNamer:
     def name(self, quad: np.ndarray) -> NamedRegion | None:
         """The outline's best naming. Past the photo's budget of namings (a busy table with
         many card-like loops) it gets only the two likeliest turns and no descriptor-only
-        matching. Descriptor-only matching needs two turns, not four: ORB descriptors do not
-        change when the card is turned half round, only when a quarter turn squeezes it into
-        the other proportions (the fit then finds the card's own top either way)."""
+        matching. Descriptor-only matching tries the same turns as matching by position: a
+        quarter turn squeezes the card into the other proportions, which only an outline of
+        uncertain proportions needs (ORB's descriptors are only roughly the same half a turn
+        round, so both halves are tried: a small card in a dark room was named only upside
+        down)."""
         shortlist = self.shortlist(quad)
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         squarish = (sides[0] + sides[2]) / (sides[1] + sides[3]) > tuning.SQUARISH
@@ -104,7 +106,7 @@ class _OutlineNamer:
         best = self.best_turn(quad, shortlist, shifts, aligned=True)
         if best is not None and best[1].confidence >= self.accept:
             return best
-        loose = self.best_turn(quad, shortlist, () if spent else (0, 1), aligned=False)
+        loose = self.best_turn(quad, shortlist, () if spent else shifts, aligned=False)
         if loose is not None:
             confirmed = self.confirmed(quad, loose, shortlist)
             if confirmed is not None and (best is None or confirmed[1].inliers > best[1].inliers):

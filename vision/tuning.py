@@ -132,6 +132,10 @@ LOOSE_RATIO = 0.8
 # Refined corners from the naming fit replace the found ones only when they still overlap
 # them this much (a fit on few inliers can swing; hand-set).
 REFINE_MIN_IOU = 0.45
+# A name below this confidence is fitted again at the corners its own inliers give (a card
+# found from a few features of a steep or dim photo is rectified a little off; seed-2026
+# generated scene 27 under exposure x0.35: 39 -> more inliers, and the steep table's view).
+REFIT_BELOW = 0.9
 # Soft rectified cards (sharpness below SHARPEN_BELOW) are sharpened by an unsharp mask of
 # this strength and blur before features are taken (hand-set on small blurred dev cards).
 SHARPEN_BELOW = 0.5
