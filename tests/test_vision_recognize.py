@@ -367,7 +367,7 @@ def test_positional_matching_with_nothing_close_gives_empty_pairs() -> None:
     assert [(list(i), list(j)) for i, j in pairs] == [([], []), ([0], [0]), ([], [])]
 
 
-@pytest.mark.parametrize(("degrees", "scale"), [(11, 1.1), (12, 1.08)])
+@pytest.mark.parametrize(("degrees", "scale"), [(11, 1.06), (12, 1.08)])
 def test_a_card_found_at_corners_a_little_off_is_fitted_again(
     gallery: Gallery, monkeypatch: pytest.MonkeyPatch, degrees: float, scale: float
 ) -> None:
@@ -397,5 +397,6 @@ def test_a_card_found_at_corners_a_little_off_is_fitted_again(
 
     monkeypatch.setattr("vision.tuning.REFIT_BELOW", 0.0)  # no second fit: unsure, corners off
     once = name_region(image, off, gallery, [entry])
-    assert once is not None and once[1].confidence < ACCEPT_CONFIDENCE + 0.2
+    assert once is not None and once[1].confidence < 0.9
     assert once[1].inliers < naming.inliers / 2
+    assert quad_iou(once[0], truth) < quad_iou(corners, truth) - 0.05
