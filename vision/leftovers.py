@@ -10,13 +10,16 @@ explains, crowded over a card-sized area, are a card: it is named like an outlin
 
 A crowd is not always one card: print with a plain band (a flat art box) splits into scraps
 too small for a card, and cards lying close together (or on a busy table) run into one crowd
-too big for one. Those crowds are searched again on the table plane, where every card has a
-card's size: a card-sized window, turned every few degrees, is laid where it holds the most
-of their features, taken as a card when it passes the same tests, and its features set aside
-before the next window.
+too big for one; and a card near the camera of a steep photo looks twice the size of one far
+off. So the crowded features are searched on the table plane (the plane most named cards
+agree on), where every card has a card's size: a card-sized window, turned every few
+degrees, is laid where it holds the most of them, taken as a card when its features look
+like a card's print, and set aside before the next window.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -26,7 +29,7 @@ from vision.geometry import CARD_H, CARD_W, order_corners, quad_area
 from vision.plane import consensus_plane
 from vision.result import Card, UnknownCard
 
-Rect = tuple[tuple[float, float], tuple[float, float], float]  # cv2's rotated rectangle
+Rect = tuple[Sequence[float], Sequence[float], float]  # cv2's rotated rectangle
 
 
 def leftover_regions(
@@ -37,8 +40,8 @@ def leftover_regions(
     unknown: list[UnknownCard],
 ) -> list[np.ndarray]:
     """Card-sized crowds of work-image feature ``points`` that no card or unknown covers, as
-    photo-pixel quads (the crowd's bounding rectangle, grown by the card's print margin).
-    Sized by the named cards: none named, none found."""
+    photo-pixel quads (the crowd's rectangle on the table plane, grown by the card's print
+    margin). Sized by the named cards: none named, none found."""
     if not cards or len(points) == 0:
         return []
     card_area = float(np.median([quad_area(c.corners * scale) for c in cards]))
@@ -75,11 +78,11 @@ def _card_windows(
     to_card: np.ndarray,
     table: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> list[np.ndarray]:
-    """Cards among crowded features of no card's size (``pool``, work pixels): on the table
-    plane (``to_card``: photo -> canonical card pixels) the card-sized window holding most of
-    them, then the next among the rest. A window's features must fill a card's rectangle as a
-    crowd must, and stand out from the free table (``table``: free features and the mask of
-    named cards). Photo-pixel quads."""
+    """Cards among the crowded features ``pool`` (work pixels): on the table plane
+    (``to_card``: photo -> canonical card pixels) the card-sized window holding most of them,
+    then the next among the rest. A window's features must fill a card's rectangle, be
+    crowded enough and stand out from the free table (``table``: free features and the mask
+    of named cards). Photo-pixel quads."""
     on_plane = cv2.perspectiveTransform((pool / scale).reshape(1, -1, 2), to_card)[0]
     if not np.isfinite(on_plane).all():
         return []
@@ -171,7 +174,7 @@ def _grown(rect: Rect) -> Rect:
 
 
 def _stands_out(
-    rect: tuple[tuple[float, float], tuple[float, float], float],
+    rect: Rect,
     xs: np.ndarray,
     ys: np.ndarray,
     near_card: np.ndarray,
