@@ -357,6 +357,65 @@ def test_a_stranger_whose_outline_is_lost_is_still_reported(gallery: Gallery, se
     assert {c.name for c in result.cards} <= set(names)
 
 
+@pytest.mark.parametrize("seed", [66, 81, 96])
+def test_a_stranger_whose_crowd_is_split_or_runs_into_others_is_reported(
+    gallery: Gallery, seed: int
+) -> None:
+    """Hard scenes whose stranger was missed before leftovers searched card-sized windows on
+    the table plane: its features' crowd broke into scraps (a plain art box) or ran into a
+    neighbour's, so no crowd was one card's size. Now reported unknown, with a reason and a
+    pick list, and nothing named wrongly (issue 14, section 4)."""
+    names = NAMES[5:11]
+    faces = [render_card_face(n, 0) for n in names]
+    faces.append(render_card_face("Nobody enrolled me", 3))
+    scene = compose_scene(faces, np.random.default_rng(seed), difficulty="hard")
+    result = identify(scene.image, gallery)
+    stranger = next(c for c in scene.cards if c.index == 6)
+    assert not any(inside(stranger.center, c.corners) for c in result.cards)
+    reports = [u for u in result.unknown if inside(stranger.center, u.corners)]
+    assert len(reports) == 1
+    assert reports[0].reason == REASON_NOT_IN_GALLERY and len(reports[0].candidates) >= 3
+    assert {c.name for c in result.cards} <= set(names)
+
+
+def test_card_windows_take_one_card_from_two_side_by_side() -> None:
+    """Two cards' crowds run together are split by the card-sized window: the busiest window
+    lies on one card, and holds none of the other's features."""
+    from vision.leftovers import _busiest_window, _in_window
+
+    rng = np.random.default_rng(5)
+    one = rng.uniform([0, 0], [CARD_W, CARD_H], size=(300, 2))
+    other = rng.uniform([CARD_W + 20, 0], [2 * CARD_W + 20, CARD_H], size=(200, 2))
+    window = _busiest_window(np.concatenate([one, other]))
+    assert window is not None
+    assert _in_window(one, window).mean() > 0.85
+    assert _in_window(other, window).mean() < 0.15
+
+
+def test_consensus_plane_is_the_one_most_named_cards_agree_with() -> None:
+    """One card with bad corners (a plane far off) does not size the table, however many
+    inliers it has."""
+    from vision.plane import card_sized, consensus_plane
+    from vision.result import Card
+
+    def card(x: float, y: float, inliers: int, stretch: float = 1.0) -> Card:
+        corners = np.array(
+            [
+                [x, y],
+                [x + CARD_W / 2, y],
+                [x + CARD_W / 2, y + CARD_H / 2 * stretch],
+                [x, y + CARD_H / 2 * stretch],
+            ],
+            np.float32,
+        )
+        return Card("c", 0.9, corners, inliers=inliers)
+
+    cards = [card(0, 0, 50), card(400, 0, 60), card(0, 400, 40), card(400, 400, 300, 3.5)]
+    plane = consensus_plane(cards)
+    assert plane is not None
+    assert card_sized(cards[0].corners, plane) and not card_sized(cards[3].corners, plane)
+
+
 def test_positional_matching_with_nothing_close_gives_empty_pairs() -> None:
     from vision.name import positional_matches
 

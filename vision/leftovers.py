@@ -7,16 +7,29 @@ sparse on a table (measured on generated tables: 25-145 features per 10,000 work
 card, 0-3 on the table). So once the cards are named, features that no named or reported card
 explains, crowded over a card-sized area, are a card: it is named like an outline if it can be
 (a card the other cues missed), else reported unknown with a reason and its closest names.
+
+A crowd is not always one card: print with a plain band (a flat art box) splits into scraps
+too small for a card, and cards lying close together (or on a busy table) run into one crowd
+too big for one; and a card near the camera of a steep photo looks twice the size of one far
+off. So the crowded features are searched on the table plane (the plane most named cards
+agree on), where every card has a card's size: a card-sized window, turned every few
+degrees, is laid where it holds the most of them, taken as a card when its features look
+like a card's print, and set aside before the next window.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 import vision.tuning as tuning
 from vision.geometry import CARD_H, CARD_W, order_corners, quad_area
+from vision.plane import consensus_plane
 from vision.result import Card, UnknownCard
+
+Rect = tuple[Sequence[float], Sequence[float], float]  # cv2's rotated rectangle
 
 
 def leftover_regions(
@@ -27,8 +40,8 @@ def leftover_regions(
     unknown: list[UnknownCard],
 ) -> list[np.ndarray]:
     """Card-sized crowds of work-image feature ``points`` that no card or unknown covers, as
-    photo-pixel quads (the crowd's bounding rectangle, grown by the card's print margin).
-    Sized by the named cards: none named, none found."""
+    photo-pixel quads (the crowd's rectangle on the table plane, grown by the card's print
+    margin). Sized by the named cards: none named, none found."""
     if not cards or len(points) == 0:
         return []
     card_area = float(np.median([quad_area(c.corners * scale) for c in cards]))
@@ -51,31 +64,117 @@ def leftover_regions(
     window = max(1, int(round(tuning.LEFTOVER_WINDOW * short_side / cell)))
     density = cv2.boxFilter(grid, -1, (window, window), normalize=True) / float(cell * cell)
     crowded = (density * 10000.0 >= tuning.LEFTOVER_DENSITY).astype(np.uint8)
-    count, labels = cv2.connectedComponents(crowded, connectivity=8)
+    pooled = crowded[ys // cell, xs // cell] > 0
+    to_card = consensus_plane(cards)
+    if to_card is None or pooled.sum() < tuning.LEFTOVER_MIN_FEATURES:
+        return []
+    pool = np.stack([xs[pooled], ys[pooled]], axis=1).astype(np.float64)
+    return _card_windows(pool, scale, to_card, (xs, ys, near_card))
+
+
+def _card_windows(
+    pool: np.ndarray,
+    scale: float,
+    to_card: np.ndarray,
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> list[np.ndarray]:
+    """Cards among the crowded features ``pool`` (work pixels): on the table plane
+    (``to_card``: photo -> canonical card pixels) the card-sized window holding most of them,
+    then the next among the rest. A window's features must fill a card's rectangle, be
+    crowded enough and stand out from the free table (``table``: free features and the mask
+    of named cards). Photo-pixel quads."""
+    on_plane = cv2.perspectiveTransform((pool / scale).reshape(1, -1, 2), to_card)[0]
+    if not np.isfinite(on_plane).all():
+        return []
+    from_card = np.linalg.inv(to_card)
+    left = np.ones(len(pool), bool)
     regions = []
-    for label in range(1, count):
-        inside = labels[ys // cell, xs // cell] == label
-        if inside.sum() < tuning.LEFTOVER_MIN_FEATURES:
+    for _ in range(tuning.LEFTOVER_MAX_WINDOWS):
+        if left.sum() < tuning.LEFTOVER_MIN_FEATURES:
+            break
+        window = _busiest_window(on_plane[left])
+        if window is None:
+            break
+        taken = left & _in_window(on_plane, window)
+        left &= ~taken
+        if taken.sum() < tuning.LEFTOVER_MIN_FEATURES:
+            break  # the busiest window is a scrap: so are all the others
+        rect = cv2.minAreaRect(on_plane[taken].astype(np.float32))
+        if not _card_like(on_plane[taken], rect, CARD_W * CARD_H):
             continue
-        crowd = np.stack([xs[inside], ys[inside]], axis=1).astype(np.float32)
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(crowd)
-        low, high = tuning.LEFTOVER_AREA
-        if not low * card_area <= rw * rh <= high * card_area:
-            continue  # a named card's stray corner, or the table's pattern spread wide
-        grown = ((cx, cy), (rw * tuning.LEFTOVER_GROW, rh * tuning.LEFTOVER_GROW), angle)
-        fill = cv2.contourArea(cv2.convexHull(crowd)) / max(1.0, rw * rh)
-        long_by_short = max(rw, rh) / max(1.0, min(rw, rh))
-        if fill < tuning.LEFTOVER_MIN_FILL or long_by_short > tuning.LEFTOVER_MAX_ELONGATION:
-            continue  # print fills a card's rectangle; a scatter on the table does not
-        if not _stands_out(grown, xs, ys, near_card):
+        in_photo = _grown(cv2.minAreaRect(pool[taken].astype(np.float32)))
+        if taken.sum() < tuning.LEFTOVER_WINDOW_DENSITY * _area(in_photo) / 10000.0:
+            continue  # a sprinkle of the table's pattern over a card's size
+        xs, ys, near_card = table
+        if not _stands_out(in_photo, xs, ys, near_card):
             continue
-        quad = cv2.boxPoints(grown).astype(np.float32) / scale
+        corners = cv2.boxPoints(_grown(rect)).reshape(1, 4, 2).astype(np.float64)
+        quad = cv2.perspectiveTransform(corners, from_card)[0].astype(np.float32)
         regions.append(order_corners(quad))
     return regions
 
 
+def _busiest_window(points: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Centre and turn (degrees) of the card-sized window on the table plane that holds most
+    of ``points`` (canonical card pixels), over turns every ``LEFTOVER_WINDOW_TURN`` degrees
+    (a card's rectangle repeats after 180). None when the points spread absurdly wide (a
+    plane seen edge-on)."""
+    cell = CARD_W / tuning.LEFTOVER_CELLS_PER_SIDE
+    kw, kh = tuning.LEFTOVER_CELLS_PER_SIDE, int(round(CARD_H / cell))
+    best: tuple[float, np.ndarray, float] | None = None
+    for turn in np.arange(0.0, 180.0, tuning.LEFTOVER_WINDOW_TURN):
+        turned = points @ _rotation(-turn).T
+        low = turned.min(axis=0)
+        idx = ((turned - low) // cell).astype(np.int64) + [kw, kh]  # room for windows off the edge
+        width, height = idx.max(axis=0) + [kw + 1, kh + 1]
+        if width * height > tuning.LEFTOVER_MAX_GRID:
+            return None
+        grid = np.zeros((height, width), np.float64)
+        np.add.at(grid, (idx[:, 1], idx[:, 0]), 1.0)
+        total = cv2.integral(grid)
+        counts = total[kh:, kw:] - total[:-kh, kw:] - total[kh:, :-kw] + total[:-kh, :-kw]
+        row, col = np.unravel_index(int(np.argmax(counts)), counts.shape)
+        if best is None or counts[row, col] > best[0]:
+            centre = low + (np.array([col - kw, row - kh]) + [kw / 2, kh / 2]) * cell
+            best = (float(counts[row, col]), _rotation(turn) @ centre, float(turn))
+    return None if best is None else (best[1], best[2])
+
+
+def _in_window(points: np.ndarray, window: tuple[np.ndarray, float]) -> np.ndarray:
+    """Which ``points`` (table plane) lie in the card-sized window (centre, turn)."""
+    centre, turn = window
+    local = (points - centre) @ _rotation(-turn).T
+    return (np.abs(local[:, 0]) <= CARD_W / 2) & (np.abs(local[:, 1]) <= CARD_H / 2)
+
+
+def _rotation(degrees: float) -> np.ndarray:
+    t = np.radians(degrees)
+    return np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+
+def _card_like(points: np.ndarray, rect: Rect, card_area: float) -> bool:
+    """Does a crowd (``points`` and their rectangle ``rect``) look like a card's print: big
+    enough for a card's part, filling its rectangle, not a strip?"""
+    (_, _), (rw, rh), _ = rect
+    if rw * rh < tuning.LEFTOVER_MIN_AREA * card_area:
+        return False  # a named card's stray corner
+    fill = cv2.contourArea(cv2.convexHull(points.astype(np.float32))) / max(1.0, rw * rh)
+    long_by_short = max(rw, rh) / max(1.0, min(rw, rh))
+    return fill >= tuning.LEFTOVER_MIN_FILL and long_by_short <= tuning.LEFTOVER_MAX_ELONGATION
+
+
+def _area(rect: Rect) -> float:
+    return float(rect[1][0] * rect[1][1])
+
+
+def _grown(rect: Rect) -> Rect:
+    """A crowd's rectangle grown to the card's edge (features stop short of it)."""
+    (cx, cy), (rw, rh), angle = rect
+    return ((cx, cy), (rw * tuning.LEFTOVER_GROW, rh * tuning.LEFTOVER_GROW), angle)
+
+
 def _stands_out(
-    rect: tuple[tuple[float, float], tuple[float, float], float],
+    rect: Rect,
     xs: np.ndarray,
     ys: np.ndarray,
     near_card: np.ndarray,

@@ -188,7 +188,10 @@ def name_leftovers(
 ) -> tuple[list[Card], list[UnknownCard]]:
     """Leftover regions (:mod:`vision.leftovers`: crowds of features no card explains) named
     like outlines; one that stays unnamed is still a card: reported unknown with its reason
-    and closest names (no edge is asked for: its features are the evidence)."""
+    and closest names (no edge is asked for: its features are the evidence). A region's
+    corners are a guess, as a descriptor-only match's are, so its name must clear the same
+    bar (``LOOSE_CONFIDENCE``): a card of an enrolled card's cycle (its frame and rules text)
+    lines up enough features at guessed corners to reach the ordinary one."""
     namer = _OutlineNamer(photo, gallery, votes, accept, list(cards), list(unknown))
     namer.to_card = to_card_plane(cards)
     for quad in regions:
@@ -197,7 +200,7 @@ def name_leftovers(
         best = namer.name(quad)
         if (
             best is not None
-            and best[1].confidence >= accept
+            and best[1].confidence >= max(accept, tuning.LOOSE_CONFIDENCE)
             and best[1].inliers >= tuning.MIN_NAME_INLIERS
         ):
             namer.add(best)

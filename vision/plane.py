@@ -25,6 +25,22 @@ def to_card_plane(cards: list[Card]) -> np.ndarray | None:
     return np.asarray(h, np.float64)
 
 
+def consensus_plane(cards: list[Card]) -> np.ndarray | None:
+    """Photo -> canonical card coordinates of the named card whose plane the other named cards
+    agree with most (they are card-sized on it; most inliers breaks ties), or None. One card's
+    corners extrapolated across a steep photo can be far off; most cards agree on the truth."""
+    best: tuple[int, int] | None = None
+    plane = None
+    for card in cards:
+        h = np.asarray(
+            cv2.getPerspectiveTransform(card.corners.astype(np.float32), CARD_CORNERS), np.float64
+        )
+        agree = sum(card_sized(other.corners, h) for other in cards if other is not card)
+        if best is None or (agree, card.inliers) > best:
+            best, plane = (agree, card.inliers), h
+    return plane
+
+
 def card_sized(quad: np.ndarray, to_card: np.ndarray, tight: bool = False) -> bool:
     """Is ``quad`` (photo pixels) a card-sized, card-shaped rectangle on the table plane?
     ``tight``: for exact corners (a feature fit), not an outline's."""
