@@ -448,14 +448,14 @@ def test_a_card_found_at_corners_a_little_off_is_fitted_again(
     off = (((truth - centre) @ rotation.T) * scale + centre).astype(np.float32)
     image = Photo.of(scene.image).image
 
-    found = name_region(image, off, gallery, [entry])
+    found = name_region(image, off, gallery, [entry], refit=True)
     assert found is not None
     corners, naming = found
     assert naming.name == NAMES[card.index] and naming.confidence >= 0.9
     assert quad_iou(corners, truth) > 0.9
 
     monkeypatch.setattr("vision.tuning.REFIT_BELOW", 0.0)  # no second fit: unsure, corners off
-    once = name_region(image, off, gallery, [entry])
+    once = name_region(image, off, gallery, [entry], refit=True)
     assert once is not None and once[1].confidence < 0.9
     assert once[1].inliers < naming.inliers / 2
     assert quad_iou(once[0], truth) < quad_iou(corners, truth) - 0.05

@@ -335,12 +335,17 @@ def name_region(
     gallery: Gallery,
     entries: list[int],
     aligned: bool = True,
+    refit: bool = False,
 ) -> tuple[np.ndarray, Naming] | None:
     """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
     (``entries`` and the closest signatures); refine the corners from the fit.
-    ``aligned=False`` matches by descriptor alone (an outline that may be off)."""
+    ``aligned=False`` matches by descriptor alone (an outline that may be off). ``refit``:
+    corners fitted from a few photo features, so an unsure name is fitted again at the
+    corners its own inliers give. Not for outlines or leftover windows: their corners are
+    the photo's own evidence (edges, a crowd), and fitted to a name they would line up a card
+    of that name's cycle (the same frame and rules text) that is not enrolled."""
     with part("name"):
-        return _name_region(image, corners, gallery, entries, aligned)
+        return _name_region(image, corners, gallery, entries, aligned, refit)
 
 
 def _name_region(
@@ -349,6 +354,7 @@ def _name_region(
     gallery: Gallery,
     entries: list[int],
     aligned: bool,
+    refit: bool,
 ) -> tuple[np.ndarray, Naming] | None:
     if not plausible_card(corners, fitted=True):
         return None
@@ -362,6 +368,7 @@ def _name_region(
     refined = _refined_corners(corners, naming)
     if (
         refined is not None
+        and refit
         and aligned
         and naming.confidence < tuning.REFIT_BELOW
         and naming.inliers >= tuning.MIN_NAME_INLIERS
@@ -412,7 +419,7 @@ def name_hypotheses(
             patch = rectify(image, corners)
             rivals += shortlist_by_index(patch, gallery, tuning.REST_INDEX_SHORTLIST)
             rivals += shortlist_by_signature(patch, gallery, tuning.REST_SIGNATURE_SHORTLIST)
-        result = name_region(image, corners, gallery, [hyp.entry, *rivals])
+        result = name_region(image, corners, gallery, [hyp.entry, *rivals], refit=True)
         if result is None:
             continue
         corners, naming = result
