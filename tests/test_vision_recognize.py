@@ -339,32 +339,13 @@ def test_gallery_with_fractional_numbers_where_whole_ones_belong_is_refused(
         Gallery.load(folder)
 
 
-@pytest.mark.parametrize("seed", [30, 34, 40])
+@pytest.mark.parametrize("seed", [30, 34, 40, 66, 81, 96])
 def test_a_stranger_whose_outline_is_lost_is_still_reported(gallery: Gallery, seed: int) -> None:
     """Hard scenes where the stranger's outline is not found (it touches a card, lies steep or
     its edge is faint): its crowd of unexplained features still reports it unknown, with a
-    reason and a pick list - never missed, never named (issue 14, section 4)."""
-    names = NAMES[5:11]
-    faces = [render_card_face(n, 0) for n in names]
-    faces.append(render_card_face("Nobody enrolled me", 3))
-    scene = compose_scene(faces, np.random.default_rng(seed), difficulty="hard")
-    result = identify(scene.image, gallery)
-    stranger = next(c for c in scene.cards if c.index == 6)
-    assert not any(inside(stranger.center, c.corners) for c in result.cards)
-    reports = [u for u in result.unknown if inside(stranger.center, u.corners)]
-    assert len(reports) == 1
-    assert reports[0].reason == REASON_NOT_IN_GALLERY and len(reports[0].candidates) >= 3
-    assert {c.name for c in result.cards} <= set(names)
-
-
-@pytest.mark.parametrize("seed", [66, 81, 96])
-def test_a_stranger_whose_crowd_is_split_or_runs_into_others_is_reported(
-    gallery: Gallery, seed: int
-) -> None:
-    """Hard scenes whose stranger was missed before leftovers searched card-sized windows on
-    the table plane: its features' crowd broke into scraps (a plain art box) or ran into a
-    neighbour's, so no crowd was one card's size. Now reported unknown, with a reason and a
-    pick list, and nothing named wrongly (issue 14, section 4)."""
+    reason and a pick list - never missed, never named (issue 14, section 4). Seeds 66, 81 and
+    96 were missed before leftovers searched card-sized windows on the table plane: the crowd
+    broke into scraps (a plain art box) or ran into a neighbour's, so none was one card's size."""
     names = NAMES[5:11]
     faces = [render_card_face(n, 0) for n in names]
     faces.append(render_card_face("Nobody enrolled me", 3))
