@@ -140,14 +140,16 @@ def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     gy = cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3)
     if gx.ndim == 2:
         return gx, gy
-    magnitude = np.abs(gx) + np.abs(gy)  # int16 is enough: |Sobel| <= 1020 per axis
-    dx, dy, best = gx[..., 0], gy[..., 0], magnitude[..., 0]
+    # OpenCV's per-pixel operations, not numpy's: several times faster on a whole photo.
+    gxs, gys = cv2.split(gx), cv2.split(gy)
+    magnitude = [cv2.add(np.abs(x), np.abs(y)) for x, y in zip(gxs, gys, strict=True)]
+    dx, dy, best = gxs[0], gys[0], magnitude[0]  # |Sobel| <= 1020 per axis: int16 is enough
     for c in (1, 2):
-        stronger = magnitude[..., c] > best
-        dx = np.where(stronger, gx[..., c], dx)
-        dy = np.where(stronger, gy[..., c], dy)
-        best = np.maximum(best, magnitude[..., c])
-    return np.ascontiguousarray(dx), np.ascontiguousarray(dy)
+        stronger = cv2.compare(magnitude[c], best, cv2.CMP_GT)
+        cv2.copyTo(gxs[c], stronger, dx)
+        cv2.copyTo(gys[c], stronger, dy)
+        best = cv2.max(best, magnitude[c])
+    return dx, dy
 
 
 def padding_box(image: np.ndarray) -> tuple[int, int, int, int]:

@@ -7,6 +7,8 @@ card face, so the first edge is the card's top wherever it lies in the picture.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -25,15 +27,25 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     centre = q.mean(axis=0)
     angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
     q = q[np.argsort(angles)]  # clockwise on screen (y down), starting anywhere
-    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    # Plain floats, not numpy calls per corner: outline screening runs this thousands of times.
+    pts = q.tolist()
+    sides = _side_lengths(pts)
     # Short edges: pick the pair (0-1, 2-3) or (1-2, 3-0) with the smaller total length.
     start = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
     # Edge start->start+1 is a short edge; choose which short edge is the top.
-    a = (q[start] + q[(start + 1) % 4]) / 2
-    b = (q[(start + 2) % 4] + q[(start + 3) % 4]) / 2
-    if b[1] < a[1]:
+    a_y = pts[start][1] + pts[(start + 1) % 4][1]
+    b_y = pts[(start + 2) % 4][1] + pts[(start + 3) % 4][1]
+    if b_y < a_y:
         start = (start + 2) % 4
-    return np.array([q[(start + i) % 4] for i in range(4)], np.float32)
+    return q[[(start + i) % 4 for i in range(4)]]
+
+
+def _side_lengths(pts: list[list[float]]) -> list[float]:
+    """Lengths of the four sides (corner i to corner i + 1) of a quadrilateral's corners."""
+    return [
+        math.hypot(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1])
+        for i in range(4)
+    ]
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CARD_W, CARD_H)):
@@ -111,9 +123,10 @@ def plausible_card(
     picture is seen from further off vertical than the camera is tilted, and looks thinner
     and more sheared than an outline search may accept."""
     q = order_corners(quad)
-    if not cv2.isContourConvex(q.reshape(-1, 1, 2).astype(np.float32)):
+    if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
         return False
-    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    pts = q.tolist()
+    sides = _side_lengths(pts)
     if min(sides) < tuning.MIN_SIDE:
         return False
     short = (sides[0] + sides[2]) / 2
@@ -130,15 +143,20 @@ def plausible_card(
     if max(sides[1], sides[3]) > spread * min(sides[1], sides[3]):
         return False
     # Corner angles between ~32 and ~148 degrees (steep views shear a card a lot).
-    return max_corner_cos(q) <= tuning.CORNER_COS[fitted]
+    return _max_corner_cos(pts) <= tuning.CORNER_COS[fitted]
 
 
 def max_corner_cos(q: np.ndarray) -> float:
     """The largest |cos| of the four corner angles of quadrilateral ``q`` (0: all square)."""
+    return _max_corner_cos(np.asarray(q, np.float64).reshape(4, 2).tolist())
+
+
+def _max_corner_cos(pts: list[list[float]]) -> float:
     worst = 0.0
     for i in range(4):
-        a = q[(i - 1) % 4] - q[i]
-        b = q[(i + 1) % 4] - q[i]
-        cos = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        px, py = pts[i]
+        ax, ay = pts[(i - 1) % 4][0] - px, pts[(i - 1) % 4][1] - py
+        bx, by = pts[(i + 1) % 4][0] - px, pts[(i + 1) % 4][1] - py
+        cos = (ax * bx + ay * by) / (math.hypot(ax, ay) * math.hypot(bx, by) + 1e-9)
         worst = max(worst, abs(cos))
     return worst
