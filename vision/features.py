@@ -32,12 +32,16 @@ def card_orb(n_features: int, levels: int = tuning.CARD_LEVELS) -> cv2.ORB:
     )
 
 
-def photo_orb(n_features: int, fast_threshold: int = tuning.PHOTO_FAST_THRESHOLD) -> cv2.ORB:
+def photo_orb(
+    n_features: int,
+    fast_threshold: int = tuning.PHOTO_FAST_THRESHOLD,
+    levels: int = tuning.PHOTO_LEVELS,
+) -> cv2.ORB:
     """The ORB detector for whole photos: more pyramid levels, cards may be any size."""
     return cv2.ORB.create(
         nfeatures=n_features,
         scaleFactor=tuning.PHOTO_SCALE_FACTOR,
-        nlevels=tuning.PHOTO_LEVELS,
+        nlevels=levels,
         edgeThreshold=tuning.ORB_EDGE_THRESHOLD,
         patchSize=tuning.ORB_PATCH_SIZE,
         fastThreshold=fast_threshold,
@@ -49,12 +53,15 @@ def photo_features(
     n_features: int,
     mask: np.ndarray | None = None,
     fast_threshold: int = tuning.PHOTO_FAST_THRESHOLD,
+    levels: int = tuning.PHOTO_LEVELS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(points, descriptors) of a whole photo: the ``n_features`` strongest ORB corners.
 
     (Spreading the budget over a grid, so a busy table cannot take most of it, was measured
     and did not find more cards: the cards' own corners are strong enough.)"""
-    keypoints, descriptors = photo_orb(n_features, fast_threshold).detectAndCompute(gray, mask)
+    keypoints, descriptors = photo_orb(n_features, fast_threshold, levels).detectAndCompute(
+        gray, mask
+    )
     if descriptors is None or not keypoints:
         return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
     return np.array([kp.pt for kp in keypoints], np.float32), descriptors

@@ -4,9 +4,10 @@
   the search runs again on that straight-down view (:func:`vision.find.find_in_table_view`).
   If the features named nothing, the cards named from their outlines give the perspective.
 - *Last look*: where no card is named yet, ORB runs again with a more sensitive corner
-  threshold for small or blurred cards the first budget under-sampled. Such a card must show
-  its outline in the photo and fit the table plane tightly, since a card of the same layout
-  that is not enrolled shares text and frame features with the references.
+  threshold for small or blurred cards the first budget under-sampled, on the pyramid's finer
+  levels only (a card big enough for the coarse ones was found by the first look). Such a
+  card must show its outline in the photo and fit the table plane tightly, since a card of the
+  same layout that is not enrolled shares text and frame features with the references.
 """
 
 from __future__ import annotations
@@ -88,7 +89,11 @@ def last_look(
     if mask.mean() <= 255 * tuning.REST_MIN_UNCOVERED:
         return cards, unknown
     points, descriptors = photo_features(
-        photo.gray, tuning.REST_FEATURES, mask, fast_threshold=tuning.SENSITIVE_FAST_THRESHOLD
+        photo.gray,
+        tuning.REST_FEATURES,
+        mask,
+        fast_threshold=tuning.SENSITIVE_FAST_THRESHOLD,
+        levels=tuning.REST_LEVELS,
     )
     found, _ = find_hypotheses(points, descriptors, gallery, photo.work_size)
     named, _ = name_hypotheses(photo.image, photo.scale, gallery, found, accept, wide=True)

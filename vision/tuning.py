@@ -117,8 +117,8 @@ CARD_SCALE_FACTOR = 1.3  # ORB pyramid step on cards (references: 5 levels, down
 CARD_LEVELS = 3  # ORB pyramid levels of a rectified card
 MIN_NAME_INLIERS = 12  # fewer geometric inliers never name a card (RANSAC noise floor)
 NAME_REPROJECTION = 5.0  # canonical px of the naming homography's RANSAC (hand-set)
-NAME_ITERATIONS = 300  # its RANSAC rounds (cost: most of naming's time)
-NAME_CONFIDENCE = 0.99  # its RANSAC stop confidence
+NAME_ITERATIONS = 2000  # its USAC rounds at most (OpenCV's default; it stops far earlier)
+NAME_CONFIDENCE = 0.995  # its USAC stop confidence (OpenCV's default)
 RIVALS_CHECKED = 3  # other-name references checked geometrically (hand-set; sets the rival)
 SIGNATURE_SHORTLIST = 3  # closest whole-card signatures added to every naming's shortlist
 # Inliers on the card's outer border are not counted (every card has the same frame): the
@@ -261,6 +261,10 @@ COMPLETION_NEW_IOU = 0.7  # a completed card overlapping an outline this much is
 # -- last look: a more sensitive search where nothing is named -------------------------------------
 REST_FEATURES = 2000  # ORB budget of the last look
 SENSITIVE_FAST_THRESHOLD = 6  # its FAST threshold (small or blurred cards; hard scenes)
+# Its pyramid levels: the finest 3 of the photo's 6. The coarse levels cost a third of its time
+# and spent its budget on big things the first look already named (seed 2026, 240 scenes:
+# 1664 -> 1668 named right; seed 11, 120 scenes: 827 -> 829, missed 2 -> 0; nothing wrong).
+REST_LEVELS = 3
 REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo holds no named card
 REST_INDEX_SHORTLIST = 6  # last-look finds are checked against as many rivals as outlines
 REST_SIGNATURE_SHORTLIST = 8
