@@ -65,14 +65,18 @@ def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray | None, bool]:
 
 
 def find_card_quads(
-    image: np.ndarray, *, min_fraction: float = tuning.MIN_CARD_FRACTION
+    image: np.ndarray,
+    *,
+    min_fraction: float = tuning.MIN_CARD_FRACTION,
+    padding: tuple[int, int, int, int] | None = None,
 ) -> list[np.ndarray]:
     """Card-shaped outlines in ``image``: corner arrays (TL, TR, BR, BL; image pixels).
 
     Looks for closed, convex, card-proportioned outlines in edge maps at two sensitivities
     (so both crisp and faint card edges are found). Pieces of the picture's own border (a
     padded canvas, the photo edge) are not cards and are dropped. ``min_fraction``: the smallest
-    card side accepted, as a fraction of the picture's short side.
+    card side accepted, as a fraction of the picture's short side. ``padding``: the picture
+    inside any padding canvas (:func:`padding_box` of ``image``), if already known.
     """
     full_h, full_w = image.shape[:2]
     scale = min(1.0, tuning.OUTLINE_LONG_SIDE / max(full_h, full_w))
@@ -82,7 +86,16 @@ def find_card_quads(
     blur = tuning.OUTLINE_BLUR
     dx, dy = _colour_gradient(cv2.GaussianBlur(small, (blur, blur), 0))
     h, w = dx.shape
-    box = padding_box(small)
+    if padding is None:
+        box = padding_box(small)
+    else:  # the same box on the copy searched (the whole copy where it was the whole picture)
+        x0, y0, x1, y1 = padding
+        box = (
+            int(x0 * scale),
+            int(y0 * scale),
+            w if x1 >= full_w else int(np.ceil(x1 * scale)),
+            h if y1 >= full_h else int(np.ceil(y1 * scale)),
+        )
     tiny_scale = min(1.0, tuning.PADDING_SCAN_SIDE / max(h, w))
     min_side = min_fraction * min(h, w) * 1.5
     max_area = tuning.MAX_CARD_AREA * h * w

@@ -118,13 +118,16 @@ def positional_matches(
     ref_entry = np.repeat(np.arange(len(refs)), sizes)
     ref_cell = ref_entry * n_cells + _cell_of(ref_points, r, cols)
     order = np.argsort(ref_cell, kind="stable")
-    cells = ref_cell[order]
+    # Where each cell's reference features start in ``order``, and how many: a table over
+    # every cell of every reference (a few thousand), not two searches per patch feature.
+    per_cell = np.bincount(ref_cell, minlength=len(refs) * n_cells)
+    cell_start = np.cumsum(per_cell) - per_cell
     around = np.array([dy * cols + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
     near_cells = (_cell_of(points, r, cols)[:, None] + around[None, :]).ravel()
     wanted = (np.arange(len(refs))[:, None] * n_cells + near_cells[None, :]).ravel()
     owner = np.tile(np.repeat(np.arange(len(points)), len(around)), len(refs))
-    lo = np.searchsorted(cells, wanted, side="left")
-    lengths = np.searchsorted(cells, wanted, side="right") - lo
+    lo = cell_start[wanted]
+    lengths = per_cell[wanted]
     total = int(lengths.sum())
     ii = np.repeat(owner, lengths)
     offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)

@@ -19,12 +19,14 @@ from vision.result import DamagedPhotoError, VisionError
 class Photo:
     """``image``: the full photo (BGR), rectified from when naming; ``work``: a copy at most
     ``WORK_LONG_SIDE`` px long, searched when finding; ``gray``: the work copy in grey;
-    ``scale``: work pixels per photo pixel (<= 1)."""
+    ``scale``: work pixels per photo pixel (<= 1); ``padding``: the picture inside any padding
+    canvas (x0, y0, x1, y1), work pixels."""
 
     image: np.ndarray
     work: np.ndarray
     gray: np.ndarray
     scale: float
+    padding: tuple[int, int, int, int]
 
     @classmethod
     def of(cls, image: np.ndarray) -> Photo:
@@ -41,10 +43,11 @@ class Photo:
         if scale < 1.0:
             work = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         # The light taken out once, for every step (vision.photometry).
-        tables = balance_tables(work, padding_box(work))
+        padding = padding_box(work)
+        tables = balance_tables(work, padding)
         work = balance(work, tables)
         image = work if scale == 1.0 else balance(image, tables)
-        return cls(image, work, to_gray(work), scale)
+        return cls(image, work, to_gray(work), scale, padding)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -58,7 +61,8 @@ class Photo:
     def outlines(self) -> list[np.ndarray]:
         """Card-shaped outlines in photo pixels (searched on the work copy: they need no more
         detail)."""
-        return [(q / self.scale).astype(np.float32) for q in find_card_quads(self.work)]
+        quads = find_card_quads(self.work, padding=self.padding)
+        return [(q / self.scale).astype(np.float32) for q in quads]
 
 
 # -- reading a photo file ---------------------------------------------------------------------
