@@ -1,9 +1,10 @@
 """Name: a card region rectified from the full photo, compared with a shortlist of references
 feature by feature *at the same position on the card*.
 
-The RANSAC inliers of the best reference against the best reference of another name give the
-confidence (:func:`confidence_from_inliers`) and the exact corners. A name the features are
-not fully sure of gets a second opinion from the card's look (:mod:`vision.appearance`).
+The geometric inliers (a homography fitted by USAC) of the best reference against the best
+reference of another name give the confidence (:func:`confidence_from_inliers`) and the exact
+corners. A name the features are not fully sure of gets a second opinion from the card's look
+(:mod:`vision.appearance`).
 """
 
 from __future__ import annotations
@@ -206,7 +207,7 @@ def _match_shortlist(
 
 
 def _to_check(matched: Matches, gallery: Gallery) -> set[int]:
-    """The geometric check (RANSAC) runs for the two best-matching references and the best
+    """The geometric check (a homography fit) runs for the two best-matching references and the best
     few references of other names (the rivals that set the confidence); the rest keep their
     match counts."""
     top_name = gallery.entries[matched[0][0]].name
@@ -293,7 +294,7 @@ def _moot(
 ) -> bool:
     """Can a reference's geometric check change the naming? Not when its matches (an upper
     bound on its inliers; references come most matches first) can neither beat the best so
-    far nor raise the best other name's inliers: then RANSAC is skipped (the naming is the
+    far nor raise the best other name's inliers: then its fit is skipped (the naming is the
     same, its pick-list score is its match count)."""
     if best[0] < 0 or matches > best[1]:
         return False

@@ -8,7 +8,7 @@ programs share the machine), each charged exclusively (a part inside another pau
 - ``find``: ORB on the photo and the word-index votes;
 - ``fit``: RANSAC fits of the voted references (card hypotheses);
 - ``outline``: colour-edge outlines, and screening them (plane, edges, completion);
-- ``name``: rectifying a card and naming it feature by feature (its RANSAC included);
+- ``name``: rectifying a card and naming it feature by feature (its homography fits included);
 - ``look``: the look's second opinion and last word.
 """
 
