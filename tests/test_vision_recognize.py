@@ -23,9 +23,11 @@ from vision import (
 )
 from vision.appearance import (
     confidence_from_look,
+    last_word,
     look_contradicts,
     look_disowns,
     look_similarities,
+    shares_layout,
 )
 from vision.detect import cards_in_reading_order
 from vision.gallery import Gallery, GalleryError, name_from_filename
@@ -33,6 +35,7 @@ from vision.geometry import CARD_H, CARD_W, inside, quad_iou
 from vision.layout import two_columns
 from vision.name import confidence_from_inliers
 from vision.plane import completed_cards
+from vision.result import Card
 from vision.synth import compose_scene, render_card_face
 
 NAMES = [f"Card {i:02d}" for i in range(16)]
@@ -322,6 +325,43 @@ def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
     for name in names[:4]:
         small.enroll(name, render_card_face(name, 0))
     assert not look_disowns(card, small, names[3])
+
+
+def test_a_name_resting_on_shared_rules_text_needs_the_look_to_confirm_it() -> None:
+    """A cycle: two enrolled cards with the same frame and rules text and different art. A
+    third card of the cycle, not enrolled, lines up the shared text with both names (many
+    inliers, a close rival), so only its art can tell, and the look must confirm the name."""
+    names = [f"Look {i:02d}" for i in range(48)]
+    g = Gallery()
+    for name in names:
+        g.enroll(name, render_card_face(name, 0))
+    cycle = render_card_face("Cycle", 0)
+
+    def with_art_of(donor: str) -> np.ndarray:
+        card = cycle.copy()
+        card[58:278, 14:322] = render_card_face(donor, 0)[58:278, 14:322]  # the art box
+        return card
+
+    g.enroll("Cycle One", with_art_of("Art One"))
+    g.enroll("Cycle Two", with_art_of("Art Two"))
+    h, w = cycle.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+    def kept(image: np.ndarray, inliers: int, rival: int) -> bool:
+        card = Card("Cycle One", 0.6, corners, inliers=inliers, rival_inliers=rival)
+        named, unknown = last_word(image, g, [card], [])
+        assert len(named) + len(unknown) == 1
+        return bool(named)
+
+    assert shares_layout(Card("Cycle One", 0.6, corners, inliers=77, rival_inliers=61))
+    assert not shares_layout(Card("Cycle One", 1.0, corners, inliers=120, rival_inliers=20))
+    stranger = with_art_of("Art Three")
+    # Its look is closer to "Cycle One" than to any other name: with a weak rival it passes ...
+    assert kept(stranger, 120, 20)
+    # ... but a close rival says the features saw only the shared text: it is disowned.
+    assert not kept(stranger, 77, 61)
+    assert kept(with_art_of("Art One"), 77, 61)  # the enrolled card itself is confirmed
+    assert kept(cv2.GaussianBlur(with_art_of("Art One"), (0, 0), 2.0), 77, 61)
 
 
 @pytest.mark.parametrize("key", ["descriptors", "owner", "looks", "word_order"])

@@ -76,10 +76,14 @@ def _similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float
     return float(sims[same].max()), float(sims[~same].max())
 
 
-def look_disowns(patch: np.ndarray, gallery: Gallery, name: str) -> bool:
+def look_disowns(
+    patch: np.ndarray, gallery: Gallery, name: str, *, shared_layout: bool = False
+) -> bool:
     """Does the card's look, compared cell by cell (the median of 12 cells, so half the card
     may be covered or glared), deny the name? Yes when it is not close to the named reference,
-    or closer to a reference of another name."""
+    or closer to a reference of another name. With ``shared_layout`` (another name lined up
+    at least half as many features: see :func:`shares_layout`) the look must also be close to
+    the named reference, not just closer to it than to the others."""
     if len(gallery) < tuning.LOOK_MIN_GALLERY:
         return False
     cells = gallery.look_cells()
@@ -89,7 +93,18 @@ def look_disowns(patch: np.ndarray, gallery: Gallery, name: str) -> bool:
     if same.all():
         return False
     similarity, other = float(scores[same].max()), float(scores[~same].max())
-    return similarity < tuning.LOOK_MIN_CELLS_SIMILARITY or other > similarity
+    if similarity < tuning.LOOK_MIN_CELLS_SIMILARITY or other > similarity:
+        return True
+    return shared_layout and similarity < tuning.LOOK_SHARED_MIN_CELLS_SIMILARITY
+
+
+def shares_layout(card: Card) -> bool:
+    """Did another name line up at least half as many inliers as the card's own name? Then
+    what the features saw is mostly what the two references share - a cycle's frame and
+    word-for-word rules text - and the name rests on the art, which only the look can judge (a
+    card that is not enrolled, sharing the rules text of two enrolled ones, was named at 77
+    inliers against 61)."""
+    return card.rival_inliers >= tuning.LOOK_SHARED_RIVAL_SHARE * card.inliers
 
 
 def last_word(
@@ -100,7 +115,8 @@ def last_word(
     kept: list[Card] = []
     disowned: list[UnknownCard] = []
     for card in cards:
-        if look_disowns(look_patch(image, card.corners), gallery, card.name):
+        patch = look_patch(image, card.corners)
+        if look_disowns(patch, gallery, card.name, shared_layout=shares_layout(card)):
             disowned.append(UnknownCard(card.corners, REASON_NOT_IN_GALLERY, card.candidates))
         else:
             kept.append(card)

@@ -91,6 +91,7 @@ def card_from(naming: Naming, corners: np.ndarray) -> Card:
         entry=naming.entry,
         inliers=naming.inliers,
         candidates=candidate_list(naming.scores),
+        rival_inliers=naming.rival_inliers,
     )
 
 

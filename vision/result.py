@@ -53,7 +53,9 @@ class Candidate:
 class Card:
     """A named card: ``corners`` are the card face's top-left, top-right, bottom-right,
     bottom-left in image pixels (so the card's top edge is corners[0] -> corners[1]);
-    ``orientation`` is how far the card is turned from upright, degrees counter-clockwise."""
+    ``orientation`` is how far the card is turned from upright, degrees counter-clockwise.
+    ``inliers`` are the named reference's geometric inliers, ``rival_inliers`` those of the
+    best reference with another name."""
 
     name: str
     confidence: float
@@ -61,6 +63,7 @@ class Card:
     entry: int = -1
     inliers: int = 0
     candidates: list[Candidate] = field(default_factory=list)
+    rival_inliers: int = 0
 
     @property
     def center(self) -> tuple[float, float]:

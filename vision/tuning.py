@@ -183,6 +183,13 @@ LOOK_VETO_GAP = 0.25
 # The last word on every named card, cell by cell: right names scored 0.54 and up on dev
 # scenes (0.89+ on the real photos), not-enrolled cards named as their cycle 0.27-0.55.
 LOOK_MIN_CELLS_SIMILARITY = 0.45
+# ... and when another name lined up at least this share of the name's inliers (shared rules
+# text and frame), the look must be at least this close: right names with such a rival scored
+# 0.8+ (seed-2026 benchmark and held-out split on both stacks, exposure x1.3), the one
+# held-out card named wrongly this way 0.48. (A lead over the other names was tried too: a
+# right name under exposure x1.3 led a look-alike name by only 0.13.)
+LOOK_SHARED_RIVAL_SHARE = 0.5
+LOOK_SHARED_MIN_CELLS_SIMILARITY = 0.7
 
 # -- outlines: card-shaped loops in colour edges (detect.find_card_quads) --------------------------
 OUTLINE_LONG_SIDE = 1000  # px: edges are searched on a copy about this big (hand-set, speed)
