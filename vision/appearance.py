@@ -82,7 +82,7 @@ def look_disowns(
     """Does the card's look, compared cell by cell (the median of 12 cells, so half the card
     may be covered or glared), deny the name? Yes when it is not close to the named reference,
     or closer to a reference of another name. With ``shared_layout`` (another name lined up
-    at least half as many features: see :func:`shares_layout`) the look must also be close to
+    nearly as many inliers: see :func:`shares_layout`) the look must also be close to
     the named reference, not just closer to it than to the others."""
     if len(gallery) < tuning.LOOK_MIN_GALLERY:
         return False
@@ -99,11 +99,11 @@ def look_disowns(
 
 
 def shares_layout(card: Card) -> bool:
-    """Did another name line up at least half as many inliers as the card's own name? Then
-    what the features saw is mostly what the two references share - a cycle's frame and
-    word-for-word rules text - and the name rests on the art, which only the look can judge (a
-    card that is not enrolled, sharing the rules text of two enrolled ones, was named at 77
-    inliers against 61)."""
+    """Did another name line up nearly as many inliers as the card's own name (at least
+    ``LOOK_SHARED_RIVAL_SHARE``)? Then what the features saw is mostly what the two share - a
+    cycle's frame and word-for-word rules text - and the name rests on the art, which only the
+    look can judge (a card that is not enrolled, sharing the rules text of two enrolled ones,
+    was named at 77 inliers against 61)."""
     return card.rival_inliers >= tuning.LOOK_SHARED_RIVAL_SHARE * card.inliers
 
 

@@ -184,11 +184,12 @@ LOOK_VETO_GAP = 0.25
 # scenes (0.89+ on the real photos), not-enrolled cards named as their cycle 0.27-0.55.
 LOOK_MIN_CELLS_SIMILARITY = 0.45
 # ... and when another name lined up at least this share of the name's inliers (shared rules
-# text and frame), the look must be at least this close: right names with such a rival scored
-# 0.8+ (seed-2026 benchmark and held-out split on both stacks, exposure x1.3), the one
-# held-out card named wrongly this way 0.48. (A lead over the other names was tried too: a
-# right name under exposure x1.3 led a look-alike name by only 0.13.)
-LOOK_SHARED_RIVAL_SHARE = 0.5
+# text and frame), the look must be at least this close. Right names reached a share of 0.69
+# at most (seed-2026 benchmark and held-out split, both stacks), not-enrolled cards named as
+# their cycle 0.69-0.83; the one of those the last word missed scored 0.48 (right names:
+# 0.8+). At a share of 0.5 a real card under exposure x1.5 (share 0.57, look 0.52) was lost;
+# a lead over the other names was tried too (a right name under exposure x1.3 led by 0.13).
+LOOK_SHARED_RIVAL_SHARE = 0.75
 LOOK_SHARED_MIN_CELLS_SIMILARITY = 0.7
 
 # -- outlines: card-shaped loops in colour edges (detect.find_card_quads) --------------------------
