@@ -51,10 +51,9 @@ def sharpness(card: np.ndarray) -> float:
     return fine / coarse
 
 
-def _quad_from_contour(contour: np.ndarray) -> tuple[np.ndarray | None, bool]:
-    """The contour's hull as four corners, and whether that is only its bounding box (no
+def _quad_from_hull(hull: np.ndarray) -> tuple[np.ndarray | None, bool]:
+    """A contour's hull as four corners, and whether that is only its bounding box (no
     four-sided polygon fits the hull)."""
-    hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     for eps in tuning.QUAD_EPSILONS:
         approx = cv2.approxPolyDP(hull, eps * peri, True)
@@ -116,7 +115,7 @@ def find_card_quads(
                 continue
             hull = cv2.convexHull(contour)
             area = cv2.contourArea(hull)
-            quad, quad_is_box = _quad_from_contour(contour)
+            quad, quad_is_box = _quad_from_hull(hull)
             if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.int32)):
                 continue
             # The outline must be a filled quadrilateral: its hull nearly all inside the fitted
@@ -132,14 +131,13 @@ def find_card_quads(
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
     # An outline wholly inside another (a card's art box or text box) is not a card.
+    areas = [quad_area(q) for q in quads]
     return [
         q
-        for q in quads
+        for q, area in zip(quads, areas, strict=True)
         if not any(
-            o is not q
-            and cv2.contourArea(o.reshape(-1, 1, 2)) > cv2.contourArea(q.reshape(-1, 1, 2))
-            and all(inside(p, o) for p in q)
-            for o in quads
+            o_area > area and all(inside(p, o) for p in q)
+            for o, o_area in zip(quads, areas, strict=True)
         )
     ]
 
@@ -147,21 +145,30 @@ def find_card_quads(
 def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the x/y gradient of whichever colour channel changes most there, so an edge
     between two colours of equal brightness (a dark green card border on green felt) counts."""
-    if image.ndim == 2:
-        image = image[..., None]
-    gx = cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3)
-    if gx.ndim == 2:
-        return gx, gy
-    # OpenCV's per-pixel operations, not numpy's: several times faster on a whole photo.
-    gxs, gys = cv2.split(gx), cv2.split(gy)
-    magnitude = [cv2.add(np.abs(x), np.abs(y)) for x, y in zip(gxs, gys, strict=True)]
-    dx, dy, best = gxs[0], gys[0], magnitude[0]  # |Sobel| <= 1020 per axis: int16 is enough
+    if image.ndim == 2 or image.shape[2] == 1:
+        return cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(
+            image, cv2.CV_16S, 0, 1, ksize=3
+        )
+    # OpenCV's per-pixel operations, not numpy's: several times faster on a whole photo. The
+    # channels are split before the gradient (bytes, not the gradients' 16-bit words: half the
+    # memory to move; the gradient of each channel is the same either way).
+    channels = cv2.split(image)
+    gxs = [cv2.Sobel(c, cv2.CV_16S, 1, 0, ksize=3) for c in channels]
+    gys = [cv2.Sobel(c, cv2.CV_16S, 0, 1, ksize=3) for c in channels]
+    # |Sobel| <= 1020 per axis, so |dx| + |dy| fits int16. The magnitudes are made in place in
+    # two buffers: a fresh photo-sized array per step cost more than the arithmetic.
+    dx, dy = gxs[0], gys[0]
+    best = np.abs(gxs[0])
+    best += np.abs(gys[0])
+    magnitude, part = np.empty_like(best), np.empty_like(best)
     for c in (1, 2):
-        stronger = cv2.compare(magnitude[c], best, cv2.CMP_GT)
+        np.abs(gxs[c], out=magnitude)
+        np.abs(gys[c], out=part)
+        magnitude += part
+        stronger = cv2.compare(magnitude, best, cv2.CMP_GT)
         cv2.copyTo(gxs[c], stronger, dx)
         cv2.copyTo(gys[c], stronger, dy)
-        best = cv2.max(best, magnitude[c])
+        cv2.max(best, magnitude, dst=best)
     return dx, dy
 
 
@@ -255,7 +262,7 @@ def _touches_border(quad: np.ndarray, box: tuple[int, int, int, int], margin: fl
 def _dedupe(quads: list[np.ndarray], iou: float = tuning.NESTED_DEDUPE_IOU) -> list[np.ndarray]:
     """Merge near-identical outlines (the same card found at several edge sensitivities),
     preferring the larger one (the card's outer edge rather than an inner frame)."""
-    quads = sorted(quads, key=lambda q: -cv2.contourArea(q.reshape(-1, 1, 2)))
+    quads = sorted(quads, key=lambda q: -quad_area(q))
     kept: list[np.ndarray] = []
     for q in quads:
         if all(quad_iou(q, k) < iou for k in kept):
