@@ -35,7 +35,7 @@ from vision.geometry import CARD_H, CARD_W, inside, quad_iou
 from vision.layout import two_columns
 from vision.name import confidence_from_inliers
 from vision.plane import completed_cards
-from vision.result import Card
+from vision.result import Card, UnknownCard
 from vision.synth import compose_scene, render_card_face
 
 NAMES = [f"Card {i:02d}" for i in range(16)]
@@ -485,3 +485,50 @@ def test_a_card_found_at_corners_a_little_off_is_fitted_again(
     assert once is not None and once[1].confidence < 0.9
     assert once[1].inliers < naming.inliers / 2
     assert quad_iou(once[0], truth) < quad_iou(corners, truth) - 0.05
+
+
+def test_the_last_look_runs_only_where_the_first_look_saw_an_unnamed_crowd(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.relook as relook
+    from vision.photo import Photo
+
+    scene = compose_scene([render_card_face("Card 03", 0)], np.random.default_rng(5))
+    photo = Photo.of(scene.image)
+    corners = scene.cards[0].corners.astype(np.float32)
+    named = [Card("Card 03", 0.99, corners, inliers=40)]
+    rng = np.random.default_rng(1)
+    on_card = corners.mean(axis=0) + rng.uniform(-40, 40, (300, 2))
+    h, w = photo.gray.shape
+    table = rng.uniform([0, 0], [w, h], (25, 2))  # a pattern's few corners over the table
+    table = table[[not inside(p, corners) for p in table]]
+    # A card the first look saw but could not name: a card-sized crowd away from the named card.
+    spots = np.array(
+        [[w / 5, h / 5], [4 * w / 5, h / 5], [w / 5, 4 * h / 5], [4 * w / 5, 4 * h / 5]]
+    )
+    far = spots[np.argmax(np.linalg.norm(spots - corners.mean(axis=0), axis=1))]
+    crowd = far + rng.uniform(-60, 60, (80, 2))
+    searches: list[int] = []
+
+    def counting_features(*args, **kwargs):
+        searches.append(1)
+        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
+
+    monkeypatch.setattr(relook, "photo_features", counting_features)
+    quiet = np.vstack([on_card, table]).astype(np.float32)
+    relook.last_look(photo, gallery, named, [], ACCEPT_CONFIDENCE, quiet)
+    assert searches == []
+    busy = np.vstack([on_card, table, crowd]).astype(np.float32)
+    relook.last_look(photo, gallery, named, [], ACCEPT_CONFIDENCE, busy)
+    assert searches == [1]
+    # The same crowd on a card already reported unknown asks nothing more.
+    unknown = [
+        UnknownCard(
+            np.array(
+                [far + [-90, -120], far + [90, -120], far + [90, 120], far + [-90, 120]], np.float32
+            ),
+            REASON_NOT_IN_GALLERY,
+        )
+    ]
+    relook.last_look(photo, gallery, named, unknown, ACCEPT_CONFIDENCE, busy)
+    assert searches == [1]
