@@ -8,9 +8,10 @@
   levels only (a card big enough for the coarse ones was found by the first look). Such a
   card must show its outline in the photo and fit the table plane tightly, since a card of the
   same layout that is not enrolled shares text and frame features with the references.
-  It runs only where the first look's features crowd somewhere no card explains: each card it
-  found was such a crowd (seen, but not fitted or named), and on a clean table it would spend
-  a sixth of the photo's time finding nothing.
+  It runs only where something is there: a card reported unknown (it may yet be named), or
+  the first look's features crowding where no card is named (a card seen but not fitted or
+  named). On a clean table with every card named it would spend a sixth of the photo's time
+  finding nothing.
 """
 
 from __future__ import annotations
@@ -84,25 +85,15 @@ def _uncovered(photo: Photo, cards: list[Card]) -> np.ndarray:
     return mask
 
 
-def _first_look_crowd(
-    photo: Photo,
-    cards: list[Card],
-    unknown: list[UnknownCard],
-    mask: np.ndarray,
-    points: np.ndarray,
-) -> int:
+def _first_look_crowd(photo: Photo, cards: list[Card], mask: np.ndarray, points: np.ndarray) -> int:
     """The most first-look features (work ``points``) in any card-sized square away from the
-    cards named or reported unknown: outside ``mask`` (no named card) and the unknowns, both
-    grown by a margin (their corners can be a few px off, and their border features must not
-    count). A card the first look saw but could not name is such a crowd; a table's pattern
-    scatters a few features over the whole photo."""
-    if len(points) == 0 or not (cards or unknown):
+    named cards: outside ``mask`` (no named card) grown by a margin (their corners can be a
+    few px off, and their border features must not count). A card the first look saw but
+    could not name is such a crowd; a table's pattern scatters a few features over the whole
+    photo."""
+    if len(points) == 0 or not cards:
         return len(points)
-    if unknown:
-        mask = mask.copy()
-        for u in unknown:
-            cv2.fillConvexPoly(mask, np.round(u.corners * photo.scale).astype(np.int32), 0)
-    areas = [quad_area(c.corners) for c in cards] or [quad_area(u.corners) for u in unknown]
+    areas = [quad_area(c.corners) for c in cards]
     short_side = float(np.sqrt(np.median(areas) * CARD_W / CARD_H)) * photo.scale
     grow = max(1, int(short_side * tuning.LEFTOVER_COVER_MARGIN))
     mask = cv2.erode(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
@@ -127,18 +118,17 @@ def last_look(
     first_points: np.ndarray,
 ) -> tuple[list[Card], list[UnknownCard]]:
     """Cards found by a more sensitive search where no card is named yet. ``first_points``:
-    the first look's features (work pixels). Where hardly any of them lie away from the named
-    cards, the search is skipped: every card it found on the benchmark's scenes already held
-    76+ of them (a card the first look saw but could not fit or name), while a clean table
-    holds none."""
+    the first look's features (work pixels). The search runs only where something is there:
+    a card reported unknown (it may yet be named), or a crowd of first-look features away from
+    the named cards (a card the first look saw but could not fit or name). On a clean table
+    with every card named it would find nothing."""
     mask = _uncovered(photo, cards)
     if mask.mean() <= 255 * tuning.REST_MIN_UNCOVERED:
         return cards, unknown
-    if (
-        _first_look_crowd(photo, cards, unknown, mask, first_points)
-        < tuning.REST_MIN_FIRST_FEATURES
+    if not unknown and (
+        _first_look_crowd(photo, cards, mask, first_points) < tuning.REST_MIN_FIRST_FEATURES
     ):
-        return cards, [u for u in unknown if not explained(u.corners, cards)]
+        return cards, unknown
     points, descriptors = photo_features(
         photo.gray,
         tuning.REST_FEATURES,

@@ -274,11 +274,13 @@ SENSITIVE_FAST_THRESHOLD = 6  # its FAST threshold (small or blurred cards; hard
 # 1664 -> 1668 named right; seed 11, 120 scenes: 827 -> 829, missed 2 -> 0; nothing wrong).
 REST_LEVELS = 3
 REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo holds no named card
-# ... and only when some card-sized square away from the named and unknown cards (grown by
-# LEFTOVER_COVER_MARGIN) holds at least this many first-look features: a card the first look
-# saw but could not name. Every card the last look added came with such a crowd of 67+ (seed
-# 2026, 240 scenes: 14 cards), 75+ on seed 11 (90 scenes: 6 cards); generated tables scatter
-# 0-30 in most scenes, where the search is skipped (a busy table keeps it running).
+# ... and, when every card found is named, only where some card-sized square away from the
+# named cards (grown by LEFTOVER_COVER_MARGIN) holds at least this many first-look features: a
+# card the first look saw but could not name. Every card the last look added with no unknown
+# card reported came with such a crowd of 75+ (seed 2026, 240 scenes; seed 11, 90 scenes);
+# generated tables scatter 0-30 in most scenes, where the search is skipped (a busy table
+# keeps it running). With an unknown card it always runs: under a side lamp (a tuning light)
+# it named a dim card reported unknown whose crowd was only 13.
 REST_MIN_FIRST_FEATURES = 30
 REST_INDEX_SHORTLIST = 6  # last-look finds are checked against as many rivals as outlines
 REST_SIGNATURE_SHORTLIST = 8
