@@ -146,9 +146,8 @@ def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the x/y gradient of whichever colour channel changes most there, so an edge
     between two colours of equal brightness (a dark green card border on green felt) counts."""
     if image.ndim == 2 or image.shape[2] == 1:
-        return cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(
-            image, cv2.CV_16S, 0, 1, ksize=3
-        )
+        gx = cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3)
+        return gx, cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3)
     # OpenCV's per-pixel operations, not numpy's: several times faster on a whole photo. The
     # channels are split before the gradient (bytes, not the gradients' 16-bit words: half the
     # memory to move; the gradient of each channel is the same either way).

@@ -32,6 +32,32 @@ from vision.result import Card, UnknownCard
 Rect = tuple[Sequence[float], Sequence[float], float]  # cv2's rotated rectangle
 
 
+def free_features(
+    points: np.ndarray,
+    work_size: tuple[int, int],
+    scale: float,
+    cards: list[Card],
+    unknown: list[UnknownCard],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The work-image feature ``points`` (x, y whole pixels) that no card named or reported
+    covers, the mask of where they do (1 near a card), and a card's short side (work px; the
+    named cards' median). The cards are grown by the card's print margin: their corners can
+    be a few px off, and their border features must not be orphans. ``cards`` must not be
+    empty."""
+    card_area = float(np.median([quad_area(c.corners * scale) for c in cards]))
+    short_side = float(np.sqrt(card_area * CARD_W / CARD_H))
+    w, h = work_size
+    covered = np.zeros((h, w), np.uint8)
+    for quad in [c.corners for c in cards] + [u.corners for u in unknown]:
+        cv2.fillPoly(covered, [np.round(quad * scale).astype(np.int32)], 1)
+    grow = max(1, int(short_side * tuning.LEFTOVER_COVER_MARGIN))
+    near_card = cv2.dilate(covered, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    xs = np.clip(points[:, 0].astype(np.int64), 0, w - 1)
+    ys = np.clip(points[:, 1].astype(np.int64), 0, h - 1)
+    free = near_card[ys, xs] == 0
+    return xs[free], ys[free], near_card, short_side
+
+
 def leftover_regions(
     points: np.ndarray,
     work_size: tuple[int, int],
@@ -44,20 +70,10 @@ def leftover_regions(
     margin). Sized by the named cards: none named, none found."""
     if not cards or len(points) == 0:
         return []
-    card_area = float(np.median([quad_area(c.corners * scale) for c in cards]))
-    short_side = float(np.sqrt(card_area * CARD_W / CARD_H))
-    w, h = work_size
-    covered = np.zeros((h, w), np.uint8)
-    for quad in [c.corners for c in cards] + [u.corners for u in unknown]:
-        cv2.fillPoly(covered, [np.round(quad * scale).astype(np.int32)], 1)
-    grow = max(1, int(short_side * tuning.LEFTOVER_COVER_MARGIN))
-    near_card = cv2.dilate(covered, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-    xs = np.clip(points[:, 0].astype(np.int64), 0, w - 1)
-    ys = np.clip(points[:, 1].astype(np.int64), 0, h - 1)
-    free = near_card[ys, xs] == 0
-    xs, ys = xs[free], ys[free]
+    xs, ys, near_card, short_side = free_features(points, work_size, scale, cards, unknown)
     if len(xs) < tuning.LEFTOVER_MIN_FEATURES:
         return []
+    w, h = work_size
     cell = max(4, int(short_side / tuning.LEFTOVER_CELLS_PER_SIDE))
     grid = np.zeros((h // cell + 1, w // cell + 1), np.float32)
     np.add.at(grid, (ys // cell, xs // cell), 1.0)

@@ -24,7 +24,8 @@ from vision.detect import edge_support
 from vision.features import photo_features
 from vision.find import Hypothesis, find_hypotheses, find_in_table_view
 from vision.gallery import Gallery
-from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, quad_area
+from vision.geometry import CARD_CORNERS
+from vision.leftovers import free_features
 from vision.name import Naming, name_hypotheses
 from vision.photo import Photo
 from vision.plane import card_sized, to_card_plane
@@ -85,27 +86,19 @@ def _uncovered(photo: Photo, cards: list[Card]) -> np.ndarray:
     return mask
 
 
-def _first_look_crowd(photo: Photo, cards: list[Card], mask: np.ndarray, points: np.ndarray) -> int:
+def _first_look_crowd(photo: Photo, cards: list[Card], points: np.ndarray) -> int:
     """The most first-look features (work ``points``) in any card-sized square away from the
-    named cards: outside ``mask`` (no named card) grown by a margin (their corners can be a
-    few px off, and their border features must not count). A card the first look saw but
-    could not name is such a crowd; a table's pattern scatters a few features over the whole
-    photo."""
+    named cards (:func:`vision.leftovers.free_features`). A card the first look saw but could
+    not name is such a crowd; a table's pattern scatters a few features over the whole photo."""
     if len(points) == 0 or not cards:
         return len(points)
-    areas = [quad_area(c.corners) for c in cards]
-    short_side = float(np.sqrt(np.median(areas) * CARD_W / CARD_H)) * photo.scale
-    grow = max(1, int(short_side * tuning.LEFTOVER_COVER_MARGIN))
-    mask = cv2.erode(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-    h, w = mask.shape[:2]
-    xs = np.clip(points[:, 0].astype(np.int64), 0, w - 1)
-    ys = np.clip(points[:, 1].astype(np.int64), 0, h - 1)
-    free = mask[ys, xs] > 0
-    if not free.any():
+    xs, ys, near_card, short_side = free_features(points, photo.work_size, photo.scale, cards, [])
+    if len(xs) == 0:
         return 0
     cell = max(4, int(short_side / 4))
+    h, w = near_card.shape
     grid = np.zeros((h // cell + 1, w // cell + 1), np.float32)
-    np.add.at(grid, (ys[free] // cell, xs[free] // cell), 1.0)
+    np.add.at(grid, (ys // cell, xs // cell), 1.0)
     return int(round(float(cv2.boxFilter(grid, -1, (4, 4), normalize=False).max())))
 
 
@@ -126,7 +119,7 @@ def last_look(
     if mask.mean() <= 255 * tuning.REST_MIN_UNCOVERED:
         return cards, unknown
     if not unknown and (
-        _first_look_crowd(photo, cards, mask, first_points) < tuning.REST_MIN_FIRST_FEATURES
+        _first_look_crowd(photo, cards, first_points) < tuning.REST_MIN_FIRST_FEATURES
     ):
         return cards, unknown
     points, descriptors = photo_features(
