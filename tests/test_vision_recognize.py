@@ -531,3 +531,47 @@ def test_the_last_look_runs_only_where_an_unnamed_card_may_lie(
     ]
     relook.last_look(photo, gallery, named, unknown, ACCEPT_CONFIDENCE, quiet)
     assert searches == [1, 1]
+
+
+def test_the_table_view_is_searched_only_where_an_unnamed_card_may_lie(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scene = compose_scene([render_card_face("Card 03", 0)], np.random.default_rng(5))
+    photo = Photo.of(scene.image)
+    h, w = photo.gray.shape
+    cx, cy = w / 2, h / 2
+    # A card seen steeply (its far edge much narrower): the photo needs a straight-down view.
+    steep = np.array(
+        [[cx - 80, cy - 110], [cx + 80, cy - 110], [cx + 100, cy + 110], [cx - 100, cy + 110]],
+        np.float32,
+    )
+    flat = np.array(
+        [[cx - 90, cy - 125], [cx + 90, cy - 125], [cx + 90, cy + 125], [cx - 90, cy + 125]],
+        np.float32,
+    )
+    rng = np.random.default_rng(1)
+    on_card = np.array([cx, cy]) + rng.uniform(-50, 50, (300, 2))
+    table = rng.uniform([0, 0], [w, h], (25, 2))
+    table = table[[not inside(p, flat) and not inside(p, steep) for p in table]]
+    crowd = np.array([w / 6, h / 6]) + rng.uniform(-60, 60, (80, 2))
+    quiet = np.vstack([on_card, table]).astype(np.float32)
+    busy = np.vstack([on_card, table, crowd]).astype(np.float32)
+    searches: list[int] = []
+
+    def counting_search(*args, **kwargs):
+        searches.append(1)
+        return []
+
+    monkeypatch.setattr(relook, "find_in_table_view", counting_search)
+
+    def look(corners: np.ndarray, points: np.ndarray) -> None:
+        named = [Card("Card 03", 0.99, corners, inliers=40)]
+        more, weak = relook.second_look(photo, gallery, named, [], ACCEPT_CONFIDENCE, points)
+        assert more == [] and weak == []
+
+    look(steep, quiet)  # every card the first look saw is named: nothing to search for
+    assert searches == []
+    look(steep, busy)  # a card-sized crowd of features away from the named card
+    assert searches == [1]
+    look(flat, busy)  # a photo taken from above has no other view to search
+    assert searches == [1]

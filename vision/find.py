@@ -279,15 +279,16 @@ def table_view(
 
 
 def find_in_table_view(
-    gray: np.ndarray, hypotheses: list[Hypothesis], gallery: Gallery
+    gray: np.ndarray,
+    view: tuple[np.ndarray, tuple[int, int]],
+    hypotheses: list[Hypothesis],
+    gallery: Gallery,
 ) -> list[Hypothesis]:
-    """Look again in a straight-down view of the table: ORB is not made for steep views, so
-    cards far from the camera of a tilted photo are found here instead. Returns the new cards'
-    hypotheses, mapped back to the photo."""
+    """Look again in the straight-down ``view`` of the table (:func:`table_view` of
+    ``hypotheses``): ORB is not made for steep views, so cards far from the camera of a tilted
+    photo are found here instead. Returns the new cards' hypotheses, mapped back to the
+    photo."""
     height, width = gray.shape[:2]
-    view = table_view(hypotheses, width, height)
-    if view is None:
-        return []
     to_view, size = view
     flat = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_LINEAR)
     points, descriptors = photo_features(flat, tuning.PHOTO_FEATURES)

@@ -7,7 +7,7 @@ Each step is one call into a module with one job, and each is timed (``result.ti
 2. ``name`` (:mod:`vision.name`): each hypothesis is rectified from the full photo and named
    against a shortlist, feature by feature at the same position on the card.
 3. ``table_view`` (:mod:`vision.relook`): a steep photo is flattened by a named card's
-   perspective and searched again.
+   perspective and searched again, where the first look saw a card it did not name.
 4. ``outlines`` / ``outline_naming`` (:mod:`vision.detect`, :mod:`vision.outlines`):
    card-shaped outlines no named card explains are named the same way, or reported unknown
    with a reason (:mod:`vision.unknown`), as are cards found but named too weakly.
@@ -54,7 +54,7 @@ def identify(
         with clock.step("name", "name"):
             named, weak = name_hypotheses(photo.image, photo.scale, gallery, hypotheses, accept)
         with clock.step("table_view", "find"):
-            more, more_weak = second_look(photo, gallery, named, hypotheses, accept)
+            more, more_weak = second_look(photo, gallery, named, hypotheses, accept, points)
             cards = dedupe_cards(named + more)
         with clock.step("outlines", "outline"):
             quads = photo.outlines()

@@ -1,8 +1,10 @@
 """Searching again where the first look found too little.
 
 - *Second look*: when the photo is steep, a named card's perspective flattens the table and
-  the search runs again on that straight-down view (:func:`vision.find.find_in_table_view`).
-  If the features named nothing, the cards named from their outlines give the perspective.
+  the search runs again on that straight-down view (:func:`vision.find.find_in_table_view`),
+  where the first look saw a card it did not name (a crowd of its features away from the named
+  cards). If the features named nothing, the cards named from their outlines give the
+  perspective.
 - *Last look*: where no card is named yet, ORB runs again with a more sensitive corner
   threshold for small or blurred cards the first budget under-sampled, on the pyramid's finer
   levels only (a card big enough for the coarse ones was found by the first look). Such a
@@ -22,7 +24,7 @@ import numpy as np
 import vision.tuning as tuning
 from vision.detect import edge_support
 from vision.features import photo_features
-from vision.find import Hypothesis, find_hypotheses, find_in_table_view
+from vision.find import Hypothesis, find_hypotheses, find_in_table_view, table_view
 from vision.gallery import Gallery
 from vision.geometry import CARD_CORNERS
 from vision.leftovers import free_features
@@ -52,10 +54,22 @@ def second_look(
     named: list[Card],
     hypotheses: list[Hypothesis],
     accept: float,
+    first_points: np.ndarray,
 ) -> tuple[list[Card], list[tuple[np.ndarray, Naming]]]:
-    """Cards named in the straight-down view of a steep photo (and the weak namings there)."""
+    """Cards named in the straight-down view of a steep photo (and the weak namings there).
+    ``first_points``: the first look's features (work pixels). The view is searched only
+    where the first look saw something it did not name: a crowd of its features away from the
+    named cards (:func:`_first_look_crowd`). Every card the view has added came with one; with
+    every card on the table named, the search (a second ORB and find, a third of a steep
+    photo's time) finds nothing."""
     known = _as_hypotheses(named, photo.scale) + hypotheses
-    extra = find_in_table_view(photo.gray, known, gallery)
+    height, width = photo.gray.shape[:2]
+    view = table_view(known, width, height)
+    if view is None:
+        return [], []
+    if named and _first_look_crowd(photo, named, first_points) < tuning.VIEW_MIN_FIRST_FEATURES:
+        return [], []
+    extra = find_in_table_view(photo.gray, view, known, gallery)
     return name_hypotheses(photo.image, photo.scale, gallery, extra, accept)
 
 
@@ -72,7 +86,12 @@ def second_look_from_outlines(
 ) -> tuple[list[Card], list[UnknownCard]]:
     """The second look of a steep photo where ORB named nothing: the outline-named cards give
     the table's perspective."""
-    extra = find_in_table_view(photo.gray, _as_hypotheses(cards, photo.scale), gallery)
+    known = _as_hypotheses(cards, photo.scale)
+    height, width = photo.gray.shape[:2]
+    view = table_view(known, width, height)
+    if view is None:
+        return cards, unknown
+    extra = find_in_table_view(photo.gray, view, known, gallery)
     more, _ = name_hypotheses(photo.image, photo.scale, gallery, extra, accept)
     cards = _with_unexplained(cards, dedupe_cards(more))
     return cards, [u for u in unknown if not explained(u.corners, cards)]
