@@ -88,6 +88,7 @@ def card_features(
     return points, descriptors
 
 
+_NO_WORD = np.int32(1 << 20)  # an empty candidate slot: farther than any Hamming distance
 _BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], np.uint8)
 # numpy 1.x (Raspberry Pi OS Bookworm pins it) has no bitwise_count: bits of every 16-bit value.
 _WORD_BITS = (_BYTE_BITS[np.arange(65536) & 255] + _BYTE_BITS[np.arange(65536) >> 8]).astype(
@@ -210,36 +211,33 @@ class WordIndex:
             query, self.coarse, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k_coarse
         )
         # The queries of each coarse word, ascending: one stable sort, not a scan per word.
-        by_coarse = np.argsort(top.ravel(), kind="stable")
-        query_of = by_coarse // top.shape[1]
-        bounds = np.searchsorted(top.ravel()[by_coarse], np.arange(len(self.coarse) + 1))
-        rows_out, words_out, dist_out = [], [], []
+        flat = top.ravel()
+        by_coarse = np.argsort(flat, kind="stable")
+        query_of = by_coarse // k_coarse
+        bounds = np.searchsorted(flat[by_coarse], np.arange(len(self.coarse) + 1))
+        # Each query's candidate words side by side in one row, its coarse words in ascending
+        # order (a tie in distance goes to the lower word), then one stable sort per row.
+        rank = np.argsort(np.argsort(top, axis=1, kind="stable"), axis=1, kind="stable")
+        slot_of = rank.ravel()[by_coarse] * probes
+        dist_all = np.full((len(query), k_coarse * probes), _NO_WORD, np.int32)
+        word_all = np.zeros((len(query), k_coarse * probes), np.int64)
         for c in range(len(self.coarse)):
             lo, hi = int(self.coarse_starts[c]), int(self.coarse_starts[c + 1])
-            if hi <= lo:
+            a, b = int(bounds[c]), int(bounds[c + 1])
+            if hi <= lo or a == b:
                 continue
-            rows = query_of[bounds[c] : bounds[c + 1]]
-            if len(rows) == 0:
-                continue
+            rows = query_of[a:b]
             k = min(probes, hi - lo)
             dist, idx = cv2.batchDistance(
                 query[rows], self.words[lo:hi], cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
             )
-            rows_out.append(np.repeat(rows, k))
-            words_out.append(idx.ravel().astype(np.int64) + lo)
-            dist_out.append(dist.ravel())
-        if not rows_out:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        rows_all = np.concatenate(rows_out)
-        words_all = np.concatenate(words_out)
-        dist_all = np.concatenate(dist_out)
-        order = np.lexsort((dist_all, rows_all))
-        rows_all, words_all = rows_all[order], words_all[order]
-        group = np.r_[True, rows_all[1:] != rows_all[:-1]]
-        starts = np.flatnonzero(group)
-        rank = np.arange(len(rows_all)) - np.repeat(starts, np.diff(np.r_[starts, len(rows_all)]))
-        keep = rank < probes
-        return rows_all[keep].astype(np.int64), words_all[keep]
+            cols = slot_of[a:b, None] + np.arange(k)
+            dist_all[rows[:, None], cols] = dist
+            word_all[rows[:, None], cols] = idx + lo
+        nearest = np.argsort(dist_all, axis=1, kind="stable")[:, :probes]
+        found = np.take_along_axis(dist_all, nearest, axis=1) < _NO_WORD
+        rows_out = np.broadcast_to(np.arange(len(query), dtype=np.int64)[:, None], found.shape)
+        return rows_out[found], np.take_along_axis(word_all, nearest, axis=1)[found]
 
     def candidates(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """For each query descriptor, the gallery descriptors under its ``probes`` nearest
