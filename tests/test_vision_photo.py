@@ -1,6 +1,7 @@
 """Damaged photos (issue 14, section 5): a file cut short is refused by name, never read as a
 half-grey picture - by the vision library, `tablekeeper vision identify` (exit 2) and the
-appliance (a message that says to retake)."""
+appliance (a message that says to retake). And the photo's padding canvas, found the same with
+or without the shortcut for photos that have none."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import numpy as np
 import pytest
 from test_vision_cli import NAMES, enrolled, run  # noqa: F401  (enrolled is a fixture)
 
+import vision.detect as detect
+import vision.tuning as tuning
 from vision import DamagedPhotoError, VisionError, decode_photo, read_photo
 from vision.photo import photo_damage
 from vision.synth import compose_scene, render_card_face
@@ -101,3 +104,30 @@ def test_score_by_photo_refuses_a_photo_cut_short(enrolled: Path, tmp_path: Path
     cut.write_bytes(_scene_jpeg()[:9000])
     with pytest.raises(CliError, match=r"hand\.jpg: the photo is damaged \(it ends early\)"):
         read(cut, enrolled, "rows")
+
+
+def test_the_padding_canvas_is_found_the_same_without_the_small_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1)).image
+    h, w = scene.shape[:2]
+    photos = [scene]
+    for colour in (255, 0, 228):  # letterboxed on a white, a black and an off-white canvas
+        canvas = np.full((h + 260, w + 420, 3), colour, np.uint8)
+        canvas[130 : 130 + h, 210 : 210 + w] = scene
+        photos.append(canvas)
+    rim = scene.copy()
+    rim[:4], rim[-4:], rim[:, :4], rim[:, -4:] = 235, 235, 235, 235  # a thin light frame only
+    photos.append(rim)
+    found = [detect.padding_box(photo) for photo in photos]
+    shortcut = [
+        not detect._edge_may_be_padding(p, tuning.PADDING_SCAN_SIDE / max(p.shape[:2]))
+        for p in photos
+    ]
+    assert shortcut[0]  # a table photo's edge cannot be a canvas: no small copy is made
+    assert found[0] == (0, 0, w, h)
+    for box in found[1:4]:  # each canvas is found, the picture inside it within a block
+        assert abs(box[0] - 210) <= 10 and abs(box[1] - 130) <= 10
+        assert abs(box[2] - (210 + w)) <= 10 and abs(box[3] - (130 + h)) <= 10
+    monkeypatch.setattr(detect, "_edge_may_be_padding", lambda image, scale: True)
+    assert [detect.padding_box(photo) for photo in photos] == found

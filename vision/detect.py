@@ -176,6 +176,8 @@ def padding_box(image: np.ndarray) -> tuple[int, int, int, int]:
     a small copy (it needs no detail), then scaled up (:func:`content_box`)."""
     h, w = image.shape[:2]
     tiny_scale = min(1.0, tuning.PADDING_SCAN_SIDE / max(h, w))
+    if tiny_scale < 1.0 and not _edge_may_be_padding(image, tiny_scale):
+        return 0, 0, w, h  # what content_box would find on the small copy, without making it
     tiny = cv2.resize(image, None, fx=tiny_scale, fy=tiny_scale, interpolation=cv2.INTER_AREA)
     bx0, by0, bx1, by1 = content_box(tiny)
     return (
@@ -184,6 +186,41 @@ def padding_box(image: np.ndarray) -> tuple[int, int, int, int]:
         int(np.ceil(bx1 / tiny_scale)) if bx1 < tiny.shape[1] else w,
         int(np.ceil(by1 / tiny_scale)) if by1 < tiny.shape[0] else h,
     )
+
+
+_BLOCK_MARGIN = 3  # px added to each side of a small-copy pixel's block: covers any rounding
+
+
+def _edge_may_be_padding(image: np.ndarray, tiny_scale: float) -> bool:
+    """Could the small copy of ``image`` (area-averaged at ``tiny_scale``) have a white or black
+    edge, as padding has? Each of its edge pixels averages a block of the picture's edge, so it
+    lies between that block's darkest and brightest values, and the median of its edge between
+    the medians of those bounds. When no bound allows padding, :func:`content_box` would find
+    none: a twentieth of the time of the copy (most photos have no canvas)."""
+    h, w = image.shape[:2]
+    # The small copy's size as cv2.resize rounds it, and its pixels' blocks, grown to be sure.
+    tiny_w, tiny_h = max(1, int(np.rint(w * tiny_scale))), max(1, int(np.rint(h * tiny_scale)))
+    depth = int(np.ceil(max(w / tiny_w, h / tiny_h, 1.0 / tiny_scale))) + _BLOCK_MARGIN
+    lows, highs = [], []
+    for strip, across, n_out, n_in in (
+        (image[:depth], 0, tiny_w, w),  # the top edge: its rows reduced, then column blocks
+        (image[h - depth :], 0, tiny_w, w),
+        (image[:, :depth], 1, tiny_h, h),  # the left edge: its columns, then row blocks
+        (image[:, w - depth :], 1, tiny_h, h),
+    ):
+        steps = (n_in / n_out, 1.0 / tiny_scale)
+        j = np.arange(n_out)
+        first = np.clip(np.floor(j * min(steps)).astype(np.int64) - _BLOCK_MARGIN, 0, n_in - 1)
+        last = np.ceil((j + 1) * max(steps)).astype(np.int64) + _BLOCK_MARGIN
+        window = np.ones((int((last - first).max()), 1), np.uint8)  # the longest block
+        line = (cv2.reduce(strip, across, op) for op in (cv2.REDUCE_MIN, cv2.REDUCE_MAX))
+        darkest, brightest = (np.ascontiguousarray(x.reshape(n_in, 1, -1)) for x in line)
+        # A window's min / max from each block's first pixel on (past the end: ignored).
+        lows.append(cv2.erode(darkest, window, anchor=(0, 0)).reshape(n_in, -1)[first])
+        highs.append(cv2.dilate(brightest, window, anchor=(0, 0)).reshape(n_in, -1)[first])
+    could_be_white = bool((np.median(np.concatenate(highs), axis=0) >= tuning.PADDING_WHITE).all())
+    could_be_black = bool((np.median(np.concatenate(lows), axis=0) <= tuning.PADDING_BLACK).all())
+    return could_be_white or could_be_black
 
 
 def content_box(
