@@ -10,6 +10,7 @@ words instead of all of them (about 1/300 of the work of a brute-force search, m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -64,7 +65,13 @@ def photo_features(
     )
     if descriptors is None or not keypoints:
         return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
-    return np.array([kp.pt for kp in keypoints], np.float32), descriptors
+    return _positions(keypoints), descriptors
+
+
+def _positions(keypoints: Sequence[cv2.KeyPoint]) -> np.ndarray:
+    """Keypoint positions (float32 N x 2), converted by OpenCV: a Python loop over a photo's
+    4,000 keypoints took 1.6 ms."""
+    return np.asarray(cv2.KeyPoint.convert(keypoints), np.float32).reshape(-1, 2)
 
 
 def to_gray(image: np.ndarray) -> np.ndarray:
@@ -84,8 +91,7 @@ def card_features(
     keypoints, descriptors = card_orb(n_features, levels).detectAndCompute(gray, None)
     if descriptors is None or not keypoints:
         return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
-    points = np.array([kp.pt for kp in keypoints], np.float32)
-    return points, descriptors
+    return _positions(keypoints), descriptors
 
 
 _NO_WORD = np.int32(1 << 20)  # an empty candidate slot: farther than any Hamming distance
