@@ -104,7 +104,7 @@ TABLE_VIEW_MAX_SIDE = 2200.0  # px: cap on the flat view (cost)
 # ... and searched only where some card-sized square away from the named cards (grown by
 # LEFTOVER_COVER_MARGIN) holds at least this many first-look features: a card the first look saw
 # but did not name. Every card the view added came with a crowd of 83+ (seed 2026's 240 scenes,
-# seed 11's 90, and the 30 profile scenes and 9 real photos under each of the 25 lights); of
+# seed 11's 90, and the 30 profile scenes and 5 real photos under each of the 25 lights); of
 # the views that added nothing, half held under 30 (most 0: every card named) and cost ~0.1 s
 # each. A table busy enough to crowd features keeps the search running.
 VIEW_MIN_FIRST_FEATURES = 30
