@@ -211,7 +211,7 @@ class WordIndex:
 
     def nearest_words(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """(query ids, word ids): each query's ``probes`` nearest fine words among the fine
-        words of its two nearest coarse words; grouped by query id, ascending."""
+        words of its ``COARSE_PROBES`` nearest coarse words; grouped by query id, ascending."""
         k_coarse = min(tuning.COARSE_PROBES, len(self.coarse))
         _, top = cv2.batchDistance(
             query, self.coarse, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k_coarse

@@ -48,6 +48,13 @@ def _as_hypotheses(cards: list[Card], scale: float) -> list[Hypothesis]:
     ]
 
 
+def _flat_view(photo: Photo, known: list[Hypothesis]) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The straight-down view of the work image that the best of ``known`` gives (None when
+    the photo is not steep: :func:`vision.find.table_view`)."""
+    height, width = photo.gray.shape[:2]
+    return table_view(known, width, height)
+
+
 def second_look(
     photo: Photo,
     gallery: Gallery,
@@ -63,8 +70,7 @@ def second_look(
     every card on the table named, the search (a second ORB and find, a third of a steep
     photo's time) finds nothing."""
     known = _as_hypotheses(named, photo.scale) + hypotheses
-    height, width = photo.gray.shape[:2]
-    view = table_view(known, width, height)
+    view = _flat_view(photo, known)
     if view is None:
         return [], []
     if named and _first_look_crowd(photo, named, first_points) < tuning.VIEW_MIN_FIRST_FEATURES:
@@ -87,8 +93,7 @@ def second_look_from_outlines(
     """The second look of a steep photo where ORB named nothing: the outline-named cards give
     the table's perspective."""
     known = _as_hypotheses(cards, photo.scale)
-    height, width = photo.gray.shape[:2]
-    view = table_view(known, width, height)
+    view = _flat_view(photo, known)
     if view is None:
         return cards, unknown
     extra = find_in_table_view(photo.gray, view, known, gallery)
