@@ -245,11 +245,16 @@ class WordIndex:
         rows_out = np.broadcast_to(np.arange(len(query), dtype=np.int64)[:, None], found.shape)
         return rows_out[found], np.take_along_axis(word_all, nearest, axis=1)[found]
 
-    def candidates(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
+    def candidates(
+        self, query: np.ndarray, probes: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each query descriptor, the gallery descriptors under its ``probes`` nearest
-        words: (query ids, gallery ids), grouped by query id in ascending order."""
+        words: (query ids, gallery ids, slots), grouped by query id in ascending order. A
+        slot is the gallery descriptor's place in :attr:`order` (the gallery's ``by_word``
+        arrays are in that order)."""
         if len(query) == 0 or len(self.words) == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+            none = np.zeros(0, np.int64)
+            return none, none, none
         query_ids, word_ids = self.nearest_words(query, probes)
         lengths = (self.starts[word_ids + 1] - self.starts[word_ids]).astype(np.int64)
         total = int(lengths.sum())
@@ -257,8 +262,8 @@ class WordIndex:
         first = np.repeat(
             self.starts[word_ids].astype(np.int64) - (np.cumsum(lengths) - lengths), lengths
         )
-        gallery_ids = self.order[first + np.arange(total)].astype(np.int64)
-        return rep_query, gallery_ids
+        slots = first + np.arange(total)
+        return rep_query, self.order[slots].astype(np.int64), slots
 
 
 def global_descriptor(card: np.ndarray) -> np.ndarray:

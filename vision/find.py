@@ -86,11 +86,12 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     art: those must not count as rivals); every pair of such a feature that points at its
     best name and is nearly as close votes for its reference (so each printing gets its
     share)."""
-    query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
+    query_ids, gallery_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return None
-    dist = hamming_at(descriptors, query_ids, gallery.descriptors, gallery_ids).astype(np.int64)
-    name_of = gallery.feature_name_ids[gallery_ids]
+    descriptors_by_word, name_by_word = gallery.by_word
+    dist = hamming_at(descriptors, query_ids, descriptors_by_word, slots).astype(np.int64)
+    name_of = name_by_word[slots]
     group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
     best_dist = dist[best_pair]
     same_name = name_of == name_of[best_pair][group_of_pair]
@@ -221,10 +222,10 @@ def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]
     _, descriptors = card_features(patch, tuning.PATCH_FEATURES)
     if len(descriptors) == 0:
         return []
-    query_ids, gallery_ids = gallery.index.candidates(descriptors, tuning.PROBES)
+    query_ids, gallery_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return []
-    dist = hamming_at(descriptors, query_ids, gallery.descriptors, gallery_ids).astype(np.int64)
+    dist = hamming_at(descriptors, query_ids, gallery.by_word[0], slots).astype(np.int64)
     _, _, best_pair = _best_per_query(query_ids, dist)
     best_pair = best_pair[dist[best_pair] <= tuning.MAX_DESCRIPTOR_DISTANCE]
     if len(best_pair) == 0:

@@ -89,6 +89,7 @@ class Gallery:
         self._index: WordIndex | None = None
         self._name_ids: np.ndarray | None = None
         self._feature_name_ids: np.ndarray | None = None
+        self._by_word: tuple[np.ndarray, np.ndarray] | None = None
         self._names: list[str] = []
 
     # -- building -------------------------------------------------------------------------
@@ -130,6 +131,7 @@ class Gallery:
         self._index = None
         self._name_ids = None
         self._feature_name_ids = None
+        self._by_word = None
         return len(self.entries) - 1
 
     def save(self, directory: str | Path | None = None) -> Path:
@@ -279,6 +281,17 @@ class Gallery:
         if self._feature_name_ids is None:
             self._feature_name_ids = self.name_ids[self.owner]
         return self._feature_name_ids
+
+    @property
+    def by_word(self) -> tuple[np.ndarray, np.ndarray]:
+        """(descriptors, name numbers) of the gallery's features in the word index's order
+        (:attr:`WordIndex.order`), computed once. A word's candidates are then neighbours in
+        memory: gathering half a million candidate descriptors from a 6 MB table in random
+        order cost finding ~7 ms a photo on the Pi's numpy."""
+        if self._by_word is None:
+            order = self.index.order
+            self._by_word = (self.descriptors[order], self.feature_name_ids[order])
+        return self._by_word
 
     def entry_features(self, entry: int) -> tuple[np.ndarray, np.ndarray]:
         e = self.entries[entry]
