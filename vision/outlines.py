@@ -20,8 +20,15 @@ import vision.tuning as tuning
 from vision.detect import edge_support
 from vision.find import Votes, shortlist_by_index
 from vision.gallery import Gallery
-from vision.geometry import order_corners, quad_area, quad_iou, rectify
-from vision.name import Naming, candidate_list, card_from, name_region, shortlist_by_signature
+from vision.geometry import order_corners, quad_area, quad_iou
+from vision.name import (
+    Naming,
+    candidate_list,
+    card_from,
+    name_region,
+    rectified,
+    shortlist_by_signature,
+)
 from vision.photo import Photo
 from vision.plane import card_sized, completed_cards, to_card_plane
 from vision.result import Card, UnknownCard, explained
@@ -56,7 +63,7 @@ class _OutlineNamer:
     def shortlist(self, quad: np.ndarray) -> list[int]:
         """References voted inside the outline by the photo's features, by the outline's own
         features in the word index, and by whole-card signature."""
-        patch = rectify(self.photo.image, quad)
+        patch = rectified(self.photo.image, quad)
         return (
             self.votes.shortlist(quad * self.photo.scale, tuning.VOTE_SHORTLIST)
             + shortlist_by_index(patch, self.gallery, tuning.INDEX_SHORTLIST)

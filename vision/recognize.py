@@ -29,7 +29,7 @@ from vision.features import photo_features
 from vision.find import find_hypotheses
 from vision.gallery import Gallery
 from vision.leftovers import leftover_regions
-from vision.name import name_hypotheses
+from vision.name import name_hypotheses, region_memo
 from vision.outlines import name_leftovers, name_outlines
 from vision.photo import Photo
 from vision.relook import last_look, second_look, second_look_from_outlines
@@ -46,7 +46,7 @@ def identify(
     """Find and name every card in ``image`` (BGR) against ``gallery``."""
     start = time.perf_counter()
     photo = Photo.of(image)
-    with profiling() as clock:
+    with profiling() as clock, region_memo():
         with clock.step("features", "find"):
             points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
         with clock.step("find", "find"):

@@ -8,15 +8,15 @@ import numpy as np
 
 import vision.tuning as tuning
 from vision.detect import sharpness
-from vision.geometry import inside, quad_iou, rectify
-from vision.name import Naming, candidate_list
+from vision.geometry import inside, quad_iou
+from vision.name import Naming, candidate_list, rectified
 from vision.result import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, Card, UnknownCard, explained
 
 
 def reason_for(image: np.ndarray, corners: np.ndarray) -> str:
     """Why the card at ``corners`` could not be named: its fine detail is gone, or it is not
     in the gallery."""
-    if sharpness(rectify(image, corners)) < tuning.BLUR_LIMIT:
+    if sharpness(rectified(image, corners)) < tuning.BLUR_LIMIT:
         return REASON_TOO_BLURRED
     return REASON_NOT_IN_GALLERY
 
