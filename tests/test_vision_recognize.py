@@ -575,3 +575,63 @@ def test_the_table_view_is_searched_only_where_an_unnamed_card_may_lie(
     assert searches == [1]
     look(flat, busy)  # a photo taken from above has no other view to search
     assert searches == [1]
+
+
+def test_a_region_named_again_for_the_same_photo_reuses_its_patch_and_features(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outline is rectified for its shortlist, named by position and then again by
+    descriptors alone: while one photo is identified its patch and features are made once,
+    and the namings are the same as when each is made afresh."""
+    import vision.name as name
+    from vision.photo import Photo
+
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    card = scene.cards[0]
+    corners = card.corners.astype(np.float32)
+    entry = next(i for i, e in enumerate(gallery.entries) if e.name == NAMES[card.index])
+    image = Photo.of(scene.image).image
+    made = []
+    real_features = name.card_features
+    monkeypatch.setattr(name, "card_features", lambda *a: made.append(1) or real_features(*a))
+
+    afresh = [name.name_region(image, corners, gallery, [entry], aligned) for aligned in (1, 0)]
+    assert len(made) == 2
+    made.clear()
+    with name.region_memo():
+        patch = name.rectified(image, corners)
+        assert name.rectified(image, corners) is patch
+        again = [name.name_region(image, corners, gallery, [entry], aligned) for aligned in (1, 0)]
+        assert len(made) == 1
+        assert name.rectified(image.copy(), corners) is not patch  # another picture
+    for (fresh_corners, fresh), (memo_corners, memo) in zip(afresh, again, strict=True):  # type: ignore[misc]
+        assert np.array_equal(fresh_corners, memo_corners)
+        assert (fresh.name, fresh.inliers, fresh.confidence) == (
+            memo.name,
+            memo.inliers,
+            memo.confidence,
+        )
+
+
+def test_matching_by_descriptors_alone_compares_only_the_references_given(
+    gallery: Gallery,
+) -> None:
+    """An outline's descriptor-only naming is checked against the references its features
+    voted for, not the look-alike signatures a position-by-position naming adds."""
+    from vision.name import name_region
+    from vision.photo import Photo
+
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    card = scene.cards[0]
+    corners = card.corners.astype(np.float32)
+    entry = next(i for i, e in enumerate(gallery.entries) if e.name == NAMES[card.index])
+    image = Photo.of(scene.image).image
+
+    by_position = name_region(image, corners, gallery, [entry])
+    by_descriptors = name_region(image, corners, gallery, [entry], aligned=False)
+    assert by_position is not None and by_descriptors is not None
+    assert len(by_position[1].scores) > 1  # the closest signatures joined
+    assert set(by_descriptors[1].scores) == {NAMES[card.index]}
+    assert by_descriptors[1].name == NAMES[card.index]

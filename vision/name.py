@@ -422,11 +422,12 @@ def name_region(
 ) -> tuple[np.ndarray, Naming] | None:
     """Rectify ``corners`` (TL, TR, BR, BL) from the full photo and name it against a shortlist
     (``entries`` and the closest signatures); refine the corners from the fit.
-    ``aligned=False`` matches by descriptor alone (an outline that may be off). ``refit``:
-    corners fitted from a few photo features, so an unsure name is fitted again at the
-    corners its own inliers give. Not for outlines or leftover windows: their corners are
-    the photo's own evidence (edges, a crowd), and fitted to a name they would line up a card
-    of that name's cycle (the same frame and rules text) that is not enrolled."""
+    ``aligned=False`` matches by descriptor alone (an outline that may be off), against
+    ``entries`` only. ``refit``: corners fitted from a few photo features, so an unsure name
+    is fitted again at the corners its own inliers give. Not for outlines or leftover
+    windows: their corners are the photo's own evidence (edges, a crowd), and fitted to a
+    name they would line up a card of that name's cycle (the same frame and rules text)
+    that is not enrolled."""
     with part("name"):
         return _name_region(image, corners, gallery, entries, aligned, refit)
 
@@ -442,7 +443,9 @@ def _name_region(
     if not plausible_card(corners, fitted=True):
         return None
     region = _region(image, corners, gallery)
-    shortlist = list(dict.fromkeys(entries + region.by_signature))
+    # Matching by descriptors alone compares only the references given (see
+    # :meth:`vision.outlines._OutlineNamer.name`); by position, the closest signatures too.
+    shortlist = list(dict.fromkeys(entries + (region.by_signature if aligned else [])))
     naming = _name_patch(region.patch, gallery, shortlist, aligned, region.features)
     if naming is None:
         return None
