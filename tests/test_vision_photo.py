@@ -131,3 +131,30 @@ def test_the_padding_canvas_is_found_the_same_without_the_small_copy(
         assert abs(box[2] - (210 + w)) <= 10 and abs(box[3] - (130 + h)) <= 10
     monkeypatch.setattr(detect, "_edge_may_be_padding", lambda image, scale: True)
     assert [detect.padding_box(photo) for photo in photos] == found
+
+
+@pytest.mark.parametrize("numpy_2", [True, False])
+def test_hamming_distances_pair_by_pair_match_opencv(
+    monkeypatch: pytest.MonkeyPatch, numpy_2: bool
+) -> None:
+    """Finding and naming count differing bits pair by pair; without numpy 2's bit count (the
+    Pi's numpy 1.24) a 16-bit table does it in slices of rows: both agree with OpenCV's
+    Hamming norm, from identical descriptors (0) to opposite ones (256)."""
+    from vision.features import hamming_at
+
+    if not numpy_2:
+        monkeypatch.delattr(np, "bitwise_count", raising=False)
+    elif not hasattr(np, "bitwise_count"):
+        pytest.skip("numpy 1 here: only its table path can run")
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (300, 32), dtype=np.uint8)
+    b = rng.integers(0, 256, (200, 32), dtype=np.uint8)
+    b[0], b[1] = a[0], 255 - a[0]
+    rows_a = rng.integers(0, len(a), 20000)
+    rows_b = rng.integers(0, len(b), 20000)
+    rows_a[:2], rows_b[:2] = 0, [0, 1]
+    found = hamming_at(a, rows_a, b, rows_b)
+    expected = [cv2.norm(a[i], b[j], cv2.NORM_HAMMING) for i, j in zip(rows_a, rows_b, strict=True)]
+    assert found.dtype == np.int32
+    assert found.tolist() == expected
+    assert found[0] == 0 and found[1] == 256

@@ -122,8 +122,18 @@ def _bit_counts(x: np.ndarray) -> np.ndarray:
         return counts[:, 0].astype(np.int32) + counts[:, 1] + counts[:, 2] + counts[:, 3]
     # numpy 1.x: bits per 16-bit word from a table, then the 16 counts of a row (each <= 16)
     # added 8 at a time by one multiplication of the packed bytes (3x the byte table's speed).
-    packed = _WORD_BITS[x.view(np.uint16)].view(np.uint64) * _BYTE_SUM >> np.uint64(56)
-    return (packed[:, 0] + packed[:, 1]).astype(np.int32)
+    # In slices of rows: numpy 1 turns the table's indices into 64-bit ones first, and a
+    # slice's (1 MB) stays in the cache (~30 % faster for a photo's half a million pairs).
+    out = np.empty(len(x), np.int32)
+    words = x.view(np.uint16)
+    for start in range(0, len(x), _BIT_COUNT_ROWS):
+        rows = slice(start, start + _BIT_COUNT_ROWS)
+        packed = _WORD_BITS[words[rows]].view(np.uint64) * _BYTE_SUM >> np.uint64(56)
+        np.add(packed[:, 0], packed[:, 1], out=out[rows], casting="unsafe")
+    return out
+
+
+_BIT_COUNT_ROWS = 8192
 
 
 def build_vocabulary(
@@ -245,16 +255,13 @@ class WordIndex:
         rows_out = np.broadcast_to(np.arange(len(query), dtype=np.int64)[:, None], found.shape)
         return rows_out[found], np.take_along_axis(word_all, nearest, axis=1)[found]
 
-    def candidates(
-        self, query: np.ndarray, probes: int
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def candidates(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """For each query descriptor, the gallery descriptors under its ``probes`` nearest
-        words: (query ids, gallery ids, slots), grouped by query id in ascending order. A
-        slot is the gallery descriptor's place in :attr:`order` (the gallery's ``by_word``
-        arrays are in that order)."""
+        words: (query ids, slots), grouped by query id in ascending order. A slot is a
+        gallery descriptor's place in :attr:`order` (``order[slot]`` is its id; the gallery's
+        ``by_word`` arrays are in that order, so a word's candidates are neighbours)."""
         if len(query) == 0 or len(self.words) == 0:
-            none = np.zeros(0, np.int64)
-            return none, none, none
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
         query_ids, word_ids = self.nearest_words(query, probes)
         lengths = (self.starts[word_ids + 1] - self.starts[word_ids]).astype(np.int64)
         total = int(lengths.sum())
@@ -262,8 +269,7 @@ class WordIndex:
         first = np.repeat(
             self.starts[word_ids].astype(np.int64) - (np.cumsum(lengths) - lengths), lengths
         )
-        slots = first + np.arange(total)
-        return rep_query, self.order[slots].astype(np.int64), slots
+        return rep_query, first + np.arange(total)
 
 
 def global_descriptor(card: np.ndarray) -> np.ndarray:

@@ -86,7 +86,7 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     art: those must not count as rivals); every pair of such a feature that points at its
     best name and is nearly as close votes for its reference (so each printing gets its
     share)."""
-    query_ids, gallery_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
+    query_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return None
     descriptors_by_word, name_by_word = gallery.by_word
@@ -102,7 +102,7 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     keep &= dist <= best_dist[group_of_pair] + tuning.VOTE_SPREAD_BITS
     if not keep.any():
         return None
-    voters = gallery_ids[keep]
+    voters = gallery.index.order[slots[keep]].astype(np.int64)
     return _Pairs(query_ids[keep], gallery.owner[voters], voters)
 
 
@@ -222,7 +222,7 @@ def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]
     _, descriptors = card_features(patch, tuning.PATCH_FEATURES)
     if len(descriptors) == 0:
         return []
-    query_ids, gallery_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
+    query_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return []
     dist = hamming_at(descriptors, query_ids, gallery.by_word[0], slots).astype(np.int64)
@@ -230,7 +230,9 @@ def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]
     best_pair = best_pair[dist[best_pair] <= tuning.MAX_DESCRIPTOR_DISTANCE]
     if len(best_pair) == 0:
         return []
-    counts = np.bincount(gallery.owner[gallery_ids[best_pair]], minlength=len(gallery))
+    counts = np.bincount(
+        gallery.owner[gallery.index.order[slots[best_pair]]], minlength=len(gallery)
+    )
     top = np.argsort(-counts)[:k]
     return [int(e) for e in top if counts[e] >= tuning.INDEX_MIN_VOTES]
 
