@@ -454,6 +454,19 @@ def test_positional_matching_with_nothing_close_gives_empty_pairs() -> None:
     assert [(list(i), list(j)) for i, j in pairs] == [([], []), ([0], [0]), ([], [])]
 
 
+def _first_card_of_an_easy_scene(gallery: Gallery) -> tuple[np.ndarray, np.ndarray, int, str]:
+    """A generated easy scene's photo as the pipeline sees it, and its first card: true corners,
+    its gallery entry and name."""
+    from vision.photo import Photo
+
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    card = scene.cards[0]
+    name = NAMES[card.index]
+    entry = next(i for i, e in enumerate(gallery.entries) if e.name == name)
+    return Photo.of(scene.image).image, card.corners.astype(np.float32), entry, name
+
+
 @pytest.mark.parametrize(("degrees", "scale"), [(12, 1.08), (-12, 1.08)])
 def test_a_card_found_at_corners_a_little_off_is_fitted_again(
     gallery: Gallery, monkeypatch: pytest.MonkeyPatch, degrees: float, scale: float
@@ -463,23 +476,17 @@ def test_a_card_found_at_corners_a_little_off_is_fitted_again(
     is rectified again at the corners its own inliers give and named surely, with the card's
     true corners (issue 14: the seed-2026 scene under exposure x0.35 lost a steep table)."""
     from vision.name import name_region
-    from vision.photo import Photo
 
-    faces = [render_card_face(n, 0) for n in NAMES[:5]]
-    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
-    card = scene.cards[0]
-    truth = card.corners.astype(np.float32)
-    entry = next(i for i, e in enumerate(gallery.entries) if e.name == NAMES[card.index])
+    image, truth, entry, card_name = _first_card_of_an_easy_scene(gallery)
     centre = truth.mean(axis=0)
     turn = np.deg2rad(degrees)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
     off = (((truth - centre) @ rotation.T) * scale + centre).astype(np.float32)
-    image = Photo.of(scene.image).image
 
     found = name_region(image, off, gallery, [entry], refit=True)
     assert found is not None
     corners, naming = found
-    assert naming.name == NAMES[card.index] and naming.confidence >= 0.9
+    assert naming.name == card_name and naming.confidence >= 0.9
     assert quad_iou(corners, truth) > 0.9
 
     monkeypatch.setattr("vision.tuning.REFIT_BELOW", 0.0)  # no second fit: unsure, corners off
@@ -584,28 +591,28 @@ def test_a_region_named_again_for_the_same_photo_reuses_its_patch_and_features(
     descriptors alone: while one photo is identified its patch and features are made once,
     and the namings are the same as when each is made afresh."""
     import vision.name as name
-    from vision.photo import Photo
 
-    faces = [render_card_face(n, 0) for n in NAMES[:5]]
-    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
-    card = scene.cards[0]
-    corners = card.corners.astype(np.float32)
-    entry = next(i for i, e in enumerate(gallery.entries) if e.name == NAMES[card.index])
-    image = Photo.of(scene.image).image
+    image, corners, entry, _ = _first_card_of_an_easy_scene(gallery)
     made = []
     real_features = name.card_features
     monkeypatch.setattr(name, "card_features", lambda *a: made.append(1) or real_features(*a))
 
-    afresh = [name.name_region(image, corners, gallery, [entry], aligned) for aligned in (1, 0)]
+    afresh = [
+        name.name_region(image, corners, gallery, [entry], aligned) for aligned in (True, False)
+    ]
     assert len(made) == 2
     made.clear()
     with name.region_memo():
         patch = name.rectified(image, corners)
         assert name.rectified(image, corners) is patch
-        again = [name.name_region(image, corners, gallery, [entry], aligned) for aligned in (1, 0)]
+        again = [
+            name.name_region(image, corners, gallery, [entry], aligned) for aligned in (True, False)
+        ]
         assert len(made) == 1
         assert name.rectified(image.copy(), corners) is not patch  # another picture
-    for (fresh_corners, fresh), (memo_corners, memo) in zip(afresh, again, strict=True):  # type: ignore[misc]
+    for fresh_found, memo_found in zip(afresh, again, strict=True):
+        assert fresh_found is not None and memo_found is not None
+        (fresh_corners, fresh), (memo_corners, memo) = fresh_found, memo_found
         assert np.array_equal(fresh_corners, memo_corners)
         assert (fresh.name, fresh.inliers, fresh.confidence) == (
             memo.name,
@@ -620,18 +627,12 @@ def test_matching_by_descriptors_alone_compares_only_the_references_given(
     """An outline's descriptor-only naming is checked against the references its features
     voted for, not the look-alike signatures a position-by-position naming adds."""
     from vision.name import name_region
-    from vision.photo import Photo
 
-    faces = [render_card_face(n, 0) for n in NAMES[:5]]
-    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
-    card = scene.cards[0]
-    corners = card.corners.astype(np.float32)
-    entry = next(i for i, e in enumerate(gallery.entries) if e.name == NAMES[card.index])
-    image = Photo.of(scene.image).image
+    image, corners, entry, card_name = _first_card_of_an_easy_scene(gallery)
 
     by_position = name_region(image, corners, gallery, [entry])
     by_descriptors = name_region(image, corners, gallery, [entry], aligned=False)
     assert by_position is not None and by_descriptors is not None
     assert len(by_position[1].scores) > 1  # the closest signatures joined
-    assert set(by_descriptors[1].scores) == {NAMES[card.index]}
-    assert by_descriptors[1].name == NAMES[card.index]
+    assert set(by_descriptors[1].scores) == {card_name}
+    assert by_descriptors[1].name == card_name

@@ -10,10 +10,11 @@ corners. A name the features are not fully sure of gets a second opinion from th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TypeVar, cast
 
 import cv2
 import numpy as np
@@ -254,21 +255,18 @@ def _geometric_inliers(
 
 @dataclass
 class _Region:
-    """A card region made ready for naming: its sharpened upright patch, the references with
-    the closest signatures, and the patch's features."""
+    """A card region made ready for naming: the references whose whole-card signatures are
+    closest to its sharpened upright patch, and the patch's features."""
 
-    patch: np.ndarray
     by_signature: list[int]
     features: tuple[np.ndarray, np.ndarray]
 
 
-# Per photo (see :func:`region_memo`): (image id, corners) -> (image, upright patch) and
-# (image id, corners) -> (image, region ready for naming).
-_Memo = tuple[
-    dict[tuple[int, bytes], tuple[np.ndarray, np.ndarray]],
-    dict[tuple[int, bytes], tuple[np.ndarray, _Region]],
-]
-_MEMO: ContextVar[_Memo | None] = ContextVar("card_region_memo", default=None)
+_T = TypeVar("_T")
+# Per photo (see :func:`region_memo`): (what, image id, corners) -> (image, what was made).
+_MEMO: ContextVar[dict[tuple[str, int, bytes], tuple[np.ndarray, object]] | None] = ContextVar(
+    "card_region_memo", default=None
+)
 
 
 @contextmanager
@@ -277,53 +275,50 @@ def region_memo() -> Iterator[None]:
     patch, signature shortlist and features: an outline is rectified for its shortlist, named
     by position and then, turn by turn, by descriptors alone — the same patches each time
     (about a sixth of a photo's namings; ~6 ms each on the Pi's stack)."""
-    token = _MEMO.set(({}, {}))
+    token = _MEMO.set({})
     try:
         yield
     finally:
         _MEMO.reset(token)
 
 
-def _memo_key(image: np.ndarray, corners: np.ndarray) -> tuple[int, bytes]:
-    return id(image), np.asarray(corners, np.float64).tobytes()
+def _remembered(what: str, image: np.ndarray, corners: np.ndarray, make: Callable[[], _T]) -> _T:
+    """``make()`` for this region of this image, made once while :func:`region_memo` holds."""
+    memo = _MEMO.get()
+    if memo is None:
+        return make()
+    key = (what, id(image), np.asarray(corners, np.float64).tobytes())
+    held = memo.get(key)
+    if held is None or held[0] is not image:  # an id is reused only once its image is gone
+        held = memo[key] = (image, make())
+    return cast(_T, held[1])
 
 
 def rectified(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """:func:`~vision.geometry.rectify` at the card's size, remembered for the photo."""
-    memo = _MEMO.get()
-    key = _memo_key(image, corners)
-    if memo is not None and key in memo[0] and memo[0][key][0] is image:
-        return memo[0][key][1]
-    patch = rectify(image, corners)
-    if memo is not None:
-        memo[0][key] = (image, patch)
-    return patch
+    return _remembered("patch", image, corners, lambda: rectify(image, corners))
 
 
 def _region(image: np.ndarray, corners: np.ndarray, gallery: Gallery) -> _Region:
-    memo = _MEMO.get()
-    key = _memo_key(image, corners)
-    if memo is not None and key in memo[1] and memo[1][key][0] is image:
-        return memo[1][key][1]
-    patch = sharpened(rectified(image, corners))
-    region = _Region(
-        patch,
-        shortlist_by_signature(patch, gallery, tuning.SIGNATURE_SHORTLIST),
-        card_features(patch, tuning.PATCH_FEATURES),
-    )
-    if memo is not None:
-        memo[1][key] = (image, region)
-    return region
+    def make() -> _Region:
+        patch = sharpened(rectified(image, corners))
+        return _Region(
+            shortlist_by_signature(patch, gallery, tuning.SIGNATURE_SHORTLIST),
+            card_features(patch, tuning.PATCH_FEATURES),
+        )
+
+    return _remembered("region", image, corners, make)
 
 
-def _name_patch(
-    patch: np.ndarray,
+def _name_features(
+    features: tuple[np.ndarray, np.ndarray],
     gallery: Gallery,
     shortlist: list[int],
     aligned: bool = True,
-    features: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Naming | None:
-    points, descriptors = features or card_features(patch, tuning.PATCH_FEATURES)
+    """The best naming of an upright card's features (points, descriptors) among
+    ``shortlist``."""
+    points, descriptors = features
     if len(points) < tuning.MIN_NAME_INLIERS:
         return None
     matched = _match_shortlist(points, descriptors, gallery, shortlist, aligned)
@@ -446,7 +441,7 @@ def _name_region(
     # Matching by descriptors alone compares only the references given (see
     # :meth:`vision.outlines._OutlineNamer.name`); by position, the closest signatures too.
     shortlist = list(dict.fromkeys(entries + (region.by_signature if aligned else [])))
-    naming = _name_patch(region.patch, gallery, shortlist, aligned, region.features)
+    naming = _name_features(region.features, gallery, shortlist, aligned)
     if naming is None:
         return None
     refined = _refined_corners(corners, naming)
@@ -460,7 +455,10 @@ def _name_region(
         # A name the features are not sure of may come from corners a little off (a fit of
         # a few photo features): rectified again at the corners its own inliers give, the card
         # lines up with its reference position by position and shows how sure it really is.
-        again = _name_patch(sharpened(rectify(image, refined)), gallery, shortlist, aligned)
+        patch = sharpened(rectify(image, refined))
+        again = _name_features(
+            card_features(patch, tuning.PATCH_FEATURES), gallery, shortlist, aligned
+        )
         if again is not None and again.inliers > naming.inliers:
             corners, naming = refined, again
             refined = _refined_corners(corners, naming)
