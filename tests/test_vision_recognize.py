@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import vision.relook as relook
+import vision.tuning as tuning
 from vision import (
     ACCEPT_CONFIDENCE,
     REASON_NOT_IN_GALLERY,
@@ -452,6 +453,46 @@ def test_positional_matching_with_nothing_close_gives_empty_pairs() -> None:
     far_off = np.full((1, 32), 255, np.uint8)  # 256 bits away: no match
     pairs = positional_matches(here, mine, [(here, far_off), (here, mine), (here + 200, mine)])
     assert [(list(i), list(j)) for i, j in pairs] == [([], []), ([0], [0]), ([], [])]
+
+
+def test_positional_matching_keeps_each_features_closest_descriptor_within_the_radius() -> None:
+    """The grid search finds what comparing every pair would: for each reference, a patch
+    feature is paired when some reference feature within the radius is close enough, and
+    then with one at the smallest distance; also near the card's edges and corners, where the
+    search reaches past the card."""
+    from vision.geometry import CARD_H, CARD_W
+    from vision.name import positional_matches
+
+    rng = np.random.default_rng(5)
+    r = tuning.POSITION_RADIUS
+
+    def features(n: int) -> tuple[np.ndarray, np.ndarray]:
+        points = rng.uniform((0, 0), (CARD_W, CARD_H), (n, 2)).astype(np.float32)
+        w, h = CARD_W - 0.01, CARD_H - 0.01  # corners, edges and grid lines
+        edges = [[0, 0], [w, h], [0, h], [w, 0], [r, r], [2 * r, 3 * r - 0.01], [w / 2, 0]]
+        points[:7] = np.array(edges, np.float32)
+        return points, rng.integers(0, 256, (n, 32), dtype=np.uint8)
+
+    points, descriptors = features(300)
+    refs = []
+    for _ in range(4):
+        ref_points, ref_desc = features(400)
+        copied = rng.integers(0, 300, 150)  # near, close copies of patch features
+        ref_desc[:150] = descriptors[copied]
+        ref_desc[:150, :3] ^= rng.integers(0, 256, (150, 3), dtype=np.uint8)
+        ref_points[:150] = points[copied] + rng.normal(0, r / 2, (150, 2))
+        refs.append((np.clip(ref_points, 0, (CARD_W - 0.01, CARD_H - 0.01)), ref_desc))
+    bits = np.unpackbits(descriptors, axis=1).astype(np.int32)
+    found = positional_matches(points, descriptors, refs)
+    for (ref_points, ref_desc), (ii, jj) in zip(refs, found, strict=True):
+        hamming = (bits[:, None, :] != np.unpackbits(ref_desc, axis=1)[None, :, :]).sum(axis=2)
+        offset = points[:, None, :] - ref_points[None, :, :]
+        within = (offset**2).sum(axis=2) < r * r
+        allowed = np.where(within & (hamming <= tuning.MAX_DESCRIPTOR_DISTANCE), hamming, 999)
+        expected = np.flatnonzero(allowed.min(axis=1) < 999)
+        assert len(expected) > 50  # the test pairs many features
+        assert ii.tolist() == expected.tolist()
+        assert (allowed[ii, jj] == allowed.min(axis=1)[ii]).all()
 
 
 def _first_card_of_an_easy_scene(gallery: Gallery) -> tuple[np.ndarray, np.ndarray, int, str]:

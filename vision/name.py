@@ -108,46 +108,49 @@ def positional_matches(
     """For each reference (points, descriptors) in ``refs``: pairs (patch feature, reference
     feature) that sit at about the same place on the upright card (within
     ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its closest such
-    reference feature. Position first (a grid of radius-sized cells, one grid per reference):
-    only a handful of reference features lie near any patch feature, so few descriptors are
-    compared, for the whole shortlist at once."""
+    reference feature. Position first, on a grid of cells one radius tall and a quarter radius
+    wide (one grid per reference): only a handful of reference features lie near any patch
+    feature, so few descriptors are compared, for the whole shortlist at once."""
     empty = np.zeros(0, np.int64)
     if len(points) == 0 or not refs or sum(len(p) for p, _ in refs) == 0:
         return [(empty, empty) for _ in refs]
     r = tuning.POSITION_RADIUS
-    cols = int(CARD_W // r) + 3
-    n_cells = cols * (int(CARD_H // r) + 3)
     sizes = np.array([len(p) for p, _ in refs], np.int64)
     starts = np.cumsum(sizes) - sizes
-    ref_points = np.concatenate([p for p, _ in refs])
+    ref_points = np.ascontiguousarray(np.concatenate([p for p, _ in refs]), np.float32)
     ref_desc = np.concatenate([d for _, d in refs])
     ref_entry = np.repeat(np.arange(len(refs)), sizes)
-    ref_cell = ref_entry * n_cells + _cell_of(ref_points, r, cols)
+    grid = _Grid(r)
+    ref_cell = ref_entry * grid.cells + grid.cell_of(ref_points)
     order = np.argsort(ref_cell, kind="stable")
-    # Where each cell's reference features start in ``order``, and how many: a table over
-    # every cell of every reference (a few thousand), not two searches per patch feature.
-    per_cell = np.bincount(ref_cell, minlength=len(refs) * n_cells)
-    cell_start = np.cumsum(per_cell) - per_cell
-    around = np.array([dy * cols + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.int64)
-    near_cells = (_cell_of(points, r, cols)[:, None] + around[None, :]).ravel()
-    wanted = (np.arange(len(refs))[:, None] * n_cells + near_cells[None, :]).ravel()
-    owner = np.tile(np.repeat(np.arange(len(points)), len(around)), len(refs))
-    lo = cell_start[wanted]
-    lengths = per_cell[wanted]
+    # Where each cell's reference features end in ``order``: a table over every cell of
+    # every reference (tens of thousands), not two searches per patch feature.
+    cell_end = np.cumsum(np.bincount(ref_cell, minlength=len(refs) * grid.cells))
+    first_cell, last_cell = grid.runs_within_radius(points)
+    entry_base = (np.arange(len(refs)) * grid.cells)[:, None]
+    lo = (cell_end[entry_base + first_cell.ravel() - 1]).ravel()
+    lengths = (cell_end[entry_base + last_cell.ravel()]).ravel() - lo
+    owner = np.tile(np.repeat(np.arange(len(points)), first_cell.shape[1]), len(refs))
     total = int(lengths.sum())
     ii = np.repeat(owner, lengths)
     offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     jj = order[np.repeat(lo, lengths) + offsets]
-    # np.take, not fancy indexing: numpy gathers 2-float rows several times faster that way.
-    offset = np.take(ref_points, jj, axis=0) - np.take(points, ii, axis=0)
-    offset *= offset
-    near = offset[:, 0] + offset[:, 1] < r * r
-    ii, jj = ii[near], jj[near]
+    # Positions as complex numbers: one 8-byte item per point, which numpy gathers several
+    # times faster than 2-float rows; |d|^2 is d times its conjugate.
+    offset = ref_points.view(np.complex64).ravel().take(jj)
+    offset -= np.ascontiguousarray(points, np.float32).view(np.complex64).ravel().take(ii)
+    offset *= offset.conj()
+    near = np.flatnonzero(offset.real < r * r)
+    ii, jj = ii.take(near), jj.take(near)
     hd = hamming_at(descriptors, ii, ref_desc, jj)
     ok = hd <= tuning.MAX_DESCRIPTOR_DISTANCE
     ii, jj, hd = ii[ok], jj[ok], hd[ok]
     entry = ref_entry[jj]
-    best = np.lexsort((hd, ii, entry))
+    # A tie in distance goes to the reference feature in the lower cell of a radius-sized
+    # grid, then the lower index: the choice the earlier, coarser search made, so answers
+    # (and the benchmark's figures) stay reproducible.
+    tie = _Grid(r, columns_per_radius=1).cell_of(ref_points[jj]) * len(ref_points) + jj
+    best = np.lexsort((tie, hd, ii, entry))
     ii, jj, entry = ii[best], jj[best], entry[best]
     first = np.r_[len(ii) > 0, (ii[1:] != ii[:-1]) | (entry[1:] != entry[:-1])][: len(ii)]
     ii, jj, entry = ii[first], jj[first], entry[first]
@@ -158,11 +161,41 @@ def positional_matches(
     ]
 
 
-def _cell_of(points: np.ndarray, r: float, cols: int) -> np.ndarray:
-    """Grid cell of each point (one-cell margin all round, so neighbours are never negative)."""
-    cx = np.floor(points[:, 0] / r).astype(np.int64) + 1
-    cy = np.floor(points[:, 1] / r).astype(np.int64) + 1
-    return cy * cols + cx
+class _Grid:
+    """Cells over the upright card, rows one radius tall and columns ``1 / columns_per_radius``
+    of it wide, numbered row by row, with a margin all round so that a search reaching a
+    radius past the card's edge stays on the grid. A row's cells are consecutive, so the
+    features of a stretch of a row are one run of a cell-sorted list."""
+
+    def __init__(self, r: float, columns_per_radius: int = 4) -> None:
+        self.r = r
+        self.width = r / columns_per_radius
+        self.margin = columns_per_radius + 1
+        self.cols = int(CARD_W // self.width) + 2 * self.margin
+        self.rows = int(CARD_H // r) + 4
+        self.cells = self.cols * self.rows
+
+    def _col(self, x: np.ndarray) -> np.ndarray:
+        return np.clip(np.floor(x / self.width).astype(np.int64) + self.margin, 1, self.cols - 1)
+
+    def _row(self, y: np.ndarray) -> np.ndarray:
+        return np.clip(np.floor(y / self.r).astype(np.int64) + 1, 1, self.rows - 2)
+
+    def cell_of(self, points: np.ndarray) -> np.ndarray:
+        return self._row(points[:, 1]) * self.cols + self._col(points[:, 0])
+
+    def runs_within_radius(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per point (P x 3: the row above, its own, the row below): the first and last cell
+        of the stretch of the row that can hold points within a radius of it (the circle's
+        chord at the row's nearest edge). Compares 30 % fewer pairs than whole 3 x 3 blocks
+        of radius-sized cells (measured on the profile photos)."""
+        x = points[:, 0].astype(np.float64)[:, None]
+        y = points[:, 1].astype(np.float64)[:, None]
+        rows = self._row(points[:, 1])[:, None] + np.array([-1, 0, 1])
+        top = (rows - 1) * self.r  # the rows' edges on the card (row 1 starts at y = 0)
+        gap = np.maximum(0.0, np.maximum(top - y, y - (top + self.r)))
+        half = np.sqrt(np.maximum(self.r**2 - gap**2, 0.0))
+        return rows * self.cols + self._col(x - half), rows * self.cols + self._col(x + half)
 
 
 def _interior(points: np.ndarray) -> np.ndarray:
