@@ -138,14 +138,15 @@ def test_hamming_distances_pair_by_pair_match_opencv(
     monkeypatch: pytest.MonkeyPatch, numpy_2: bool
 ) -> None:
     """Finding and naming count differing bits pair by pair; without numpy 2's bit count (the
-    Pi's numpy 1.24) a 16-bit table does it in slices of rows: both agree with OpenCV's
-    Hamming norm, from identical descriptors (0) to opposite ones (256)."""
+    Pi's numpy 1.24) OpenCV counts each row's distance from a zero row: both agree with
+    OpenCV's Hamming norm of each pair, from identical descriptors (0) to opposite ones
+    (256), and an empty set of pairs gives no distances."""
     from vision.features import hamming_at
 
     if not numpy_2:
         monkeypatch.delattr(np, "bitwise_count", raising=False)
     elif not hasattr(np, "bitwise_count"):
-        pytest.skip("numpy 1 here: only its table path can run")
+        pytest.skip("numpy 1 here: only its OpenCV path can run")
     rng = np.random.default_rng(3)
     a = rng.integers(0, 256, (300, 32), dtype=np.uint8)
     b = rng.integers(0, 256, (200, 32), dtype=np.uint8)
@@ -158,3 +159,5 @@ def test_hamming_distances_pair_by_pair_match_opencv(
     assert found.dtype == np.int32
     assert found.tolist() == expected
     assert found[0] == 0 and found[1] == 256
+    none = hamming_at(a, rows_a[:0], b, rows_b[:0])
+    assert none.dtype == np.int32 and none.shape == (0,)

@@ -95,13 +95,9 @@ def card_features(
 
 
 _NO_WORD = np.int32(1 << 20)  # an empty candidate slot: farther than any Hamming distance
-_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], np.uint8)
-# numpy 1.x (Raspberry Pi OS Bookworm pins it) has no bitwise_count: bits of every 16-bit value.
-_WORD_BITS = (_BYTE_BITS[np.arange(65536) & 255] + _BYTE_BITS[np.arange(65536) >> 8]).astype(
-    np.uint8
-)
-_BYTE_SUM = np.uint64(0x0101010101010101)  # times 8 packed bytes: their sum in the top byte
-_BIT_COUNT_ROWS = 8192  # rows per slice of numpy 1's bit counts (1 MB of table indices)
+# numpy 1.x (Raspberry Pi OS Bookworm pins it) has no bitwise_count: there each row's bits are
+# its Hamming distance from a zero row, which OpenCV counts.
+_ZERO_ROW = np.zeros((1, 32), np.uint8)
 
 
 def hamming_at(a: np.ndarray, rows_a: np.ndarray, b: np.ndarray, rows_b: np.ndarray) -> np.ndarray:
@@ -116,22 +112,19 @@ def hamming_at(a: np.ndarray, rows_a: np.ndarray, b: np.ndarray, rows_b: np.ndar
 
 
 def _bit_counts(x: np.ndarray) -> np.ndarray:
-    """Set bits per row of an N x 4 stack of 64-bit words (int32). The columns are added
-    one by one: numpy's sum along a short axis is several times slower."""
+    """Set bits per row of an N x 4 stack of 64-bit words (int32). numpy 2 counts each word
+    and the columns are added one by one (numpy's sum along a short axis is several times
+    slower); numpy 1 has no bit count, and OpenCV's distance of each row from a zero row took
+    half the time of a 16-bit table (8.5 vs 15.4 ms for 410,000 rows, numpy 1.24 and
+    OpenCV 4.11)."""
     if hasattr(np, "bitwise_count"):  # numpy >= 2
         counts = np.bitwise_count(x)
         return counts[:, 0].astype(np.int32) + counts[:, 1] + counts[:, 2] + counts[:, 3]
-    # numpy 1.x: bits per 16-bit word from a table, then the 16 counts of a row (each <= 16)
-    # added 8 at a time by one multiplication of the packed bytes (3x the byte table's speed).
-    # In slices of rows: numpy 1 turns the table's indices into 64-bit ones first, and a
-    # slice's (1 MB) stays in the cache (~15 % faster for a photo's half a million pairs).
-    out = np.empty(len(x), np.int32)
-    words = x.view(np.uint16)
-    for start in range(0, len(x), _BIT_COUNT_ROWS):
-        rows = slice(start, start + _BIT_COUNT_ROWS)
-        packed = _WORD_BITS[words[rows]].view(np.uint64) * _BYTE_SUM >> np.uint64(56)
-        np.add(packed[:, 0], packed[:, 1], out=out[rows], casting="unsafe")
-    return out
+    if len(x) == 0:  # OpenCV returns no array at all for no rows
+        return np.zeros(0, np.int32)
+    rows = np.ascontiguousarray(x).view(np.uint8).reshape(len(x), 32)
+    bits, _ = cv2.batchDistance(rows, _ZERO_ROW, cv2.CV_32S, normType=cv2.NORM_HAMMING, K=1)
+    return bits.ravel()
 
 
 def build_vocabulary(
