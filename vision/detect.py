@@ -9,6 +9,8 @@ they rely on (corner order, shape checks, rectification) is in :mod:`vision.geom
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -103,12 +105,7 @@ def find_card_quads(
     for low, high in tuning.CANNY_THRESHOLDS:
         edges = cv2.dilate(cv2.Canny(dx, dy, low, high, L2gradient=True), kernel)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            if len(contour) < tuning.MIN_CONTOUR_POINTS:
-                continue
-            _, _, bw, bh = cv2.boundingRect(contour)
-            if max(bw, bh) < min_side:
-                continue
+        for contour in _long_enough(contours, min_side):
             rect = cv2.minAreaRect(contour)
             rw, rh = rect[1]
             if min(rw, rh) < min_side or rw * rh > max_area:
@@ -140,6 +137,22 @@ def find_card_quads(
             for o, o_area in zip(quads, areas, strict=True)
         )
     ]
+
+
+def _long_enough(contours: Sequence[np.ndarray], min_side: float) -> list[np.ndarray]:
+    """The contours of at least ``MIN_CONTOUR_POINTS`` points whose bounding box reaches
+    ``min_side`` on its longer side (shorter ones are specks and texture). Screened in a few
+    array operations: a photo's edge maps hold ~7,000 contours, and one OpenCV call each
+    cost ~7 ms a photo."""
+    lengths = np.fromiter(map(len, contours), np.int64, len(contours))
+    long = np.flatnonzero(lengths >= tuning.MIN_CONTOUR_POINTS)
+    if len(long) == 0:
+        return []
+    points = np.concatenate([contours[i] for i in long]).reshape(-1, 2)
+    starts = np.cumsum(lengths[long]) - lengths[long]
+    # The bounding box as cv2.boundingRect gives it: integer points, both ends counted.
+    extent = np.maximum.reduceat(points, starts) - np.minimum.reduceat(points, starts) + 1
+    return [contours[i] for i in long[extent.max(axis=1) >= min_side]]
 
 
 def _colour_gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
