@@ -161,3 +161,21 @@ def test_hamming_distances_pair_by_pair_match_opencv(
     assert found[0] == 0 and found[1] == 256
     none = hamming_at(a, rows_a[:0], b, rows_b[:0])
     assert none.dtype == np.int32 and none.shape == (0,)
+
+
+def test_outlines_found_at_several_sensitivities_are_merged_into_the_larger() -> None:
+    """One card found at three edge sensitivities (its outer edge, a pixel in, its inner frame)
+    is one outline, the outer edge; a card beside it and a card overlapping it by less than
+    the merging overlap stay outlines of their own, whatever the order they were found in."""
+    card = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)
+    inner_frame = card + np.array([[6, 6], [-6, 6], [-6, -6], [6, -6]], np.float32)
+    a_pixel_in = card + np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], np.float32)
+    beside = card + np.float32([200, 0])
+    overlapping = card + np.float32([40, 0])  # overlap 23 x 88 of two 63 x 88: IoU ~0.26
+    found = [inner_frame, beside, a_pixel_in, overlapping, card]
+    for order in ([0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 0, 4, 1, 3]):
+        kept = detect._dedupe([found[i] for i in order])
+        assert len(kept) == 3
+        assert any(np.array_equal(k, card) for k in kept)
+        assert any(np.array_equal(k, beside) for k in kept)
+        assert any(np.array_equal(k, overlapping) for k in kept)

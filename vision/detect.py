@@ -321,9 +321,24 @@ def _dedupe(quads: list[np.ndarray], iou: float = tuning.NESTED_DEDUPE_IOU) -> l
     preferring the larger one (the card's outer edge rather than an inner frame)."""
     quads = sorted(quads, key=lambda q: -quad_area(q))
     kept: list[np.ndarray] = []
-    for q in quads:
-        if all(quad_iou(q, k) < iou for k in kept):
-            kept.append(q)
+    # Overlap can be no more than the bounding boxes' and the union no less than the larger
+    # area (each kept one's): only pairs whose boxes allow the IoU are measured exactly (a
+    # photo's ~100 outlines made ~470 measurements).
+    boxes = np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads]).reshape(-1, 4)
+    kept_boxes: list[np.ndarray] = []
+    kept_areas: list[float] = []
+    for q, box in zip(quads, boxes, strict=True):
+        if kept:
+            others = np.array(kept_boxes)
+            overlap = np.clip(
+                np.minimum(others[:, 2:], box[2:]) - np.maximum(others[:, :2], box[:2]), 0, None
+            ).prod(axis=1)
+            close = np.flatnonzero(overlap >= iou * np.array(kept_areas))
+            if any(quad_iou(q, kept[i]) >= iou for i in close):
+                continue
+        kept.append(q)
+        kept_boxes.append(box)
+        kept_areas.append(quad_area(q))
     return kept
 
 
