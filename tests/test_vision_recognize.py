@@ -455,21 +455,13 @@ def test_positional_matching_with_nothing_close_gives_empty_pairs() -> None:
     assert [(list(i), list(j)) for i, j in pairs] == [([], []), ([0], [0]), ([], [])]
 
 
-@pytest.mark.parametrize("at_once", ["all", "one by one", "two and two"])
-def test_positional_matching_keeps_each_features_closest_descriptor_within_the_radius(
-    monkeypatch: pytest.MonkeyPatch, at_once: str
-) -> None:
+def test_positional_matching_keeps_each_features_closest_descriptor_within_the_radius() -> None:
     """The grid search finds what comparing every pair would: for each reference, a patch
     feature is paired when some reference feature within the radius is close enough, and
     then with one at the smallest distance; also near the card's edges and corners, where the
-    search reaches past the card; whether the references are matched all at once or a few
-    at a time."""
-    import vision.name as name
+    search reaches past the card."""
     from vision.geometry import CARD_H, CARD_W
     from vision.name import positional_matches
-
-    budget = {"all": 10**9, "one by one": 300 * 400, "two and two": 300 * 800}[at_once]
-    monkeypatch.setattr(name, "_FEATURE_PAIRS_AT_ONCE", budget)
 
     rng = np.random.default_rng(5)
     r = tuning.POSITION_RADIUS

@@ -110,33 +110,7 @@ def positional_matches(
     ``POSITION_RADIUS``) and have close descriptors; each patch feature keeps its closest such
     reference feature. Position first, on a grid of cells one radius tall and a quarter radius
     wide (one grid per reference): only a handful of reference features lie near any patch
-    feature, so few descriptors are compared, for several references at once.
-
-    A few references at a time (``_FEATURE_PAIRS_AT_ONCE``), not the whole shortlist: the
-    arrays of candidate pairs then stay in the cache. A naming's seven references in two
-    turns took 0.65x the time of one (both stacks, recorded namings)."""
-    found: list[Pairs] = []
-    budget = max(1, _FEATURE_PAIRS_AT_ONCE // max(1, len(points)))
-    start = 0
-    while start < len(refs):
-        end, size = start + 1, len(refs[start][0])
-        while end < len(refs) and size + len(refs[end][0]) <= budget:
-            size += len(refs[end][0])
-            end += 1
-        found += _positional_matches(points, descriptors, refs[start:end])
-        start = end
-    return found
-
-
-# Patch features x reference features matched by position in one turn: four references of
-# 500 features for a patch's 500 (candidate pairs ~50,000, ~0.4 MB an array).
-_FEATURE_PAIRS_AT_ONCE = 1_000_000
-
-
-def _positional_matches(
-    points: np.ndarray, descriptors: np.ndarray, refs: list[tuple[np.ndarray, np.ndarray]]
-) -> list[Pairs]:
-    """:func:`positional_matches` for the references at once."""
+    feature, so few descriptors are compared, for the whole shortlist at once."""
     empty = np.zeros(0, np.int64)
     if len(points) == 0 or not refs or sum(len(p) for p, _ in refs) == 0:
         return [(empty, empty) for _ in refs]
