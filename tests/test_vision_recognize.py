@@ -495,33 +495,6 @@ def test_positional_matching_keeps_each_features_closest_descriptor_within_the_r
         assert (allowed[ii, jj] == allowed.min(axis=1)[ii]).all()
 
 
-def test_the_photo_features_vote_the_same_in_turns(
-    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Finding looks the photo's features up a share at a time: each feature votes on its
-    own, so the votes (feature, reference, reference feature) are the same in any number of
-    turns, including turns that find nothing."""
-    import vision.find as find
-    from vision.features import photo_features
-    from vision.photo import Photo
-
-    faces = [render_card_face(n, 0) for n in NAMES[:5]]
-    scene = compose_scene(faces, np.random.default_rng(4), difficulty="easy", table="wood")
-    _, descriptors = photo_features(Photo.of(scene.image).gray, tuning.PHOTO_FEATURES)
-    noise = np.random.default_rng(0).integers(0, 256, (300, 32), dtype=np.uint8)
-    descriptors = np.vstack([noise, descriptors])  # a first turn of features matching nothing
-    votes = []
-    for at_once in (10**6, 300, 137):
-        monkeypatch.setattr(find, "_QUERIES_AT_ONCE", at_once)
-        found = find._voting_pairs(descriptors, gallery)
-        assert found is not None
-        votes.append(np.stack([found.query, found.entry, found.feature]))
-    assert votes[0].shape[1] > 100
-    assert all(np.array_equal(votes[0], v) for v in votes[1:])
-    monkeypatch.setattr(find, "_QUERIES_AT_ONCE", 100)
-    assert find._voting_pairs(noise, gallery) is None
-
-
 def _first_card_of_an_easy_scene(gallery: Gallery) -> tuple[np.ndarray, np.ndarray, int, str]:
     """A generated easy scene's photo as the pipeline sees it, and its first card: true corners,
     its gallery entry and name."""

@@ -98,7 +98,6 @@ _NO_WORD = np.int32(1 << 20)  # an empty candidate slot: farther than any Hammin
 # numpy 1.x (Raspberry Pi OS Bookworm pins it) has no bitwise_count: there each row's bits are
 # its Hamming distance from a zero row, which OpenCV counts.
 _ZERO_ROW = np.zeros((1, 32), np.uint8)
-_PAIRS_AT_ONCE = 16384  # descriptor pairs compared in one slice (see hamming_at)
 
 
 def hamming_at(a: np.ndarray, rows_a: np.ndarray, b: np.ndarray, rows_b: np.ndarray) -> np.ndarray:
@@ -107,19 +106,9 @@ def hamming_at(a: np.ndarray, rows_a: np.ndarray, b: np.ndarray, rows_b: np.ndar
     of byte rows cost ~6x the distances themselves for a photo's half a million pairs."""
     words_a = np.ascontiguousarray(a).view(np.uint64)
     words_b = np.ascontiguousarray(b).view(np.uint64)
-    if len(rows_a) <= _PAIRS_AT_ONCE:
-        x = np.take(words_a, rows_a, axis=0)
-        x ^= np.take(words_b, rows_b, axis=0)
-        return _bit_counts(x)
-    # In slices, so the gathered words (0.5 MB a slice) stay in the cache: a photo's half
-    # a million pairs took 9.8 -> 6.3 ms on numpy 2, 15.6 -> 13.1 on numpy 1.
-    out = np.empty(len(rows_a), np.int32)
-    for start in range(0, len(rows_a), _PAIRS_AT_ONCE):
-        pairs = slice(start, start + _PAIRS_AT_ONCE)
-        x = np.take(words_a, rows_a[pairs], axis=0)
-        x ^= np.take(words_b, rows_b[pairs], axis=0)
-        out[pairs] = _bit_counts(x)
-    return out
+    x = np.take(words_a, rows_a, axis=0)
+    x ^= np.take(words_b, rows_b, axis=0)
+    return _bit_counts(x)
 
 
 def _bit_counts(x: np.ndarray) -> np.ndarray:

@@ -81,25 +81,6 @@ def _best_per_query(
 
 
 def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
-    """:func:`_votes_of` the photo's features, ``_QUERIES_AT_ONCE`` at a time: each feature
-    votes on its own, and a turn's arrays (a few hundred thousand candidate pairs) stay
-    smaller and nearer the cache; two turns took ~0.8x the time of one for a photo's 4,000
-    features (both stacks)."""
-    turns = []
-    for start in range(0, len(descriptors), _QUERIES_AT_ONCE):
-        pairs = _votes_of(descriptors[start : start + _QUERIES_AT_ONCE], gallery)
-        if pairs is not None:
-            turns.append(_Pairs(pairs.query + start, pairs.entry, pairs.feature))
-    if not turns:
-        return None
-    return _Pairs(*(np.concatenate([getattr(t, f) for t in turns]) for f in _PAIR_FIELDS))
-
-
-_QUERIES_AT_ONCE = 2000  # photo features looked up in one turn (a photo has 4,000)
-_PAIR_FIELDS = ("query", "entry", "feature")
-
-
-def _votes_of(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     """The matches that vote: per photo feature, the nearest reference feature must be close
     and clearly closer than the nearest feature of any *other* name (many printings share
     art: those must not count as rivals); every pair of such a feature that points at its
