@@ -179,19 +179,3 @@ def test_outlines_found_at_several_sensitivities_are_merged_into_the_larger() ->
         assert any(np.array_equal(k, card) for k in kept)
         assert any(np.array_equal(k, beside) for k in kept)
         assert any(np.array_equal(k, overlapping) for k in kept)
-
-
-def test_the_colour_gradient_in_stripes_equals_the_whole_pictures() -> None:
-    """Per pixel the gradient of the colour channel that changes most (the first on a tie),
-    computed stripe by stripe, is exactly the whole picture's: no seams where stripes meet,
-    at the picture's edges, or for a picture shorter than a stripe."""
-    rng = np.random.default_rng(8)
-    for h, w in [(3 * detect._GRADIENT_ROWS + 7, 61), (detect._GRADIENT_ROWS, 9), (5, 40), (1, 7)]:
-        image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
-        image[:, : w // 2, 1] = image[:, : w // 2, 0]  # ties between channels too
-        gx = np.stack([cv2.Sobel(image[..., c], cv2.CV_16S, 1, 0, ksize=3) for c in range(3)])
-        gy = np.stack([cv2.Sobel(image[..., c], cv2.CV_16S, 0, 1, ksize=3) for c in range(3)])
-        strongest = np.argmax(np.abs(gx.astype(np.int32)) + np.abs(gy), axis=0)
-        dx, dy = detect._colour_gradient(image)
-        assert np.array_equal(dx, np.take_along_axis(gx, strongest[None], axis=0)[0])
-        assert np.array_equal(dy, np.take_along_axis(gy, strongest[None], axis=0)[0])
