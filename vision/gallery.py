@@ -88,7 +88,6 @@ class Gallery:
         self._thumbs: dict[int, np.ndarray] = {}
         self._index: WordIndex | None = None
         self._name_ids: np.ndarray | None = None
-        self._feature_name_ids: np.ndarray | None = None
         self._by_word: tuple[np.ndarray, np.ndarray] | None = None
         self._names: list[str] = []
 
@@ -130,7 +129,6 @@ class Gallery:
         )
         self._index = None
         self._name_ids = None
-        self._feature_name_ids = None
         self._by_word = None
         return len(self.entries) - 1
 
@@ -275,22 +273,15 @@ class Gallery:
         return self._name_ids
 
     @property
-    def feature_name_ids(self) -> np.ndarray:
-        """Per gallery feature, its card's name number (:attr:`name_ids`), computed once: finding
-        looks it up for half a million candidate matches per photo."""
-        if self._feature_name_ids is None:
-            self._feature_name_ids = self.name_ids[self.owner]
-        return self._feature_name_ids
-
-    @property
     def by_word(self) -> tuple[np.ndarray, np.ndarray]:
         """(descriptors, name numbers) of the gallery's features in the word index's order
-        (:attr:`WordIndex.order`), computed once. A word's candidates are then neighbours in
+        (:attr:`WordIndex.order`), computed once: finding looks both up for half a million
+        candidate matches per photo. A word's candidates are then neighbours in
         memory: gathering half a million candidate descriptors from a 6 MB table in random
         order cost finding ~7 ms a photo on the Pi's numpy."""
         if self._by_word is None:
             order = self.index.order
-            self._by_word = (self.descriptors[order], self.feature_name_ids[order])
+            self._by_word = (self.descriptors[order], self.name_ids[self.owner[order]])
         return self._by_word
 
     def entry_features(self, entry: int) -> tuple[np.ndarray, np.ndarray]:

@@ -128,8 +128,8 @@ def positional_matches(
     cell_end = np.cumsum(np.bincount(ref_cell, minlength=len(refs) * grid.cells))
     first_cell, last_cell = grid.runs_within_radius(points)
     entry_base = (np.arange(len(refs)) * grid.cells)[:, None]
-    lo = (cell_end[entry_base + first_cell.ravel() - 1]).ravel()
-    lengths = (cell_end[entry_base + last_cell.ravel()]).ravel() - lo
+    lo = cell_end[entry_base + first_cell.ravel() - 1].ravel()
+    lengths = cell_end[entry_base + last_cell.ravel()].ravel() - lo
     owner = np.tile(np.repeat(np.arange(len(points)), first_cell.shape[1]), len(refs))
     total = int(lengths.sum())
     ii = np.repeat(owner, lengths)
