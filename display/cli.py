@@ -15,6 +15,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from display.memory import keep_freed_memory
+
 COMMAND_MODULES = [
     "display.commands.app",
     "display.commands.comix",
@@ -50,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_freed_memory()  # the next photo reuses this one's memory (display.memory)
     try:
         try:
             return _dispatch(argv)
