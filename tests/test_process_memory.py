@@ -6,6 +6,7 @@ import platform
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -35,7 +36,11 @@ _ROUNDS = textwrap.dedent(
 
 def _held(mode: str) -> tuple[float, float]:
     run = subprocess.run(
-        [sys.executable, "-c", _ROUNDS, mode], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _ROUNDS, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],  # the repository: where `display` is
     )
     after_free, second = run.stdout.split()
     return float(after_free), float(second)
