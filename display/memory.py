@@ -26,8 +26,9 @@ _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
 # Blocks up to this size come from the heap and are kept when freed: every array of a photo's
 # naming (the largest, ~15 MB, are the candidate pairs' descriptors; a 12-megapixel camera
-# frame is ~37 MB). glibc's own threshold adapts only up to 32 MB and falls back to 128 kB
-# whenever a block is trimmed.
+# frame is ~37 MB). By default glibc's threshold follows the largest block freed so far, up to
+# 32 MB, and gives back free memory at the heap's top beyond twice the threshold: less than a
+# photo's arrays take together.
 KEEP_BLOCKS_UP_TO = 64 << 20
 # Free memory at the heap's top is given back only beyond this much.
 KEEP_FREE_UP_TO = 256 << 20
