@@ -8,7 +8,7 @@ above its trim threshold), so the next photo faults the same pages in again: on 
 (numpy 1.24, OpenCV 4.11) ~3,500 page faults and ~11 ms of system time a photo. The appliance
 names photos in its worker thread, whose arena mostly kept them already; ``tablekeeper bench``
 and ``tablekeeper vision identify`` name them in the main thread. Kept, the main thread's
-faults fall to ~90 a photo and its CPU time a photo ~6-8 %, to what the worker thread spent
+faults fall to ~90 a photo and its CPU time a photo ~5-8 %, to what the worker thread spent
 (timed photo by photo, main thread and worker thread, with and without: 8 and 6 rounds of the
 30 profile photos, on both stacks). The process then holds ~30 MB more between photos; its peak
 does not grow.
