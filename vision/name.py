@@ -133,8 +133,11 @@ def positional_matches(
     owner = np.tile(np.repeat(np.arange(len(points)), first_cell.shape[1]), len(refs))
     total = int(lengths.sum())
     ii = np.repeat(owner, lengths)
-    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    jj = order[np.repeat(lo, lengths) + offsets]
+    # A pair's place in ``order``: its run's start, shifted by where the run begins among all
+    # pairs, plus the pair's own number (one repeat, not two: numpy 1's repeat is the cost).
+    jj = np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
+    jj += np.arange(total)
+    jj = order.take(jj)
     # Positions as complex numbers: one 8-byte item per point, which numpy gathers several
     # times faster than 2-float rows; |d|^2 is d times its conjugate.
     offset = ref_points.view(np.complex64).ravel().take(jj)
