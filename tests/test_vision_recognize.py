@@ -677,3 +677,20 @@ def test_matching_by_descriptors_alone_compares_only_the_references_given(
     assert len(by_position[1].scores) > 1  # the closest signatures joined
     assert set(by_descriptors[1].scores) == {card_name}
     assert by_descriptors[1].name == card_name
+
+
+@pytest.mark.parametrize("pair_bits", [22, 3])
+def test_each_querys_nearest_pair_is_its_first_at_the_smallest_distance(
+    monkeypatch: pytest.MonkeyPatch, pair_bits: int
+) -> None:
+    """Finding's nearest pair per photo feature, packed with its distance in 32 bits or (when
+    there are too many pairs to number in 32) in 64: a tie goes to the pair listed first."""
+    import vision.find as find
+
+    monkeypatch.setattr(find, "_PAIR_BITS_32", pair_bits)  # 3 bits: 8 pairs force 64
+    query_ids = np.array([0, 0, 0, 2, 2, 5, 5, 5, 5, 5], np.int64)
+    dist = np.array([40, 12, 12, 256, 0, 99, 7, 64, 7, 200], np.int32)
+    group_start, group_of_pair, best_pair = find._best_per_query(query_ids, dist)
+    assert group_start.tolist() == [0, 3, 5]
+    assert group_of_pair.tolist() == [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
+    assert best_pair.tolist() == [1, 4, 6]

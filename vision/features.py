@@ -223,28 +223,33 @@ class WordIndex:
         query_of = by_coarse // k_coarse
         bounds = np.searchsorted(flat[by_coarse], np.arange(len(self.coarse) + 1))
         # Each query's candidate words side by side in one row, its coarse words in ascending
-        # order (a tie in distance goes to the lower word), then one stable sort per row.
+        # order (a tie in distance goes to the lower word), then one stable sort per row. The
+        # table is filled as one flat array (numpy 1 scatters by flat index ~2x faster).
         rank = np.argsort(np.argsort(top, axis=1, kind="stable"), axis=1, kind="stable")
-        slot_of = rank.ravel()[by_coarse] * probes
-        dist_all = np.full((len(query), k_coarse * probes), _NO_WORD, np.int32)
-        word_all = np.zeros((len(query), k_coarse * probes), np.int64)
+        width = k_coarse * probes
+        slot_of = query_of * width + rank.ravel()[by_coarse] * probes
+        dist_all = np.full(len(query) * width, _NO_WORD, np.int32)
+        word_all = np.zeros(len(query) * width, np.int32)
         for c in range(len(self.coarse)):
             lo, hi = int(self.coarse_starts[c]), int(self.coarse_starts[c + 1])
             a, b = int(bounds[c]), int(bounds[c + 1])
             if hi <= lo or a == b:
                 continue
-            rows = query_of[a:b]
             k = min(probes, hi - lo)
             dist, idx = cv2.batchDistance(
-                query[rows], self.words[lo:hi], cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
+                query[query_of[a:b]], self.words[lo:hi], cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
             )
-            cols = slot_of[a:b, None] + np.arange(k)
-            dist_all[rows[:, None], cols] = dist
-            word_all[rows[:, None], cols] = idx + lo
+            at = (slot_of[a:b, None] + np.arange(k)).ravel()
+            dist_all[at] = dist.ravel()
+            idx += lo
+            word_all[at] = idx.ravel()
+        dist_all = dist_all.reshape(len(query), width)
+        word_all = word_all.reshape(len(query), width)
         nearest = np.argsort(dist_all, axis=1, kind="stable")[:, :probes]
         found = np.take_along_axis(dist_all, nearest, axis=1) < _NO_WORD
         rows_out = np.broadcast_to(np.arange(len(query), dtype=np.int64)[:, None], found.shape)
-        return rows_out[found], np.take_along_axis(word_all, nearest, axis=1)[found]
+        words = np.take_along_axis(word_all, nearest, axis=1)[found]
+        return rows_out[found], words.astype(np.int64)
 
     def candidates(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
         """For each query descriptor, the gallery descriptors under its ``probes`` nearest
