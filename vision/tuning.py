@@ -78,7 +78,11 @@ VOTE_SPREAD_BITS = 8
 MIN_VOTES = 6  # votes before a reference is fitted (hand-set; lower: more fits, slower)
 MAX_HYPOTHESES = 40  # references fitted per look at most (cost cap; 7-card scenes use ~15)
 RIVAL_VOTES_KEPT = 6  # voted references kept per hypothesis as its naming rivals
-RIVALS_NAMED = 4  # ... of which this many join the naming shortlist (hand-set)
+# ... of which this many join the naming shortlist. Each reference in it costs ~0.5 ms a naming
+# on the Pi's stack. 2 (with SIGNATURE_SHORTLIST = 2; it was 4 and 3) gave the same counts on
+# seed 2026's 240 and seed 11's 90 scenes, the held-out real cards and the benchmark lights,
+# ~5 % faster (issue 14 §3); fewer rivals raised 113 of 1,670 confidences (median +0.001).
+RIVALS_NAMED = 2
 VOTES_FOR_SHORTLIST = 2  # a reference voted inside an outline at least this often is shortlisted
 
 # -- fit: a card's corners from its votes (RANSAC) ----------------------------------------------
@@ -127,7 +131,7 @@ NAME_REPROJECTION = 5.0  # canonical px of the naming homography's fit (USAC; ha
 NAME_ITERATIONS = 2000  # its USAC rounds at most (OpenCV's default; it stops far earlier)
 NAME_CONFIDENCE = 0.995  # its USAC stop confidence (OpenCV's default)
 RIVALS_CHECKED = 3  # other-name references checked geometrically (hand-set; sets the rival)
-SIGNATURE_SHORTLIST = 3  # closest whole-card signatures added to every naming's shortlist
+SIGNATURE_SHORTLIST = 2  # closest whole-card signatures added to every naming's shortlist
 # Inliers on the card's outer border are not counted (every card has the same frame): the
 # interior is this fraction of the card's width / height from each edge (hand-set, measured
 # on the generated frames and the real scans' borders).
