@@ -228,8 +228,8 @@ class WordIndex:
         rank = np.argsort(np.argsort(top, axis=1, kind="stable"), axis=1, kind="stable")
         width = k_coarse * probes
         slot_of = query_of * width + rank.ravel()[by_coarse] * probes
-        dist_all = np.full(len(query) * width, _NO_WORD, np.int32)
-        word_all = np.zeros(len(query) * width, np.int32)
+        dist_flat = np.full(len(query) * width, _NO_WORD, np.int32)
+        word_flat = np.zeros(len(query) * width, np.int32)
         for c in range(len(self.coarse)):
             lo, hi = int(self.coarse_starts[c]), int(self.coarse_starts[c + 1])
             a, b = int(bounds[c]), int(bounds[c + 1])
@@ -240,11 +240,11 @@ class WordIndex:
                 query[query_of[a:b]], self.words[lo:hi], cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
             )
             at = (slot_of[a:b, None] + np.arange(k)).ravel()
-            dist_all[at] = dist.ravel()
+            dist_flat[at] = dist.ravel()
             idx += lo
-            word_all[at] = idx.ravel()
-        dist_all = dist_all.reshape(len(query), width)
-        word_all = word_all.reshape(len(query), width)
+            word_flat[at] = idx.ravel()
+        dist_all = dist_flat.reshape(len(query), width)
+        word_all = word_flat.reshape(len(query), width)
         nearest = np.argsort(dist_all, axis=1, kind="stable")[:, :probes]
         found = np.take_along_axis(dist_all, nearest, axis=1) < _NO_WORD
         rows_out = np.broadcast_to(np.arange(len(query), dtype=np.int64)[:, None], found.shape)
