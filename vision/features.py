@@ -224,7 +224,8 @@ class WordIndex:
         bounds = np.searchsorted(flat[by_coarse], np.arange(len(self.coarse) + 1))
         # Each query's candidate words side by side in one row, its coarse words in ascending
         # order (a tie in distance goes to the lower word), then one stable sort per row. The
-        # table is filled as one flat array (numpy 1 scatters by flat index ~2x faster).
+        # table is filled through one flat index, not rows and columns (on numpy 1, ~2 ms less
+        # a search of 4,000 photo features).
         rank = np.argsort(np.argsort(top, axis=1, kind="stable"), axis=1, kind="stable")
         width = k_coarse * probes
         slot_of = query_of * width + rank.ravel()[by_coarse] * probes
