@@ -694,3 +694,14 @@ def test_each_querys_nearest_pair_is_its_first_at_the_smallest_distance(
     assert group_start.tolist() == [0, 3, 5]
     assert group_of_pair.tolist() == [0, 0, 0, 1, 1, 2, 2, 2, 2, 2]
     assert best_pair.tolist() == [1, 4, 6]
+
+
+def test_runs_expand_to_their_members_in_order() -> None:
+    """Candidate slots and positional pairs are runs of consecutive indices, expanded run
+    after run; empty runs add nothing."""
+    from vision.features import run_members
+
+    starts = np.array([5, 0, 9, 2], np.int32)
+    lengths = np.array([3, 0, 1, 2], np.int64)
+    assert run_members(starts, lengths).tolist() == [5, 6, 7, 9, 2, 3]
+    assert run_members(starts[:0], lengths[:0]).tolist() == []

@@ -260,13 +260,22 @@ class WordIndex:
         if len(query) == 0 or len(self.words) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         query_ids, word_ids = self.nearest_words(query, probes)
-        lengths = (self.starts[word_ids + 1] - self.starts[word_ids]).astype(np.int64)
-        total = int(lengths.sum())
-        rep_query = np.repeat(query_ids, lengths)
-        first = np.repeat(
-            self.starts[word_ids].astype(np.int64) - (np.cumsum(lengths) - lengths), lengths
-        )
-        return rep_query, first + np.arange(total)
+        first = self.starts[word_ids].astype(np.int64)
+        lengths = self.starts[word_ids + 1] - first
+        return np.repeat(query_ids, lengths), run_members(first, lengths)
+
+
+def run_members(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Every index of the runs ``[start, start + length)``, run after run, as one int64 array.
+    One ``np.repeat`` (each run's start less the place the run begins in the output) plus the
+    output's own positions: numpy 1's repeat is the cost, a second one took ~0.5 ms more for a
+    naming's ~80,000 candidate pairs."""
+    lengths = lengths.astype(np.int64, copy=False)
+    members = np.repeat(
+        starts.astype(np.int64, copy=False) - (np.cumsum(lengths) - lengths), lengths
+    )
+    members += np.arange(len(members))
+    return members
 
 
 def global_descriptor(card: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ import numpy as np
 import vision.tuning as tuning
 from vision.appearance import confidence_from_look, look_contradicts, look_patch, look_similarities
 from vision.detect import sharpness
-from vision.features import card_features, global_descriptor, hamming_at
+from vision.features import card_features, global_descriptor, hamming_at, run_members
 from vision.find import Hypothesis, shortlist_by_index
 from vision.gallery import Gallery
 from vision.geometry import (
@@ -131,13 +131,8 @@ def positional_matches(
     lo = cell_end[entry_base + first_cell.ravel() - 1].ravel()
     lengths = cell_end[entry_base + last_cell.ravel()].ravel() - lo
     owner = np.tile(np.repeat(np.arange(len(points)), first_cell.shape[1]), len(refs))
-    total = int(lengths.sum())
     ii = np.repeat(owner, lengths)
-    # A pair's place in ``order``: its run's start, shifted by where the run begins among all
-    # pairs, plus the pair's own number (one repeat, not two: numpy 1's repeat is the cost).
-    jj = np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
-    jj += np.arange(total)
-    jj = order.take(jj)
+    jj = order.take(run_members(lo, lengths))
     # Positions as complex numbers: one 8-byte item per point, which numpy gathers several
     # times faster than 2-float rows; |d|^2 is d times its conjugate.
     offset = ref_points.view(np.complex64).ravel().take(jj)
