@@ -179,3 +179,29 @@ def test_outlines_found_at_several_sensitivities_are_merged_into_the_larger() ->
         assert any(np.array_equal(k, card) for k in kept)
         assert any(np.array_equal(k, beside) for k in kept)
         assert any(np.array_equal(k, overlapping) for k in kept)
+
+
+@pytest.mark.parametrize("width", [1640, 1100])
+def test_the_outline_copy_keeps_the_edges_where_they_are(width: int) -> None:
+    """The copy the outlines are searched on has the searched size, and an edge stays where
+    the scale puts it, whether the picture was halved first (a 1640-px photo) or averaged
+    straight down (a picture whose half would lose too much detail)."""
+    height = width * 3 // 4
+    edge_x, edge_y = width // 2 + 3, height // 3
+    image = np.full((height, width, 3), 230, np.uint8)
+    image[:, :edge_x] = (20, 60, 120)  # a dark card edge, vertical
+    image[:edge_y, edge_x:] = (40, 40, 40)  # and a horizontal one to its right
+    scale = tuning.OUTLINE_LONG_SIDE / width
+    small = detect._outline_copy(image, scale)
+    assert small.shape == (round(height * scale), round(width * scale), 3)
+    if width == 1640:  # the 2x2 halving, then bilinear up to the searched size
+        half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        expected = cv2.resize(half, small.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+        assert np.array_equal(small, expected)
+    # Where an edge is, in copy pixels: how much of a row (a column) is still the dark side.
+    row = small[small.shape[0] * 2 // 3, :, 2].astype(np.float64)
+    dark_share = (230 - row) / (230 - 120)
+    assert abs(dark_share.sum() - edge_x * small.shape[1] / width) < 0.3
+    column = small[:, -5, 0].astype(np.float64)
+    assert abs(((230 - column) / (230 - 40)).sum() - edge_y * small.shape[0] / height) < 0.3
+    assert small[-1, -1].tolist() == [230, 230, 230] and small[-1, 0].tolist() == [20, 60, 120]
