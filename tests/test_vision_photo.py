@@ -194,9 +194,9 @@ def test_the_outline_copy_keeps_the_edges_where_they_are(width: int) -> None:
     scale = tuning.OUTLINE_LONG_SIDE / width
     small = detect._outline_copy(image, scale)
     assert small.shape == (round(height * scale), round(width * scale), 3)
-    if width == 1640:  # the 2x2 halving, then bilinear up to the searched size
+    if width == 1640:  # the 2x2 halving, then bicubic up to the searched size
         half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        expected = cv2.resize(half, small.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+        expected = cv2.resize(half, small.shape[1::-1], interpolation=cv2.INTER_CUBIC)
         assert np.array_equal(small, expected)
     # Where an edge is, in copy pixels: how much of a row (a column) is still the dark side.
     row = small[small.shape[0] * 2 // 3, :, 2].astype(np.float64)
