@@ -350,8 +350,9 @@ def _dedupe(quads: list[np.ndarray], iou: float = tuning.NESTED_DEDUPE_IOU) -> l
     for q, box in zip(quads, boxes, strict=True):
         if kept:
             others = np.array(kept_boxes)
-            overlap = np.clip(
-                np.minimum(others[:, 2:], box[2:]) - np.maximum(others[:, :2], box[:2]), 0, None
+            # np.maximum, not np.clip: numpy 1's clip checks its bounds on every call.
+            overlap = np.maximum(
+                np.minimum(others[:, 2:], box[2:]) - np.maximum(others[:, :2], box[:2]), 0.0
             ).prod(axis=1)
             close = np.flatnonzero(overlap >= iou * np.array(kept_areas))
             if any(quad_iou(q, kept[i]) >= iou for i in close):
