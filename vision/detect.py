@@ -81,9 +81,9 @@ def find_card_quads(
     """
     full_h, full_w = image.shape[:2]
     scale = min(1.0, tuning.OUTLINE_LONG_SIDE / max(full_h, full_w))
-    small = _outline_copy(image, scale)
+    small, sigma = _outline_copy(image, scale)
     blur = tuning.OUTLINE_BLUR
-    dx, dy = _colour_gradient(cv2.GaussianBlur(small, (blur, blur), 0))
+    dx, dy = _colour_gradient(cv2.GaussianBlur(small, (blur, blur), sigma))
     h, w = dx.shape
     if padding is None:
         box = padding_box(small)
@@ -137,26 +137,36 @@ def find_card_quads(
     ]
 
 
-def _outline_copy(image: np.ndarray, scale: float) -> np.ndarray:
-    """``image`` at ``scale`` (<= 1) for the edge search.
+def _outline_copy(image: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
+    """``image`` at ``scale`` (<= 1) for the edge search, and the sigma of the Gaussian of
+    ``OUTLINE_BLUR`` taps that smooths it before the gradient (0: OpenCV's own for that size).
 
     A picture whose half is still nearly the searched size (``OUTLINE_HALF_DETAIL``) is halved
-    by 2x2 averages, then brought up to that size bicubically: on OpenCV 4.11 averaging a
+    by 2x2 averages, then brought up to that size bilinearly: on OpenCV 4.11 averaging a
     1640-px photo straight down to 0.61x took 10.5 ms (its general path), halving it 0.5 ms and
-    the bicubic step ~1.5 ms. The edges' geometry stays that of the searched size (the blur,
-    the dilation and the shortest contour are counted in its pixels). Bicubic, not bilinear:
-    bilinear blurs more the farther a pixel falls between the half's, which lost faint card
-    edges in over-exposed photos (exposure x1.5 of the tuning lights: 196 cards named against
-    199 by averaging straight down, 198 bicubically). Other pictures are averaged straight down
-    as before."""
+    the bilinear step 1 ms. The edge search was tuned on the straight average, so the Gaussian
+    is narrowed to give the same smoothing in all (variances add): averaging straight down
+    smooths by a box one copy pixel wide (1/12 px²), the halving by a box of ``2 * scale`` px
+    ((2s)²/12) and bilinear interpolation by (2s)²/6 more on average. Without that, faint
+    card edges in over-exposed photos were lost (exposure x1.5 of the tuning lights: 196
+    cards named against 199 by the straight average; 198 with it). The edges' geometry stays
+    that of the searched size (the dilation and the shortest contour are counted in its
+    pixels). Other pictures are averaged straight down as before."""
     if scale >= 1.0:
-        return image
+        return image, 0.0
     h, w = image.shape[:2]
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
     if 0.5 < scale and 0.5 >= tuning.OUTLINE_HALF_DETAIL * scale:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
         half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        return cv2.resize(half, size, interpolation=cv2.INTER_CUBIC)
-    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        copy = cv2.resize(half, size, interpolation=cv2.INTER_LINEAR)
+        sigma = np.sqrt(_kernel_sigma(tuning.OUTLINE_BLUR) ** 2 + 1 / 12 - scale**2)
+        return copy, float(sigma)
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), 0.0
+
+
+def _kernel_sigma(taps: int) -> float:
+    """The sigma OpenCV gives a Gaussian of ``taps`` taps when none is asked for."""
+    return 0.3 * ((taps - 1) * 0.5 - 1) + 0.8
 
 
 def _long_enough(contours: Sequence[np.ndarray], min_side: float) -> list[np.ndarray]:
