@@ -207,7 +207,7 @@ LOOK_SHARED_MIN_CELLS_SIMILARITY = 0.7
 OUTLINE_LONG_SIDE = 1000  # px: edges are searched on a copy about this big (hand-set, speed)
 # A picture is first halved by 2x2 averages when its half keeps at least this share of the
 # searched copy's pixels across (a 1640-px photo's 820 px for a 1000-px copy), then brought to
-# the searched size bilinearly (hand-set; see detect._smoothed_copy).
+# the searched size bilinearly (hand-set; see detect._outline_copy).
 OUTLINE_HALF_DETAIL = 0.8
 OUTLINE_BLUR = 5  # Gaussian kernel before the colour gradient (hand-set)
 # Canny hysteresis pairs on the colour gradient, three sensitivities so both crisp and faint
