@@ -155,7 +155,8 @@ def _outline_copy(image: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
     if scale >= 1.0:
         return image, 0.0
     h, w = image.shape[:2]
-    if 0.5 < scale and 0.5 >= tuning.OUTLINE_HALF_DETAIL * scale:
+    # The half is smaller than the searched size but at least OUTLINE_HALF_DETAIL of it.
+    if 0.5 < scale <= 0.5 / tuning.OUTLINE_HALF_DETAIL:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         half = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
         copy = cv2.resize(half, size, interpolation=cv2.INTER_LINEAR)
