@@ -13,6 +13,7 @@ import argparse
 import importlib
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 
 from display.memory import keep_freed_memory
@@ -75,11 +76,28 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     try:
         code = args.func(args)
     except CliError as error:
-        print(f"tablekeeper: {error}", file=sys.stderr)
+        print(f"tablekeeper: {one_line(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     return int(code or 0)
+
+
+# Control characters, line and paragraph separators: what may break a line (str.splitlines
+# splits on \r, \x0b, \x1c, \x85 and \u2028 as well as \n).
+_LINE_BREAKERS = frozenset({"Cc", "Zl", "Zp"})
+
+
+def one_line(message: str) -> str:
+    """``message`` with every control character written as its escape (``\\r``, ``\\n``,
+    ``\\x85``): bad input is reported in one line that scripts can read, even when the input
+    quoted in it (a player's name in a ballot file, say) holds a line break."""
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in _LINE_BREAKERS
+        else ch
+        for ch in message
+    )
 
 
 if __name__ == "__main__":

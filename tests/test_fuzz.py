@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from display.checks.fuzz import FuzzReport, run_fuzz
@@ -59,6 +59,9 @@ JSON = st.recursive(
     ),
     ballots=JSON,
 )
+# Names holding a line break: the refusal quotes them, and must stay one line (found by this test).
+@example(players=["Ann", "Ben", "Cat"], ballots={"\r": None})
+@example(players=["Ann\nLee", "Ben", "Cat"], ballots={"Ann\nLee": {"Ben": "x"}})
 def test_any_json_round_is_scored_or_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], players: object, ballots: object
 ) -> None:
