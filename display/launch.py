@@ -177,8 +177,17 @@ def build_app(
 
 
 def write_dump(app: App, path: Path) -> None:
+    """The state as JSON at ``path``, private like the database (it holds sealed ballots):
+    created 0600, an existing file made 0600 through the open descriptor, a link refused."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(app.state_dump(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    text = json.dumps(app.state_dump(), indent=2, sort_keys=True) + "\n"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    except OSError as error:
+        raise LaunchError(f"cannot write --dump-state {path}: {error.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(fd, 0o600)
+        handle.write(text)
 
 
 def run_script(
