@@ -65,6 +65,7 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
 import stat
 import threading
@@ -78,6 +79,8 @@ APPLICATION_ID = 0x54424B50  # "TBKP": marks the file as ours
 SCHEMA_VERSION = 1
 DB_NAME = "state.db"
 LOCK_NAME = "state.lock"  # held (fcntl) by the process using the folder
+#: free space below which a failure to open the state is put down to a full card
+FULL_BELOW_BYTES = 64 * 1024
 #: seconds a write-behind commit may wait for the card before the screen says "Not saving"
 STALLED_AFTER = 4.0
 #: seconds Store.close() waits for the writer (the unit's TimeoutStopSec must be longer)
@@ -244,10 +247,19 @@ class Store:
 
     # -- opening ------------------------------------------------------------------------------
     def _refusal(self, error: BaseException) -> StoreUnavailable:
+        reason = trouble_reason(error)
+        if self._card_full() and "full" not in reason:
+            # SQLite reports a full card while it sets up its shared memory as an I/O error
+            reason = f"the card is full ({error})"
         return StoreUnavailable(
-            f"cannot use the saved state {self.path}: {trouble_reason(error)}; nothing was "
-            f"changed in it"
+            f"cannot use the saved state {self.path}: {reason}; nothing was changed in it"
         )
+
+    def _card_full(self) -> bool:
+        try:
+            return shutil.disk_usage(self.state_dir).free < FULL_BELOW_BYTES
+        except OSError:
+            return False
 
     def _take_folder_lock(self) -> int:
         """Hold ``state.lock`` (an fcntl lock: released when this process ends, however it
@@ -521,9 +533,12 @@ class Store:
             return None
         failure = self._writer.last_failure
         if failure is not None:
+            reason = trouble_reason(failure)
+            if self._card_full() and "full" not in reason:
+                reason = f"the card is full ({failure})"
             return (
-                f"Cannot save: {trouble_reason(failure)}. Nothing has been lost yet; free "
-                f"space on the card or change it"
+                f"Cannot save: {reason}. Nothing has been lost yet; free space on the card or "
+                f"change it"
             )
         lag = self._writer.lag(time.monotonic())
         if lag > stalled_after:

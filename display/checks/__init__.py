@@ -13,6 +13,8 @@ commit observers, the script runner's observer), never by patching it.
 - :mod:`~display.checks.torn` - torn WAL writes read back;
 - :mod:`~display.checks.fuzz` - bad input through the real command line and camera;
 - :mod:`~display.checks.soak` - hours of random legal play on the injected clock;
+- :mod:`~display.checks.faults` (with :mod:`~display.checks.bombs`) - a full, locked or
+  read-only card, planted links, image and parser bombs, through the command line;
 - ``bench_ui``, ``bench_timer``, ``bench_flows``, ``bench_remix``, ``bench_mixtape`` - figures;
 - :mod:`~display.checks.scenes` - generated table photos and enrolments (tests, demos, benches).
 """

@@ -13,6 +13,7 @@ from typing import Any
 from display.cli import CliError
 
 GAMES = ("comix", "remix", "mixtape")
+FAULT_GROUPS = ("full", "lock", "second", "readonly", "symlinks", "images", "parsers")
 FUZZ_FAMILIES = ("ballot-json", "deck-toml", "card-names", "config-toml", "gallery", "image")
 # share of --cases per family (images are a fixed list of the cases plus mutants)
 FUZZ_SHARES = {"ballot-json": 0.3, "deck-toml": 0.2, "card-names": 0.3, "config-toml": 0.08,
@@ -84,6 +85,20 @@ def register(commands: Any, benches: Any) -> None:
     )
     secrecy.add_argument("--keep", type=Path, metavar="DIR", help="keep the screenshots in DIR")
     secrecy.set_defaults(func=secrecy_command)
+
+    faults = checks.add_parser(
+        "faults",
+        help="a full, locked or read-only card, planted links, image and parser bombs",
+        description="Replay the unlucky owner's and the attacker's cases through the real "
+        "command line: the card full to the last byte (a tmpfs), the database locked, a second "
+        "appliance, a read-only bind mount, planted links, three image bombs (peak memory "
+        "measured) and parser bombs. One line per case: what happened, held or not. Mounting "
+        "needs root; without it those cases are skipped.",
+    )
+    faults.add_argument(
+        "--only", help="comma-separated groups (default all): " + ", ".join(FAULT_GROUPS)
+    )
+    faults.set_defaults(func=faults_command)
 
     soak = checks.add_parser(
         "soak",
@@ -181,6 +196,23 @@ def fuzz_command(args: argparse.Namespace) -> int:
     report = run_fuzz(counts, args.seed, progress=progress)
     for line in report.lines():
         print(line)
+    return 0 if report.ok else 1
+
+
+def faults_command(args: argparse.Namespace) -> int:
+    from display.checks.faults import run_faults  # start-up time: see powercut_command
+
+    only = None
+    if args.only:
+        only = {group.strip() for group in args.only.split(",") if group.strip()}
+        unknown = sorted(only - set(FAULT_GROUPS))
+        if unknown:
+            raise CliError(
+                f"unknown group(s) {', '.join(unknown)}; known: {', '.join(FAULT_GROUPS)}"
+            )
+    report = run_faults(only)
+    for line in report.lines():
+        print(line, flush=True)
     return 0 if report.ok else 1
 
 
