@@ -17,6 +17,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from display import launch
+from display import store as store_module
 from display.cli import main
 from display.launch import RunOptions, StateUnavailableError, build_app, open_store
 from display.store import DB_NAME, Store, StoreError, StoreUnavailable
@@ -225,3 +227,53 @@ def test_the_app_draws_the_not_saving_banner(tmp_path: Path) -> None:
         app.store.db.execute("PRAGMA query_only = OFF")
     finally:
         app.close()
+
+
+def test_the_app_stops_within_the_bound_and_says_what_was_not_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(store_module, "CLOSE_TIMEOUT", 0.3)
+    app = build_app(RunOptions(simulated=True, state_dir=tmp_path, write_behind=True))
+    inside, release = _stall(app.store)
+    try:
+        app.store.put("a", "n", 1)
+        app.save()
+        assert inside.wait(5)
+        app.store.put("a", "n", 2)
+        started = time.monotonic()
+        app.close()  # SIGTERM's path: must end well inside systemd's TimeoutStopSec
+        assert time.monotonic() - started < 3
+        assert "tablekeeper: not saved: commits" in capsys.readouterr().err
+    finally:
+        release.set()
+
+
+def test_the_wait_screen_shows_the_reason_and_feeds_the_watchdog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(launch, "STORE_RETRY_SECONDS", 0.3)
+    pings: list[str] = []
+
+    class Recorder:
+        def ready(self, status: str = "") -> bool:
+            pings.append("READY")
+            return True
+
+        def status(self, text: str) -> bool:
+            pings.append(text)
+            return True
+
+        def watchdog(self, now: float) -> bool:
+            pings.append("WATCHDOG")
+            return True
+
+    wait = launch.StateWait(RunOptions(simulated=True, state_dir=tmp_path), Recorder())  # type: ignore[arg-type]
+    try:
+        assert wait("the card is full (database or disk is full)") is True
+        assert pings[0] == "READY" and "the card is full" in pings[1]
+        assert pings.count("WATCHDOG") >= 2
+        assert wait.window is not None and wait.window.get_at((5, 5))[:3] == (12, 12, 16)
+        wait.stopped = True  # SIGTERM or the window closed
+        assert wait("still full") is False
+    finally:
+        pygame.display.quit()
