@@ -90,8 +90,31 @@ class Child:
     peak_mb: int
 
 
+#: Runs a Python child (``-m MODULE ...`` or ``-c CODE ...``) and, however it exits, writes its
+#: peak resident memory (VmHWM, kB) to the file named first. Not ``ru_maxrss``: Linux carries
+#: the parent's high-water mark across fork and exec into it, so a large parent would show.
+PEAK_WRAPPER = """
+import atexit, runpy, sys
+peak_file = sys.argv.pop(1)
+def _report():
+    with open("/proc/self/status") as status:
+        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    with open(peak_file, "w") as out:
+        out.write(peak)
+atexit.register(_report)
+mode, target = sys.argv[1], sys.argv[2]
+sys.argv = [target, *sys.argv[3:]]
+if mode == "-m":
+    runpy.run_module(target, run_name="__main__", alter_sys=True)
+else:
+    sys.argv[0] = "-c"
+    exec(compile(target, "<child>", "exec"), {"__name__": "__main__"})
+"""
+
+
 def run_child(argv: list[str], limit_memory: bool = False, cwd: Path = ROOT) -> Child:
-    """``argv`` in a child; its exit code, output and peak resident memory."""
+    """``argv`` (``[python, -m|-c, ...]``) in a child; its exit code, output and peak resident
+    memory (its own, see :data:`PEAK_WRAPPER`)."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     env.pop("OPENCV_IO_MAX_IMAGE_PIXELS", None)  # the child must set it itself
     env["PYTHONPATH"] = str(ROOT)
@@ -100,19 +123,23 @@ def run_child(argv: list[str], limit_memory: bool = False, cwd: Path = ROOT) -> 
         if limit_memory:
             resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(
-            argv, stdout=out, stderr=err, cwd=cwd, env=env, preexec_fn=limit, close_fds=True
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r") as peak,
+    ):
+        command = [argv[0], "-c", PEAK_WRAPPER, peak.name, *argv[1:]]
+        process = subprocess.run(
+            command, stdout=out, stderr=err, cwd=cwd, env=env, preexec_fn=limit, check=False
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
+        peak_text = peak.read().strip()
         return Child(
             process.returncode,
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
-            usage.ru_maxrss // 1024,
+            int(peak_text) // 1024 if peak_text.isdigit() else -1,
         )
 
 
