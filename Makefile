@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-pi demo lint clean
+.PHONY: run test test-pi demo docs docs-images docs-serve lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,9 +40,22 @@ test-pi: $(PI_STAMP)
 demo: $(STAMP)
 	$(BIN)/tablekeeper demo
 
+# The manual: docs/*.md built into site/ with mkdocs --strict (a broken link or a missing page
+# fails). Its screenshots are drawn fresh by `tablekeeper demo` into docs/images/demo/ first.
+docs-images: $(STAMP)
+	rm -rf docs/images/demo
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/tablekeeper demo --out docs/images/demo >/dev/null
+
+docs: docs-images
+	$(BIN)/mkdocs build --strict
+	@echo "the manual is in site/ (open site/index.html)"
+
+docs-serve: docs-images
+	$(BIN)/mkdocs serve
+
 lint: $(STAMP)
 	$(BIN)/ruff check device vision games display tests
 	$(BIN)/mypy device vision games display
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info site docs/images/demo

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from display.memory import keep_freed_memory
+from display.version import version
 
 COMMAND_MODULES = [
     "display.commands.app",
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Tablekeeper: a table companion for Co-Mix, I Made You a Mixtape and "
         "Marvel: Remix.",
     )
+    parser.add_argument("--version", action="version", version=f"tablekeeper {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     bench = commands.add_parser("bench", help="measure speed and accuracy (prints figures)")
