@@ -324,20 +324,43 @@ def test_no_page_retells_history() -> None:
             assert not HISTORY.search(line), f"{path.name} line {number} retells history: {line}"
 
 
-@pytest.mark.skipif(shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
-                    reason="mkdocs is not installed (pip install -e '.[dev]')")
-def test_the_manual_builds(tmp_path: Path) -> None:
-    """`mkdocs build --strict` over a copy of docs/ with the demo's screens drawn into it."""
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    shutil.copytree(DOCS, tmp_path / "docs", symlinks=False,
-                    ignore=shutil.ignore_patterns("demo"))
-    bin_dir = Path(sys.executable).parent
+#: the README's picture (kept in the repository, so it shows where the README is read) and the
+#: demo screen it is a copy of
+README_PICTURES = {"docs/images/comix-timer.png": "20-comix/10-timer-last-seconds.png"}
+
+
+@pytest.fixture(scope="module")
+def manual(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of mkdocs.yml and docs/ with the demo's screens drawn into docs/images/demo."""
+    folder = tmp_path_factory.mktemp("manual")
+    shutil.copy(ROOT / "mkdocs.yml", folder / "mkdocs.yml")
+    shutil.copytree(DOCS, folder / "docs", symlinks=False, ignore=shutil.ignore_patterns("demo"))
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     demo = subprocess.run(
-        [str(bin_dir / "tablekeeper"), "demo", "--out", str(tmp_path / "docs/images/demo")],
+        [str(Path(sys.executable).parent / "tablekeeper"), "demo", "--out",
+         str(folder / "docs/images/demo")],
         capture_output=True, text=True, env=env, timeout=600,
     )
     assert demo.returncode == 0, demo.stderr[-2000:]
+    return folder
+
+
+def test_the_readme_picture_is_todays_demo_screen(manual: Path) -> None:
+    import pygame  # local: only this test reads pictures
+
+    for kept, shot in README_PICTURES.items():
+        drawn = manual / "docs/images/demo" / shot
+        same = pygame.image.tobytes(pygame.image.load(ROOT / kept), "RGB") == (
+            pygame.image.tobytes(pygame.image.load(drawn), "RGB")
+        )
+        assert same, f"the demo draws {shot} differently now: copy it to {kept}"
+
+
+@pytest.mark.skipif(shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
+                    reason="mkdocs is not installed (pip install -e '.[dev]')")
+def test_the_manual_builds(manual: Path) -> None:
+    """`mkdocs build --strict` over the copy, the demo's screens drawn into it."""
+    tmp_path = manual
     build = subprocess.run(
         [str(bin_dir / "mkdocs"), "build", "--strict", "--site-dir", str(tmp_path / "site")],
         cwd=tmp_path, capture_output=True, text=True, timeout=600,
