@@ -1,8 +1,8 @@
 """The house plan, checked for every package: no import cycle between project modules, every
 import points the way the plan says (docs/development.md, "The house plan"), no function longer
-than its package's limit, and every function-local import says why it is local. The sources are parsed with ``ast``, never imported, so a
-function-local import counts like any other; only imports under ``if TYPE_CHECKING:`` are
-type-only.
+than its package's limit, and every function-local import says why it is local. The sources are
+parsed with ``ast``, never imported, so a function-local import counts like any other; only
+imports under ``if TYPE_CHECKING:`` are type-only.
 
 Rules:
 
