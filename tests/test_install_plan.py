@@ -60,7 +60,7 @@ def test_trixie_uses_numpy_2_from_apt_current_opencv_and_apt_lgpio():
     assert lines["release"] == "trixie (Python 3.13)"
     apt = set(lines["apt"].split())
     assert {"python3-numpy", "python3-lgpio"} <= apt and KMSDRM_LIBRARIES <= apt
-    assert lines["pip"].startswith("numpy>=2 opencv-python-headless>=4.12 ")
+    assert lines["pip"].startswith("numpy>=2 opencv-python-headless>=4.12,<5 ")
     assert "numpy<2" not in result.stdout and "lgpio" not in lines["pip"]
     assert "requirements-trixie.txt" in result.stdout
     assert "restart-pace.conf (RestartSec=2, RestartSteps=5, RestartMaxDelaySec=60)" in (
