@@ -14,7 +14,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -25,7 +25,7 @@ import pygame
 from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
 from device.config import Config, ConfigError, load_config
 from device.hardware import Hardware, HardwareError
-from device.health import GL_LIBRARIES
+from device.health import GL_LIBRARIES, MESA_DRIVER_PACKAGE, find_mesa_driver, library_dirs
 from device.service import record_crash
 from display.app import App
 from display.clock import Clock, FakeClock, MonotonicClock
@@ -184,12 +184,17 @@ def display_available() -> str | None:
 
 
 def kmsdrm_libraries_missing(
-    environ: Mapping[str, str] | None = None, find: Callable[[str], str | None] | None = None
+    environ: Mapping[str, str] | None = None,
+    find: Callable[[str], str | None] | None = None,
+    dirs: Sequence[Path] | None = None,
 ) -> str | None:
     """None, or why the panel cannot open (one line): SDL's KMSDRM driver loads libEGL,
-    libGLESv2, libgbm and libdrm at run time and Raspberry Pi OS Lite may lack them; without this
-    check SDL fails later with a message that names none of them. Only when KMSDRM is what SDL
-    will use: SDL_VIDEODRIVER=kmsdrm, or no driver chosen on a machine without a desktop."""
+    libGLESv2, libgbm and libdrm at run time, and they load Mesa's DRI driver (vc4/v3d_dri.so on
+    Bookworm, libgallium on Trixie); Raspberry Pi OS Lite may lack them, and without this check
+    SDL fails later with a message that names none of them ("EGL not initialized") while the
+    service restarts over and over. Only when KMSDRM is what SDL will use: SDL_VIDEODRIVER=kmsdrm,
+    or no driver chosen on a machine without a desktop. ``dirs``: where to look for the driver
+    (the test's fake library path)."""
     environ = os.environ if environ is None else environ
     find = ctypes.util.find_library if find is None else find
     driver = environ.get("SDL_VIDEODRIVER", "").strip().lower()
@@ -198,12 +203,18 @@ def kmsdrm_libraries_missing(
     if not driver and (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")):
         return None  # SDL takes the desktop's driver
     missing = {library: package for library, package in GL_LIBRARIES.items() if not find(library)}
-    if not missing:
+    dirs = library_dirs(dict(environ)) if dirs is None else dirs
+    no_driver = find_mesa_driver(dirs) is None
+    if not missing and not no_driver:
         return None
+    packages = [*missing.values(), *([MESA_DRIVER_PACKAGE] if no_driver else [])]
+    if missing:
+        what = f"{', '.join(f'lib{n}' for n in missing)} not found (SDL's KMSDRM driver loads them)"
+    else:
+        what = "Mesa's DRI driver (vc4/v3d_dri.so, or libgallium) not found (EGL loads it)"
     return (
-        f"the screen cannot open without a desktop: {', '.join(f'lib{n}' for n in missing)} "
-        f"not found (SDL's KMSDRM driver loads them); install them: "
-        f"sudo apt install {' '.join(missing.values())}"
+        f"the screen cannot open without a desktop: {what}; install them: "
+        f"sudo apt install {' '.join(packages)}"
     )
 
 
