@@ -26,6 +26,7 @@ from typing import Any
 
 from gpiozero import Device
 
+from device.bootrotation import ROTATION_FIX, boot_rotations, rotation_warning
 from device.camera import Camera, camera_from_config, module_installed
 from device.config import CameraConfig, Config
 from device.pins import pin_label, pin_trouble
@@ -375,6 +376,19 @@ def check_drm_master(
         False,
         f"cannot open {card} to become its DRM master: {os.strerror(error)}",
         "sudo usermod --append --groups video,render tablekeeper; run doctor as the service user",
+    )
+
+
+def check_panel_rotation(found: Sequence[str] | None = None) -> Check:
+    """Nothing but Tablekeeper turns the panel or its touches (the boot files'
+    ``video=...,rotate=``, ``lcd_rotate=``, touch overlays' ``invx``/``invy``/``swapxy``)."""
+    name = "panel rotation"
+    found = boot_rotations() if found is None else found
+    warning = rotation_warning(found)
+    if warning is not None:
+        return Check(name, False, warning, ROTATION_FIX)
+    return Check(
+        name, True, "the kernel and firmware leave the turn to Tablekeeper ([screen] rotate)"
     )
 
 

@@ -13,23 +13,26 @@ import ctypes.util
 import json
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
 import pygame
 
+from device.bootrotation import boot_rotations, rotation_warning
 from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
-from device.config import Config, ConfigError, load_config
+from device.config import Config, ConfigError, config_path, load_config
 from device.hardware import Hardware, HardwareError
 from device.health import GL_LIBRARIES, MESA_DRIVER_PACKAGE, find_mesa_driver, library_dirs
 from device.service import record_crash
 from display.app import App
 from display.clock import Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
+from display.panel import fit_screen_to_panel, scale_quality
 from display.script import ScriptObserver, ScriptRunner, load_script
 from display.sim_camera import synthetic_camera
 from display.store import Store, StoreError, default_state_dir
@@ -37,6 +40,11 @@ from display.store import Store, StoreError, default_state_dir
 
 class LaunchError(Exception):
     """Something the person running the appliance must fix; one sentence."""
+
+
+class ConfigLaunchError(LaunchError):
+    """The config file cannot be used at all (not TOML, a [pins] mistake): on the real panel it
+    is shown there until the file changes (:func:`show_until_config_changes`)."""
 
 
 class RunObserver(ScriptObserver, Protocol):
@@ -61,6 +69,9 @@ class RunOptions:
     #: the store's writer thread (display/store.py); None: on, except in strict (scripted) runs
     write_behind: bool | None = None
     fsync_delay: float = 0.0  # for `bench ui --fsync-ms`: a slow SD card, simulated
+    #: The panel's own pixels as SDL reports them at start (its desktop mode); completes the
+    #: "auto" parts of [screen] (display/panel.py). None: a window, a scripted run.
+    panel_size: tuple[int, int] | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RunOptions:
@@ -101,9 +112,16 @@ def build_app(
     """Everything except the display window. The caller must ``app.close()``. An ``observer``
     sees every commit of the store, from the first one at start-up."""
     try:
-        config = load_config(options.config)
+        # The appliance starts with the defaults for bad values that are safe to replace (shown
+        # on the screen at start); scripted runs stay strict.
+        config = load_config(options.config, lenient=not strict)
     except ConfigError as error:
-        raise LaunchError(str(error)) from None
+        raise ConfigLaunchError(str(error)) from None
+    if options.panel_size is not None:
+        screen, notes = fit_screen_to_panel(config.screen, options.panel_size)
+        config = replace(config, screen=screen)
+        for note in notes:
+            print(f"tablekeeper: {note}", file=sys.stderr)
     clock = clock if clock is not None else MonotonicClock()
     try:
         hardware = Hardware(config, simulated=options.simulated, now=clock.now)
@@ -137,7 +155,7 @@ def build_app(
     except ConfigError as error:
         hardware.close()
         store.close()
-        raise LaunchError(str(error)) from None
+        raise ConfigLaunchError(str(error)) from None
     except BaseException:
         hardware.close()
         store.close()
@@ -228,7 +246,17 @@ def run_interactive(options: RunOptions) -> int:
     missing = kmsdrm_libraries_missing()
     if missing is not None:
         raise LaunchError(missing)
-    app = build_app(options)
+    if not options.simulated:
+        warning = rotation_warning(boot_rotations())
+        if warning is not None:  # the journal; `tablekeeper doctor` says it too, with the fix
+            print(f"tablekeeper: warning: {warning}", file=sys.stderr)
+        options = replace(options, panel_size=detect_panel())
+    try:
+        app = build_app(options)
+    except ConfigLaunchError as error:
+        if options.simulated:
+            raise
+        return show_until_config_changes(str(error), options.config or config_path())
     notifier = Notifier()
     stop_signals: list[int] = []
 
@@ -246,6 +274,11 @@ def run_interactive(options: RunOptions) -> int:
             flags = 0 if headless else pygame.SCALED
             if not options.simulated and app.config.screen.fullscreen:
                 flags |= pygame.FULLSCREEN
+                if options.panel_size is not None:  # before SCALED's renderer is made
+                    os.environ.setdefault(
+                        "SDL_RENDER_SCALE_QUALITY",
+                        scale_quality(app.panel.turned, options.panel_size),
+                    )
             window = pygame.display.set_mode(app.panel.turned, flags)
         except pygame.error as error:
             raise LaunchError(f"cannot open the display: {error}") from None
@@ -275,7 +308,73 @@ def run_interactive(options: RunOptions) -> int:
         signal.signal(signal.SIGTERM, previous)
         app.close()
         pygame.display.quit()
-    return 0
+    return app.exit_code
+
+
+def detect_panel() -> tuple[int, int] | None:
+    """The panel's own pixels: SDL's desktop mode of the first display (under KMSDRM, the
+    panel's native mode: Touch Display 2 says 720x1280). None when SDL reports none."""
+    try:
+        pygame.display.init()
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return None
+    return (int(sizes[0][0]), int(sizes[0][1])) if sizes else None
+
+
+def show_until_config_changes(
+    message: str, path: Path, poll_seconds: float = 1.0, max_seconds: float | None = None
+) -> int:
+    """A config file that cannot be used at all, on the panel (not only in the journal): drawn
+    full screen until the file changes or SIGTERM; returns 1 (systemd then starts the appliance
+    again with the edited file). No GPIO pin is claimed meanwhile: the file's pins may be wrong.
+    Keeps the unit's watchdog fed."""
+    from display import ui  # local: fonts load only when a message is drawn
+
+    print(f"tablekeeper: {message}", file=sys.stderr)
+    notifier = Notifier()
+    stop: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
+
+    def stamp() -> float | None:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return None
+
+    seen = stamp()
+    started = time.monotonic()
+    shown = False
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+        while not stop and stamp() == seen:
+            if max_seconds is not None and time.monotonic() - started > max_seconds:
+                break
+            pygame.event.pump()
+            window.fill(ui.BACKGROUND)
+            ui.message_box(
+                window,
+                "The config file has a mistake",
+                f"{message}\n\nFix it (sudo nano {path}); the appliance starts again by itself "
+                "once the file is saved.",
+            )
+            pygame.display.flip()
+            if not shown:
+                shown = notifier.ready("showing the config mistake") or True
+            notifier.watchdog(time.monotonic())
+            time.sleep(poll_seconds)
+    except pygame.error as error:  # no panel either: the journal has the message
+        print(f"tablekeeper: cannot show it on the display: {error}", file=sys.stderr)
+        raise LaunchError(message) from None
+    finally:
+        notifier.stopping()
+        notifier.close()
+        signal.signal(signal.SIGTERM, previous)
+        pygame.display.quit()
+    return 1
 
 
 def run(options: RunOptions) -> int:

@@ -68,6 +68,13 @@ def test_library_dirs_follow_libgl_drivers_path_first():
     assert dirs[0] == Path("/opt/mesa/lib") and Path("/usr/lib/aarch64-linux-gnu") in dirs
 
 
+def test_panel_rotation_fails_when_the_boot_files_turn_it_too():
+    check = health.check_panel_rotation(["/proc/cmdline: video=DSI-1:720x1280@60,rotate=90"])
+    assert not check.ok and "turned twice" in check.detail and "rotate=90" in check.detail
+    assert "[screen] rotate" in check.fix
+    assert health.check_panel_rotation([]).ok
+
+
 def _cards(tmp_path: Path, *connectors: str) -> tuple[Path, Path]:
     dri, sysfs = tmp_path / "dri", tmp_path / "sys"
     dri.mkdir()

@@ -17,6 +17,7 @@ CHECKS = [
     "/dev/dri",
     "EGL/GBM libraries",
     "DRM master",
+    "panel rotation",
     "SDL video",
     "camera",
     "GPIO pins",
@@ -54,6 +55,7 @@ def test_sim_json_shape_and_all_passing(tmp_path: Path, capsys):
         "/dev/dri",
         "EGL/GBM libraries",
         "DRM master",
+        "panel rotation",
         "camera",
         "systemd unit",
     }
@@ -111,7 +113,7 @@ def test_text_report_has_one_line_per_check_and_a_verdict(tmp_path: Path, capsys
     assert len(lines) == len(CHECKS) + 1
     assert lines[0].startswith("PASS  config")
     assert any(line.startswith("SKIP  camera") for line in lines)
-    assert lines[-1].startswith("all checks passed, 6 skipped")
+    assert lines[-1].startswith("all checks passed, 7 skipped")
 
 
 def test_sdl_probe_reports_a_driver_that_cannot_open(monkeypatch):

@@ -149,11 +149,13 @@ def run_checks(args: argparse.Namespace) -> list[Any]:
         checks.append(health.skipped("/dev/dri", sim + why))
         checks.append(health.skipped("EGL/GBM libraries", sim + why))
         checks.append(health.skipped("DRM master", sim + why))
+        checks.append(health.skipped("panel rotation", sim + why))
     else:
         checks.append(health.timed("user and groups", lambda: health.check_user_groups(user)))
         checks.append(health.timed("/dev/dri", lambda: health.check_dri(user)))
         checks.append(health.timed("EGL/GBM libraries", health.check_gl_libraries))
         checks.append(health.timed("DRM master", health.check_drm_master))
+        checks.append(health.timed("panel rotation", health.check_panel_rotation))
     driver = os.environ.get("SDL_VIDEODRIVER") or (None if args.sim else SERVICE_DRIVER)
     checks.append(health.timed("SDL video", lambda: check_sdl(driver)))
     if config is None:
