@@ -29,10 +29,10 @@ from device.config import Config, ConfigError, config_path, load_config
 from device.hardware import Hardware, HardwareError
 from device.health import GL_LIBRARIES, MESA_DRIVER_PACKAGE, find_mesa_driver, library_dirs
 from device.service import record_crash
-from display.app import App
+from display.app import App, logical_size
 from display.clock import Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
-from display.panel import fit_screen_to_panel, scale_quality
+from display.panel import PORTRAIT_TURN, Panel, fit_screen_to_panel, scale_quality
 from display.script import ScriptObserver, ScriptRunner, load_script
 from display.sim_camera import synthetic_camera
 from display.store import Store, StoreError, default_state_dir
@@ -350,17 +350,24 @@ def show_until_config_changes(
         pygame.font.init()
         window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         pygame.mouse.set_visible(False)
+        # As "auto" would show it (the file's own [screen] cannot be trusted): landscape, 480
+        # high, a portrait panel turned.
+        width, height = window.get_size()
+        rotate = PORTRAIT_TURN if height > width else 0
+        canvas = pygame.Surface(logical_size(max(width, height), min(width, height)))
+        panel = Panel(canvas.get_size(), rotate, (width, height))
         while not stop and stamp() == seen:
             if max_seconds is not None and time.monotonic() - started > max_seconds:
                 break
             pygame.event.pump()
-            window.fill(ui.BACKGROUND)
+            canvas.fill(ui.BACKGROUND)
             ui.message_box(
-                window,
+                canvas,
                 "The config file has a mistake",
                 f"{message}\n\nFix it (sudo nano {path}); the appliance starts again by itself "
                 "once the file is saved.",
             )
+            panel.present(canvas, window)
             pygame.display.flip()
             if not shown:
                 shown = notifier.ready("showing the config mistake") or True
