@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-pi demo docs docs-images docs-serve lint clean
+.PHONY: run test test-pi pi-emulated demo docs docs-images docs-serve lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,15 @@ test-pi: $(PI_STAMP)
 	$(PI_VENV)/bin/python -c 'import sys, numpy, cv2; print("Pi stack: Python", sys.version.split()[0], "numpy", numpy.__version__, "OpenCV", cv2.__version__)'
 	$(PI_VENV)/bin/tablekeeper bench vision --quick $(if $(wildcard $(REAL_CARDS)/gallery),--real $(REAL_CARDS))
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PI_VENV)/bin/python -m pytest -q tests/test_vision_*.py
+
+# Development only, not part of `make test` (root; minutes per release): arm64 Bookworm and Trixie
+# roots under qemu-user, install.sh's plan and venv inside, the project from wheels, the tests
+# under emulation (tools/pi-emulated.sh). PI_TESTS="all" or test files; PI_RELEASES="trixie".
+PI_TESTS ?=
+PI_RELEASES ?= bookworm trixie
+pi-emulated:
+	tools/pi-emulated.sh $(foreach release,$(PI_RELEASES),--release $(release)) \
+		$(if $(PI_TESTS),--tests $(PI_TESTS))
 
 demo: $(STAMP)
 	$(BIN)/tablekeeper demo
