@@ -37,6 +37,7 @@ from games.mixtape.solo import (
     YOU,
     YOU_CHOOSE,
     YOU_PLACE,
+    otto_short,
 )
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ class SoloScreen(Screen):
             return (
                 "extra",
                 1,
-                "Otto kept one card: draw one from his own deck, lay it alone, then SHUTTER.",
+                f"{otto_short(game)}: draw one from his own deck, lay it alone, then SHUTTER.",
             )
         return ("", 0, "")
 
