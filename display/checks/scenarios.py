@@ -99,7 +99,8 @@ def comix_setup(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]
     their names, ``rounds`` rounds, a board of ``panels`` panels, Start."""
     lines = ["press ok", "press ok"]  # home: Co-Mix; menu: New game
     if len(names) != 4:
-        lines += ["press ok"] + ["press right"] * (len(names) - 4) + ["press ok"]
+        step = "right" if len(names) > 4 else "left"
+        lines += ["press ok"] + [f"press {step}"] * abs(len(names) - 4) + ["press ok"]
     lines += ["press right", "press ok"]  # the names: each typed, then Enter (OK) on the keyboard
     for name in names:
         lines += [f"type {name}", "press ok"]
