@@ -290,7 +290,7 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
     rematch = game_of(state)
     assert rematch.setup == game.setup and rematch.phase == "title" and len(rematch.rounds) == 1
     assert top_kind(state) == "comix"
-    assert len(list((tmp_path / "shots").glob("*.png"))) == 30
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 32
 
 
 def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:
