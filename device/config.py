@@ -440,6 +440,14 @@ def parse_config(text: str = "", source: Path | None = None, lenient: bool = Fal
     except tomllib.TOMLDecodeError as error:
         # tomllib's message already ends with "(at line N, column M)".
         raise ConfigError(f"{source or 'config'}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise ConfigError(
+            f"{source or 'config'}: not a config file (tables or arrays nested too deeply)"
+        ) from None
+    except ValueError:  # Python's guard against huge integers (sys.get_int_max_str_digits)
+        raise ConfigError(
+            f"{source or 'config'}: a number is far too long (thousands of digits)"
+        ) from None
     lines = _key_lines(text)
     reader = _Reader(
         _merge(defaults, user),

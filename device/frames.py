@@ -6,6 +6,7 @@ go wrong with one is a :class:`CameraError` with a sentence a player can read.
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -39,13 +40,33 @@ def as_bgr(image: Any, source: str) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-#: Larger images are refused before decoding: 20000 x 20000 pixels would need 1.2 GB as BGR
-#: and many seconds of a Pi's time. Camera modules give 12 Mpx, phones up to ~50.
-MAX_IMAGE_PIXELS = 80_000_000
+#: Larger images are refused before decoding, whatever the format: 40 megapixels is 120 MB as
+#: BGR; a camera module gives 12, a phone up to ~50 at full resolution. ``vision.pixels`` holds
+#: the same limit for the recogniser (``device`` may not import ``vision``; a test checks they
+#: agree).
+MAX_IMAGE_PIXELS = 40_000_000
+
+
+def limit_opencv() -> None:
+    """Tell OpenCV the limit (``OPENCV_IO_MAX_IMAGE_PIXELS``: it then refuses, after reading a
+    header and before allocating, any picture above it, in every decoder). OpenCV reads the
+    variable when it loads, so this runs when ``device.frames`` is imported, before the local
+    ``import cv2`` of :func:`read_image` and the webcam; a lower value already set is kept."""
+    try:
+        current = int(os.environ.get("OPENCV_IO_MAX_IMAGE_PIXELS", "") or MAX_IMAGE_PIXELS)
+    except ValueError:
+        current = MAX_IMAGE_PIXELS
+    limit = min(current, MAX_IMAGE_PIXELS) if current > 0 else MAX_IMAGE_PIXELS
+    os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] = str(limit)
+
+
+limit_opencv()
 
 
 def image_file_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) read from a PNG, JPEG, GIF or BMP header without decoding, else None."""
+    """(width, height) read from the header of a PNG, JPEG, GIF, BMP, TIFF, WebP or PNM file
+    without decoding it, else None (OpenCV's own limit then still holds). Give it the whole
+    file: a JPEG's frame header may sit behind any amount of APP segments."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
@@ -53,20 +74,74 @@ def image_file_size(data: bytes) -> tuple[int, int] | None:
     if data[:2] == b"BM" and len(data) >= 26:
         width, height = struct.unpack("<ii", data[18:26])
         return abs(width), abs(height)
-    if data[:2] == b"\xff\xd8":  # JPEG: walk the segments to the frame header (SOFn)
-        at = 2
-        while at + 9 <= len(data):
-            if data[at] != 0xFF:
-                return None
-            marker = data[at + 1]
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
-                at += 1 if marker == 0xFF else 2
-                continue
-            length = struct.unpack(">H", data[at + 2 : at + 4])[0]
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-                height, width = struct.unpack(">HH", data[at + 5 : at + 9])
-                return width, height
-            at += 2 + length
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_size(data)
+    if data[:4] in (b"II*\0", b"MM\0*"):
+        return _tiff_size(data)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return _webp_size(data)
+    if len(data) > 3 and data[:1] == b"P" and data[1:2] in b"123456" and data[2:3].isspace():
+        fields = data[2:256].split(None, 3)  # PNM: P6 <width> <height> ...
+        if len(fields) >= 2 and fields[0].isdigit() and fields[1].isdigit():
+            return int(fields[0]), int(fields[1])
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """Walk the segments to the frame header (SOFn)."""
+    at = 2
+    while at + 9 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            at += 1 if marker == 0xFF else 2
+            continue
+        length = struct.unpack(">H", data[at + 2 : at + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[at + 5 : at + 9])
+            return width, height
+        at += 2 + length
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """ImageWidth and ImageLength of the first directory (the page OpenCV decodes)."""
+    order = "<" if data[:2] == b"II" else ">"
+    if len(data) < 8:
+        return None
+    (at,) = struct.unpack(order + "I", data[4:8])
+    if at + 2 > len(data):
+        return None
+    (count,) = struct.unpack(order + "H", data[at : at + 2])
+    values: dict[int, int] = {}
+    for i in range(count):
+        entry = data[at + 2 + 12 * i : at + 14 + 12 * i]
+        if len(entry) < 12:
+            break
+        tag, kind = struct.unpack(order + "HH", entry[:4])
+        if tag in (256, 257):
+            if kind == 3:  # SHORT
+                values[tag] = struct.unpack(order + "H", entry[8:10])[0]
+            elif kind == 4:  # LONG
+                values[tag] = struct.unpack(order + "I", entry[8:12])[0]
+    if 256 in values and 257 in values:
+        return values[256], values[257]
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        width = 1 + int.from_bytes(data[24:27], "little")
+        height = 1 + int.from_bytes(data[27:30], "little")
+        return width, height
+    if chunk == b"VP8L" and len(data) >= 25 and data[20] == 0x2F:
+        bits = int.from_bytes(data[21:25], "little")
+        return 1 + (bits & 0x3FFF), 1 + ((bits >> 14) & 0x3FFF)
+    if chunk == b"VP8 " and len(data) >= 30 and data[23:26] == b"\x9d\x01\x2a":
+        width, height = struct.unpack("<HH", data[26:30])
+        return width & 0x3FFF, height & 0x3FFF
     return None
 
 
@@ -74,10 +149,14 @@ def check_image_size(data: bytes, source: str) -> None:
     """Raise CameraError when the header announces an image too large to decode safely."""
     size = image_file_size(data)
     if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
-        raise CameraError(
-            f"{source} is {size[0]} x {size[1]} pixels; images above "
-            f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels are refused (make it smaller)"
-        )
+        raise CameraError(too_large(source, f"{size[0]} x {size[1]} pixels"))
+
+
+def too_large(source: str, size: str = "larger than that") -> str:
+    return (
+        f"{source} is {size}; images above {MAX_IMAGE_PIXELS // 1_000_000} megapixels are "
+        f"refused (make it smaller)"
+    )
 
 
 def read_image(path: Path) -> np.ndarray:
@@ -87,8 +166,13 @@ def read_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise CameraError(f"no image file at {path}")
     data = np.fromfile(str(path), dtype=np.uint8)
-    check_image_size(data[:65536].tobytes(), path.name)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    check_image_size(data.tobytes(), path.name)
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error as error:  # OpenCV's own pixel limit (limit_opencv), or a broken file
+        if "MAX_IMAGE_PIXELS" in str(error):
+            raise CameraError(too_large(path.name)) from None
+        image = None
     if image is None:
         raise CameraError(f"{path.name} is not an image this camera can read")
     return as_bgr(image, path.name)

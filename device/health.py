@@ -13,6 +13,7 @@ import fcntl
 import grp
 import os
 import pwd
+import secrets
 import shutil
 import stat
 import subprocess
@@ -477,12 +478,7 @@ def check_state_dir(
     name = "state directory"
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".doctor-write-test"
-        with open(probe, "wb") as handle:
-            handle.write(b"tablekeeper")
-            handle.flush()
-            os.fsync(handle.fileno())
-        probe.unlink()
+        _write_probe(path)
     except OSError as error:
         return Check(
             name, False, f"cannot write in {path}: {error.strerror or error}", _state_fix(path)
@@ -500,6 +496,28 @@ def check_state_dir(
     if free < MIN_FREE_BYTES:
         return Check(name, False, detail, "free some space: the state database needs room")
     return Check(name, True, detail, extra={"free_bytes": free})
+
+
+def _write_probe(folder: Path) -> None:
+    """Write, sync and remove a fresh file in ``folder``. ``sudo tablekeeper doctor`` runs this
+    as root in a folder the service user owns: the name is new and random, and the file is
+    created exclusively without following links, so a planted ``.doctor-write-test`` link (or
+    any other) can never make root write through it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(10):
+        probe = folder / f".doctor-write-test-{secrets.token_hex(8)}"
+        try:
+            fd = os.open(probe, flags, 0o600)
+        except FileExistsError:
+            continue  # somebody's file by that name: never touch it, take another name
+        try:
+            os.write(fd, b"tablekeeper")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+        return
+    raise FileExistsError(errno.EEXIST, "no fresh name for a write probe", str(folder))
 
 
 def _state_fix(path: Path) -> str:

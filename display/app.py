@@ -49,7 +49,7 @@ from display.clock import Clock, MonotonicClock
 from display.keys import build_keymap, key_hints
 from display.panel import Panel
 from display.screen import SCREENS, Screen
-from display.store import Store
+from display.store import Store, StoreError
 
 #: The two kinds the kernel knows by name (registered by display/screens and display/widgets):
 #: the bottom of every stack, and the framed message for notices and crashes.
@@ -619,6 +619,9 @@ class App:
             chrome.sim_panel(surface, self.hardware, SIM_PANEL_W)
         if self._toasts:
             chrome.toast(surface, self._toasts[-1][0])
+        trouble = self.store.saving_trouble()
+        if trouble is not None:  # lasting: as long as the card does not take the state
+            chrome.banner(surface, trouble)
         if self.restart_reason is not None:  # over every screen: nothing works until restarted
             ui.message_box(surface, "Camera stuck: restarting", self.restart_reason)
         self.frames += 1
@@ -655,4 +658,10 @@ class App:
             self.hardware.outputs_off()
             self.hardware.close()
             self.camera.close()
-            self.store.close()
+            try:
+                self.store.close()
+            except (StoreError, sqlite3.Error) as error:
+                if self.strict:
+                    raise
+                # One line for the journal: what did not reach the card (bounded wait).
+                print(f"tablekeeper: {error}", file=sys.stderr)

@@ -64,3 +64,19 @@ def toast(surface: pygame.Surface, content: str) -> None:
     top = box.centery - line_h * len(lines) // 2 + 1
     for i, line in enumerate(lines):
         ui.text(surface, line, (box.centerx, top + i * line_h), ui.SMALL, anchor="midtop")
+
+
+def banner(surface: pygame.Surface, content: str) -> pygame.Rect:
+    """A lasting warning over the top of the screen (the state is not being saved): it stays
+    while the trouble lasts, over the header, and leaves the legend's keys visible."""
+    width, _height = surface.get_size()
+    lines = ui.wrap(content, ui.SMALL, width - 32)
+    if len(lines) > 2:
+        lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, width - 32)]
+    line_h = ui.font(ui.SMALL).get_linesize()
+    box = pygame.Rect(0, 0, width, max(ui.HEADER_H, line_h * len(lines) + 12))
+    pygame.draw.rect(surface, ui.HEADER, box)
+    pygame.draw.rect(surface, ui.BAD, (box.left, box.bottom - 4, box.width, 4))
+    for i, line in enumerate(lines):
+        ui.text(surface, line, (box.centerx, box.top + 4 + i * line_h), ui.SMALL, ui.BAD, "midtop")
+    return box

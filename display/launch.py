@@ -29,6 +29,7 @@ from device.config import Config, ConfigError, config_path, load_config
 from device.hardware import Hardware, HardwareError
 from device.health import GL_LIBRARIES, MESA_DRIVER_PACKAGE, find_mesa_driver, library_dirs
 from device.service import record_crash
+from display import ui
 from display.app import App, logical_size
 from display.clock import Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
@@ -45,6 +46,15 @@ class LaunchError(Exception):
 class ConfigLaunchError(LaunchError):
     """The config file cannot be used at all (not TOML, a [pins] mistake): on the real panel it
     is shown there until the file changes (:func:`show_until_config_changes`)."""
+
+
+class StateUnavailableError(LaunchError):
+    """The saved state cannot be opened (a full, locked or read-only card...): the command
+    line refuses with one line; the appliance shows it and tries again (:func:`open_store`)."""
+
+
+#: seconds between two tries to open the saved state while the appliance shows why it cannot
+STORE_RETRY_SECONDS = 5.0
 
 
 class RunObserver(ScriptObserver, Protocol):
@@ -103,14 +113,37 @@ def make_camera(config: Config, options: RunOptions) -> Camera:
     return camera_from_config(config.camera)
 
 
+def open_store(
+    options: RunOptions,
+    write_behind: bool,
+    wait: Callable[[str], bool] | None = None,
+) -> Store:
+    """The state store. Without ``wait`` a store that cannot be opened is a
+    :class:`StateUnavailableError`. With it (the appliance) the reason goes to ``wait`` and the
+    store is tried again, for as long as ``wait`` returns True (it shows the reason and waits
+    before the next try): a game in progress is never replaced by a fresh start."""
+    while True:
+        try:
+            return Store(
+                options.state_dir or default_state_dir(),
+                write_behind=write_behind,
+                fsync_delay=options.fsync_delay,
+            )
+        except StoreError as error:
+            if wait is None or not wait(str(error)):
+                raise StateUnavailableError(str(error)) from None
+
+
 def build_app(
     options: RunOptions,
     clock: Clock | None = None,
     strict: bool = False,
     observer: RunObserver | None = None,
+    store: Store | None = None,
 ) -> App:
     """Everything except the display window. The caller must ``app.close()``. An ``observer``
-    sees every commit of the store, from the first one at start-up."""
+    sees every commit of the store, from the first one at start-up. ``store``: one already
+    opened (the appliance waits for it, :func:`open_store`), else the options' is opened."""
     try:
         # The appliance starts with the defaults for bad values that are safe to replace (shown
         # on the screen at start); scripted runs stay strict.
@@ -129,16 +162,13 @@ def build_app(
         hint = "" if options.simulated else " (on a PC, use --sim)"
         raise LaunchError(f"{error}{hint}") from None
     camera: Camera = ScriptedCamera(make_camera(config, options))
-    try:
-        write_behind = not strict if options.write_behind is None else options.write_behind
-        store = Store(
-            options.state_dir or default_state_dir(),
-            write_behind=write_behind,
-            fsync_delay=options.fsync_delay,
-        )
-    except StoreError as error:
-        hardware.close()
-        raise LaunchError(str(error)) from None
+    if store is None:
+        try:
+            write_behind = not strict if options.write_behind is None else options.write_behind
+            store = open_store(options, write_behind)
+        except LaunchError:
+            hardware.close()
+            raise
     if observer is not None:
         store.observers.append(observer.committed)
     try:
@@ -164,8 +194,17 @@ def build_app(
 
 
 def write_dump(app: App, path: Path) -> None:
+    """The state as JSON at ``path``, private like the database (it holds sealed ballots):
+    created 0600, an existing file made 0600 through the open descriptor, a link refused."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(app.state_dump(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    text = json.dumps(app.state_dump(), indent=2, sort_keys=True) + "\n"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    except OSError as error:
+        raise LaunchError(f"cannot write --dump-state {path}: {error.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(fd, 0o600)
+        handle.write(text)
 
 
 def run_script(
@@ -251,13 +290,26 @@ def run_interactive(options: RunOptions) -> int:
         if warning is not None:  # the journal; `tablekeeper doctor` says it too, with the fix
             print(f"tablekeeper: warning: {warning}", file=sys.stderr)
         options = replace(options, panel_size=detect_panel())
+    notifier = Notifier()
+    store = None
+    if options.exit_after_frames is None:  # the appliance: say why, and try again
+        store = open_store(
+            options,
+            write_behind=options.write_behind is not False,
+            wait=StateWait(options, notifier),
+        )
     try:
-        app = build_app(options)
+        app = build_app(options, store=store)
     except ConfigLaunchError as error:
+        if store is not None:
+            store.close()
         if options.simulated:
             raise
         return show_until_config_changes(str(error), options.config or config_path())
-    notifier = Notifier()
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
     stop_signals: list[int] = []
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -382,6 +434,79 @@ def show_until_config_changes(
         signal.signal(signal.SIGTERM, previous)
         pygame.display.quit()
     return 1
+
+
+class StateWait:
+    """The appliance's wait for its saved state (:func:`open_store`): the reason on the screen,
+    lasting, the watchdog fed, another try every :data:`STORE_RETRY_SECONDS`; closing the
+    window or SIGTERM gives up (the unit stops cleanly)."""
+
+    def __init__(self, options: RunOptions, notifier: Notifier) -> None:
+        self.options = options
+        self.notifier = notifier
+        self.window: pygame.Surface | None = None
+        self.stopped = False
+
+    def __call__(self, reason: str) -> bool:
+        if self.window is None:
+            self._open_window()
+        print(f"tablekeeper: {reason}; trying again in {STORE_RETRY_SECONDS:g} s", flush=True)
+        self.notifier.status(f"waiting for the saved state: {reason}")
+        previous = signal.signal(signal.SIGTERM, self._on_signal)
+        try:
+            until = time.monotonic() + STORE_RETRY_SECONDS
+            while time.monotonic() < until and not self.stopped:
+                for event in pygame.event.get():
+                    if event.type == pygame.QUIT:
+                        self.stopped = True
+                self.draw(reason)
+                pygame.display.flip()
+                self.notifier.watchdog(time.monotonic())
+                time.sleep(0.1)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        return not self.stopped
+
+    def _open_window(self) -> None:
+        try:
+            config = load_config(self.options.config, lenient=True)
+        except ConfigError as error:
+            raise LaunchError(str(error)) from None
+        screen, _ = fit_screen_to_panel(config.screen, self.options.panel_size)
+        config = replace(config, screen=screen)
+        self.canvas = pygame.Surface(logical_size(*config.screen.drawing_size))
+        panel = Panel(self.canvas.get_size(), config.screen.rotate)
+        try:
+            pygame.display.init()
+            headless = os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen")
+            flags = 0 if headless else pygame.SCALED
+            if not self.options.simulated and config.screen.fullscreen:
+                flags |= pygame.FULLSCREEN
+            self.window = pygame.display.set_mode(panel.turned, flags)
+        except pygame.error as error:
+            raise LaunchError(f"cannot open the display: {error}") from None
+        self.panel = Panel(self.canvas.get_size(), config.screen.rotate, self.window.get_size())
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.notifier.ready("waiting for the saved state")
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.stopped = True
+
+    def draw(self, reason: str) -> None:
+        """The reason, lasting, in the players' type size."""
+        assert self.window is not None
+        canvas = self.canvas
+        canvas.fill(ui.BACKGROUND)
+        width = canvas.get_width()
+        line_h = ui.font(ui.SMALL).get_linesize()
+        ui.text(canvas, "Cannot open the saved game", (width // 2, 12), ui.SMALL, ui.BAD, "midtop")
+        body = f"{reason}. Nothing has been lost; trying again every {STORE_RETRY_SECONDS:g} s."
+        y = 12 + line_h * 3 // 2
+        for line in ui.wrap(body, ui.SMALL, width - 32):
+            ui.text(canvas, line, (16, y), ui.SMALL)
+            y += line_h
+        self.panel.present(canvas, self.window)
 
 
 def run(options: RunOptions) -> int:

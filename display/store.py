@@ -39,18 +39,34 @@ consistent but may lose the last few commits on power loss; FULL fsyncs the WAL 
 so a button press that was acknowledged survives pulling the plug. ``fsync_delay`` (seconds)
 adds a pause to every commit, to measure a slow SD card on a fast disk (``bench ui --fsync-ms``).
 
-Safety: a file that is not a SQLite database, fails ``quick_check``, or belongs to another
-application (wrong ``application_id``) is *moved aside* (``state.db.corrupt-<time>`` /
-``.foreign-<time>``, with its -wal/-shm files), never deleted, and the reason is kept in
-:attr:`Store.notices` for the screen. A database from a newer Tablekeeper (higher schema version)
-is refused with :class:`StoreError` and left untouched. Older schema versions are migrated.
+Safety: only SQLite's own verdict that the file is damaged (``SQLITE_CORRUPT``,
+``SQLITE_NOTADB``, a failing ``quick_check``) or that it belongs to another application (wrong
+``application_id``) moves it *aside* (``state.db.corrupt-<time>`` / ``.foreign-<time>``, with
+its -wal/-shm files), never deleted, with the reason kept in :attr:`Store.notices` for the
+screen. Anything else - a locked file, a full, read-only or failing card, a file that cannot be
+opened, a chmod or rename refused - is :class:`StoreUnavailable`: one sentence, and the file is
+left exactly as it was (the appliance shows the sentence and tries again,
+``display.launch.open_store``). A ``state.db`` (or -wal/-shm) that is a symbolic link or not a
+regular file is refused: it is opened with ``O_NOFOLLOW`` and made private with ``fchmod`` on
+the open descriptor, so no file outside the state folder is ever touched. ``state.lock`` (an
+fcntl lock, gone with the process however it ends) keeps a second appliance off the folder and
+names the process holding it. A database from a newer Tablekeeper (higher schema version) is
+refused with :class:`StoreError` and left untouched. Older schema versions are migrated.
+
+A writer that stops answering: :meth:`Store.saving_trouble` gives the lasting banner's sentence
+(a failed write, or the disk behind the app for more than :data:`STALLED_AFTER` s), and
+:meth:`Store.close` waits at most :data:`CLOSE_TIMEOUT` s, then says which commits were not
+saved.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -61,10 +77,86 @@ from typing import Any
 APPLICATION_ID = 0x54424B50  # "TBKP": marks the file as ours
 SCHEMA_VERSION = 1
 DB_NAME = "state.db"
+LOCK_NAME = "state.lock"  # held (fcntl) by the process using the folder
+#: seconds a write-behind commit may wait for the card before the screen says "Not saving"
+STALLED_AFTER = 4.0
+#: seconds Store.close() waits for the writer (the unit's TimeoutStopSec must be longer)
+CLOSE_TIMEOUT = 5.0
 
 
 class StoreError(Exception):
-    """The state cannot be used (newer schema, unwritable directory)."""
+    """The state cannot be used (newer schema, a full, locked or read-only card, a planted
+    link...). The files were left untouched; the message is one sentence for the owner."""
+
+
+class StoreUnavailable(StoreError):
+    """The state cannot be opened *now* (the card is full, read-only or locked, another
+    Tablekeeper holds the folder): the appliance shows the message and tries again."""
+
+
+#: SQLite's primary result codes that mean "this file is not a sound database of ours": only
+#: these move a file aside. Every other failure (locked, full, read-only, cannot open, I/O error,
+#: permission) is the card's or the system's trouble, and the file is left where it is.
+_CORRUPTION_CODES = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+
+#: A plain-words reason for SQLite's other primary result codes.
+_SQLITE_REASONS = {
+    "SQLITE_FULL": "the card is full",
+    "SQLITE_BUSY": "the state file is locked by another program",
+    "SQLITE_LOCKED": "the state file is locked by another program",
+    "SQLITE_READONLY": "the card or the state file is read-only",
+    "SQLITE_CANTOPEN": "the state file cannot be opened",
+    "SQLITE_IOERR": "the card could not be read or written (I/O error)",
+    "SQLITE_PERM": "permission denied",
+    "SQLITE_AUTH": "permission denied",
+}
+
+_OS_REASONS = {
+    errno.ENOSPC: "the card is full",
+    errno.EDQUOT: "the card is full (quota)",
+    errno.EROFS: "the card is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EIO: "the card could not be read or written (I/O error)",
+}
+
+
+#: SQLite's primary result codes by number (an extended code's low byte is its primary code).
+_PRIMARY_CODES = {
+    3: "SQLITE_PERM",
+    5: "SQLITE_BUSY",
+    6: "SQLITE_LOCKED",
+    8: "SQLITE_READONLY",
+    10: "SQLITE_IOERR",
+    11: "SQLITE_CORRUPT",
+    13: "SQLITE_FULL",
+    14: "SQLITE_CANTOPEN",
+    23: "SQLITE_AUTH",
+    26: "SQLITE_NOTADB",
+}
+
+
+def _primary_code(error: sqlite3.Error) -> str:
+    """SQLITE_BUSY for SQLITE_BUSY_SNAPSHOT and so on ("" when SQLite gave no code)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return "" if code is None else _PRIMARY_CODES.get(code & 0xFF, "")
+
+
+def is_corruption(error: sqlite3.Error) -> bool:
+    """True when SQLite's verdict is that the file is damaged or not a database at all."""
+    return _primary_code(error) in _CORRUPTION_CODES
+
+
+def trouble_reason(error: BaseException) -> str:
+    """Plain words for a failure to open or write the state (full, read-only, locked...)."""
+    if isinstance(error, sqlite3.Error):
+        reason = _SQLITE_REASONS.get(_primary_code(error))
+        return f"{reason} ({error})" if reason else str(error)
+    if isinstance(error, OSError):
+        reason = _OS_REASONS.get(error.errno or 0)
+        detail = error.strerror or str(error)
+        return f"{reason} ({detail})" if reason and reason != detail else detail
+    return str(error)
 
 
 def default_state_dir(environ: dict[str, str] | None = None) -> Path:
@@ -124,39 +216,149 @@ class Store:
         try:
             self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)  # ballots: private
         except OSError as error:
-            raise StoreError(
-                f"cannot create the state directory {self.state_dir}: {error}"
+            raise StoreUnavailable(
+                f"cannot create the state directory {self.state_dir}: {trouble_reason(error)}"
             ) from error
-        self.db = self._open_checked()
-        self._values: dict[tuple[str, str], str] = {
-            (namespace, key): value
-            for namespace, key, value in self.db.execute("SELECT namespace, key, value FROM data")
-        }
-        self._stack: list[tuple[str, str]] = list(
-            self.db.execute("SELECT kind, snapshot FROM screens ORDER BY position")
-        )
+        self._lock_fd: int | None = self._take_folder_lock()
+        try:
+            self.db = self._open_checked()
+            self._values: dict[tuple[str, str], str] = {
+                (namespace, key): value
+                for namespace, key, value in self.db.execute(
+                    "SELECT namespace, key, value FROM data"
+                )
+            }
+            self._stack: list[tuple[str, str]] = list(
+                self.db.execute("SELECT kind, snapshot FROM screens ORDER BY position")
+            )
+        except sqlite3.Error as error:
+            self._release_folder_lock()
+            raise self._refusal(error) from error
+        except BaseException:
+            self._release_folder_lock()
+            raise
         self._batch = Batch(0)  # writes since the last commit()
         self._dirty = False
         self._committed = 0  # the number of the last commit() that wrote something
         self._writer = _Writer(self._write) if write_behind else None
 
     # -- opening ------------------------------------------------------------------------------
+    def _refusal(self, error: BaseException) -> StoreUnavailable:
+        return StoreUnavailable(
+            f"cannot use the saved state {self.path}: {trouble_reason(error)}; nothing was "
+            f"changed in it"
+        )
+
+    def _take_folder_lock(self) -> int:
+        """Hold ``state.lock`` (an fcntl lock: released when this process ends, however it
+        ends), so a second appliance on the same folder is refused, naming the holder."""
+        lock_path = self.state_dir / LOCK_NAME
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise StoreError(f"{lock_path} is a symbolic link; refusing to use it") from None
+            raise StoreUnavailable(
+                f"cannot lock the state folder {self.state_dir}: {trouble_reason(error)}"
+            ) from error
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise StoreError(f"{lock_path} is not a regular file; refusing to use it")
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as error:
+                if error.errno not in (errno.EACCES, errno.EAGAIN):
+                    raise StoreUnavailable(
+                        f"cannot lock the state folder {self.state_dir}: {trouble_reason(error)}"
+                    ) from error
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+                raise StoreUnavailable(
+                    f"another Tablekeeper (process {holder}) is using the state folder "
+                    f"{self.state_dir}; stop it first (or give this one another --state-dir)"
+                ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _release_folder_lock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _check_regular(self) -> None:
+        """Refuse a state file (or its -wal/-shm companion) that is a symbolic link or not a
+        regular file: a link would make the service chmod or write whatever it points at, a
+        FIFO would hang or fail every read."""
+        for suffix in ("", "-wal", "-shm"):
+            companion = Path(str(self.path) + suffix)
+            try:
+                mode = companion.lstat().st_mode
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                raise self._refusal(error) from error
+            if stat.S_ISLNK(mode):
+                raise StoreError(
+                    f"{companion} is a symbolic link; refusing to use it (nothing was changed)"
+                )
+            if not stat.S_ISREG(mode):
+                raise StoreError(
+                    f"{companion} is not a regular file; refusing to use it (nothing was changed)"
+                )
+
     def _connect(self) -> sqlite3.Connection:
+        self._check_regular()
+        # Opened (or created) here without following links, and made private through the open
+        # descriptor: the file holds sealed ballots, only its owner (the service user) may read
+        # it; SQLite gives the -wal and -shm files the same mode. The descriptor is closed
+        # before SQLite takes any lock (closing a descriptor drops the process's fcntl locks).
+        try:
+            fd = os.open(
+                self.path,
+                os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                0o600,
+            )
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise StoreError(f"{self.path} is a symbolic link; refusing to use it") from None
+            raise self._refusal(error) from error
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise StoreError(f"{self.path} is not a regular file; refusing to use it")
+            if stat.S_IMODE(info.st_mode) != 0o600:
+                os.fchmod(fd, 0o600)
+        except OSError as error:
+            raise self._refusal(error) from error
+        finally:
+            os.close(fd)
         # we manage transactions; under write-behind the writer thread uses the connection
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        # The file holds sealed ballots: only its owner (the service user) may read it. SQLite
-        # gives the -wal and -shm files the same mode as the database.
-        os.chmod(self.path, 0o600)
-        db.execute("PRAGMA busy_timeout = 2000")
+        try:
+            db.execute("PRAGMA busy_timeout = 2000")
+        except sqlite3.Error:
+            db.close()
+            raise
         return db
 
     def _open_checked(self) -> sqlite3.Connection:
-        problem = None
+        """The database, checked; a file SQLite calls damaged or not a database, or one of
+        another program, is moved aside. Any other failure is a :class:`StoreUnavailable`
+        refusal with the file left where it was."""
         db = self._connect()
         try:
             problem = self._problem_with(db)
         except sqlite3.DatabaseError as error:
+            if not is_corruption(error):
+                db.close()
+                raise self._refusal(error) from error
             problem = ("corrupt", f"it is not a readable database ({error})")
+        except BaseException:
+            db.close()
+            raise
         if problem is not None:
             db.close()
             self._move_aside(*problem)
@@ -167,7 +369,7 @@ class Store:
             self._migrate(db)
         except sqlite3.DatabaseError as error:
             db.close()
-            raise StoreError(f"cannot use {self.path}: {error}") from error
+            raise self._refusal(error) from error
         return db
 
     def _problem_with(self, db: sqlite3.Connection) -> tuple[str, str] | None:
@@ -195,13 +397,19 @@ class Store:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = self.path.with_name(f"{DB_NAME}.{label}-{stamp}")
         n = 1
-        while target.exists():
+        while os.path.lexists(target):
             n += 1
             target = self.path.with_name(f"{DB_NAME}.{label}-{stamp}-{n}")
-        for suffix in ("", "-wal", "-shm"):
-            companion = Path(str(self.path) + suffix)
-            if companion.exists():
-                companion.rename(Path(str(target) + suffix))
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                companion = Path(str(self.path) + suffix)
+                if os.path.lexists(companion):
+                    companion.rename(Path(str(target) + suffix))
+        except OSError as error:
+            raise StoreUnavailable(
+                f"the saved state {self.path} is unusable ({reason}) and could not be moved "
+                f"aside: {trouble_reason(error)}"
+            ) from error
         self.notices.append(
             f"The saved state could not be used because {reason}. It was moved to "
             f"{target} and Tablekeeper started fresh."
@@ -303,18 +511,53 @@ class Store:
         for observer in self.observers:
             observer(self)
 
-    def close(self) -> None:
+    def saving_trouble(self, stalled_after: float = STALLED_AFTER) -> str | None:
+        """Why the latest state is not on the disk, for a lasting banner: a failed write (the
+        card full or read-only), or a writer that has not finished for ``stalled_after``
+        seconds (a card that stopped answering); None while saving keeps up."""
+        if self._writer is None:
+            return None  # synchronous: a failure is raised to the caller at once
+        if self.durable >= self._committed and not self._dirty:
+            return None
+        failure = self._writer.last_failure
+        if failure is not None:
+            return (
+                f"Cannot save: {trouble_reason(failure)}. Nothing has been lost yet; free "
+                f"space on the card or change it"
+            )
+        lag = self._writer.lag(time.monotonic())
+        if lag > stalled_after:
+            return (
+                f"Not saving: the card has not answered for {lag:.0f} s. Do not switch off: "
+                f"{self._committed - self.durable} change(s) wait"
+            )
+        return None
+
+    def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
+        """Write what is left and close. Under write-behind the writer gets ``timeout`` seconds
+        (systemd's stop timeout must not run out on a card that stopped answering); then
+        :class:`StoreError` says which commits were not saved. A failed last write raises
+        ``sqlite3.OperationalError``."""
+        finished = True
         try:
             if self._writer is not None:
                 self.commit()
-                self._writer.close()
+                finished = self._writer.close(timeout)
+                if not finished:
+                    durable = self._writer.durable
+                    raise StoreError(
+                        f"not saved: commits {durable + 1}-{self._committed} (the changes since "
+                        f"commit {durable}) were still waiting for the card after {timeout:g} s"
+                    )
                 failures = self._writer.take_failures()
                 if failures:
                     raise sqlite3.OperationalError(failures[-1])
             else:
                 self.commit()
         finally:
-            self.db.close()
+            if finished:  # a stalled writer still uses the connection: the exit ends both
+                self.db.close()
+            self._release_folder_lock()
 
     # -- key/value data -----------------------------------------------------------------------
     def _change(self, namespace: str, key: str, value: str | None) -> None:
@@ -374,6 +617,10 @@ class _Writer:
         self._busy = False
         self._closing = False
         self._failures: list[str] = []
+        #: the last write's error while it has not been written since (None: writing works)
+        self.last_failure: Exception | None = None
+        #: monotonic time since when a batch handed over has been waiting for the disk
+        self._pending_since: float | None = None
         self.durable = 0
         self._thread = threading.Thread(target=self._run, name="tablekeeper-store", daemon=True)
         self._thread.start()
@@ -381,7 +628,14 @@ class _Writer:
     def hand_over(self, batch: Batch) -> None:
         with self._changed:
             self._waiting = batch if self._waiting is None else self._waiting.then(batch)
+            if self._pending_since is None:
+                self._pending_since = time.monotonic()
             self._changed.notify_all()
+
+    def lag(self, now: float) -> float:
+        """Seconds the oldest batch not yet on the disk has been waiting (0: none waits)."""
+        with self._changed:
+            return 0.0 if self._pending_since is None else now - self._pending_since
 
     def flush(self, timeout: float | None = None) -> bool:
         with self._changed:
@@ -392,13 +646,16 @@ class _Writer:
             failures, self._failures = self._failures, []
         return failures
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> bool:
+        """Write what is waiting and stop; False when the thread is still busy after
+        ``timeout`` seconds (it is a daemon thread: the process can still exit)."""
         with self._changed:
             self._closing = True
             if self._failed is not None and self._waiting is None:
                 self._waiting, self._failed = self._failed, None  # one last try
             self._changed.notify_all()
-        self._thread.join()
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     def _run(self) -> None:
         while True:
@@ -418,9 +675,12 @@ class _Writer:
                 with self._changed:
                     self._failed = batch
                     self._failures.append(str(error))
+                    self.last_failure = error
             finally:
                 with self._changed:
                     if self._failed is not batch:
                         self.durable = batch.number
+                        self.last_failure = None
+                        self._pending_since = None if self._waiting is None else time.monotonic()
                     self._busy = False
                     self._changed.notify_all()

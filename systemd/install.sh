@@ -38,6 +38,21 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# -- the prefix, checked before anything changes ------------------------------------------------
+# It is written into the unit with sed and into paths root runs: an absolute path of plain
+# characters only (no spaces, no sed specials such as & \ #, no "..").
+case "$PREFIX" in
+  /*) ;;
+  *) echo "install.sh: --prefix must be an absolute path, not $PREFIX" >&2; exit 2 ;;
+esac
+if ! printf '%s' "$PREFIX" | grep -Eq '^(/[A-Za-z0-9._+-]+)+/?$' \
+   || printf '%s' "$PREFIX" | grep -Eq '(^|/)\.\.?(/|$)'; then
+  echo "install.sh: --prefix may hold only letters, digits and . _ + - between slashes," \
+    "not $PREFIX" >&2
+  exit 2
+fi
+PREFIX="${PREFIX%/}"
+
 # -- the release decides the plan ------------------------------------------------------------------
 if [ ! -r "$OS_RELEASE" ]; then
   echo "install.sh: cannot read $OS_RELEASE (which OS is this?)" >&2
@@ -178,7 +193,8 @@ if [ "$(realpath "$SOURCE")" != "$(realpath -m "$PREFIX")" ]; then
     echo "+ copy $SOURCE to $PREFIX (without .venv, .git, caches)"
   else
     tar -C "$SOURCE" --exclude=./.venv --exclude=./.git --exclude='*/__pycache__' \
-      --exclude=./build --exclude='./*.egg-info' -cf - . | tar -C "$PREFIX" -xf -
+      --exclude=./build --exclude='./*.egg-info' -cf - . \
+      | tar -C "$PREFIX" --no-same-owner --no-same-permissions -xf -
   fi
 fi
 # --system-site-packages: apt's picamera2, libcamera, lgpio and numpy are seen in the venv.
@@ -186,6 +202,10 @@ run python3 -m venv --system-site-packages "$PREFIX/.venv"
 run "$PREFIX/.venv/bin/python" -m pip install --quiet --upgrade pip
 run "$PREFIX/.venv/bin/python" -m pip install --quiet --requirement "$PREFIX/$REQUIREMENTS" \
   "$PREFIX"
+# Everything installed is root's and read-only to others: the service user (or the checkout's
+# owner) must not be able to change code the service runs, record-exit.sh included.
+run chown -R root:root "$PREFIX"
+run chmod -R go-w "$PREFIX"
 
 echo "== state directory $STATE_DIR and config $CONFIG_DIR/config.toml"
 run install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$STATE_DIR"
@@ -204,6 +224,7 @@ if [ "$DRY_RUN" = yes ]; then
 else
   sed "s#/opt/tablekeeper#$PREFIX#g" "$SOURCE/systemd/tablekeeper.service" \
     > "$UNIT_DIR/tablekeeper.service"
+  chown root:root "$UNIT_DIR/tablekeeper.service"
   chmod 0644 "$UNIT_DIR/tablekeeper.service"
 fi
 DROP_IN="$UNIT_DIR/tablekeeper.service.d/restart-pace.conf"

@@ -11,6 +11,9 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# OpenCV reads its pixel limit when it loads, and a test module may import cv2 before vision or
+# device set it (vision/pixels.py, device/frames.py): the suite's process gets it here.
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "40000000")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

@@ -29,6 +29,9 @@ with one job each: ``find``, ``name``, ``relook``, ``outlines``, ``unknown``, ``
 and ``gallery``; every threshold lives in :mod:`vision.tuning` with its calibration note.
 """
 
+# First: OpenCV reads its pixel limit once, when it loads (vision.pixels).
+from vision.pixels import MAX_IMAGE_PIXELS  # isort: skip
+
 from vision.annotate import annotate
 from vision.gallery import Gallery, GalleryError
 from vision.layout import reading_order, reading_sequence, two_columns
@@ -48,6 +51,7 @@ from vision.tuning import ACCEPT_CONFIDENCE
 
 __all__ = [
     "ACCEPT_CONFIDENCE",
+    "MAX_IMAGE_PIXELS",
     "REASON_NOT_IN_GALLERY",
     "REASON_TOO_BLURRED",
     "Candidate",

@@ -39,6 +39,8 @@ from vision.look import (
     look_vectors,
     typical_look,
 )
+from vision.photo import read_photo
+from vision.result import DamagedPhotoError, VisionError
 
 FORMAT = "tablekeeper-gallery"
 VERSION = 1
@@ -337,16 +339,22 @@ class Gallery:
             return self._thumbs[entry]
         if self.directory is None:
             return None
-        image = cv2.imread(str(self.directory / _IMAGES / f"{entry:05d}.jpg"))
-        return image if image is not None and image.size else None
+        try:  # the same checks as a photo: a planted or damaged file is no thumbnail
+            image = read_photo(self.directory / _IMAGES / f"{entry:05d}.jpg")
+        except (OSError, VisionError):
+            return None
+        return image if image.size else None
 
     def enroll_files(self, paths: Iterable[str | Path]) -> list[int]:
         """Enrol one card per image file, named by :func:`name_from_filename`."""
         added = []
         for path in paths:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None or image.size == 0:
-                raise GalleryError(f"cannot read image {path}")
+            try:  # the identification's checks: a file cut short, too many pixels
+                image = read_photo(path)
+            except DamagedPhotoError as error:
+                raise GalleryError(f"cannot enrol {path}: {error.advice}") from None
+            except (OSError, VisionError) as error:
+                raise GalleryError(f"cannot read image {path}: {error}") from None
             added.append(self.enroll(name_from_filename(path), card_from_image(image), str(path)))
         return added
 

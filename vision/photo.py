@@ -12,6 +12,7 @@ import vision.tuning as tuning
 from vision.detect import find_card_quads, padding_box
 from vision.features import to_gray
 from vision.photometry import balance, balance_tables
+from vision.pixels import MAX_IMAGE_PIXELS
 from vision.result import DamagedPhotoError, VisionError
 
 
@@ -122,7 +123,15 @@ def decode_photo(data: bytes) -> np.ndarray:
     problem = photo_damage(data)
     if problem is not None:
         raise DamagedPhotoError(problem)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error as error:  # OpenCV's pixel limit (vision.pixels) or a decoder failure
+        if "MAX_IMAGE_PIXELS" in str(error):
+            raise VisionError(
+                f"the image is larger than {MAX_IMAGE_PIXELS // 1_000_000} megapixels; "
+                f"refused before decoding (make it smaller)"
+            ) from None
+        raise VisionError(f"not a readable image ({str(error).strip().splitlines()[-1]})") from None
     if image is None or image.size == 0:
         raise VisionError("not a readable image")
     return image

@@ -165,15 +165,13 @@ class Enrolment:
 
     def _rebuild(self) -> Any:
         """A fresh gallery from the kept card images (after a re-enrolment or an import)."""
-        import cv2  # start-up time: OpenCV loads at the first enrolment, not at start-up
-
-        from vision.gallery import Gallery
+        from vision.gallery import Gallery  # start-up time: OpenCV loads at the first enrolment
 
         gallery = Gallery(self.gallery_dir)
         for key, entry in sorted(self.cards.items()):
             for filename in entry.get("images", []):
-                image = cv2.imread(str(self.cards_dir / filename), cv2.IMREAD_COLOR)
-                if image is not None and image.size:
+                image = _read_card_image(self.cards_dir / filename)
+                if image is not None:
                     gallery.enroll(str(entry["name"]), image, entry.get("source") or key)
         if self.gallery_dir.exists():
             shutil.rmtree(self.gallery_dir)
@@ -182,13 +180,23 @@ class Enrolment:
         return gallery
 
     def card_image(self, key: str) -> np.ndarray | None:
-        import cv2  # start-up time: OpenCV loads at the first photo, not with the appliance
-
         entry = self.cards.get(key)
         if not entry or not entry.get("images"):
             return None
-        image = cv2.imread(str(self.cards_dir / entry["images"][0]), cv2.IMREAD_COLOR)
-        return image if image is not None and image.size else None
+        return _read_card_image(self.cards_dir / entry["images"][0])
+
+
+def _read_card_image(path: Path) -> np.ndarray | None:
+    """A kept card image, through a photo's checks (a file cut short, too many pixels: an
+    imported archive may hold anything), or None when it cannot be used."""
+    # start-up time: OpenCV loads at the first photo, not with the appliance
+    from vision import VisionError, read_photo
+
+    try:
+        image = read_photo(path)
+    except (OSError, VisionError):
+        return None
+    return image if image.size else None
 
 
 def enrolled(app: App, game: str) -> Enrolment:

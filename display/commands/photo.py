@@ -37,7 +37,7 @@ def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
         raise CliError(f"{photo}: no such photo")
     data = np.fromfile(str(photo), dtype=np.uint8)
     try:
-        check_image_size(data[:65536].tobytes(), str(photo))  # before decoding 20000 x 20000
+        check_image_size(data.tobytes(), str(photo))  # before decoding 20000 x 20000
     except CameraError as error:
         raise CliError(str(error)) from None
     try:

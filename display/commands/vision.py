@@ -68,8 +68,7 @@ def _read_image(path: Path) -> Any:
     if not path.is_file():
         raise CliError(f"{path}: no such file")
     try:
-        with path.open("rb") as handle:
-            check_image_size(handle.read(65536), str(path))
+        check_image_size(path.read_bytes(), str(path))  # a JPEG's header may sit far in
     except CameraError as error:  # too many pixels to decode safely
         raise CliError(str(error)) from None
     try:

@@ -39,15 +39,38 @@ class RoundFile:
         return score_round(self.setup, self.ballots)
 
 
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when a key repeats: the JSON reader would keep the last copy,
+    so a second ballot for one player would silently replace the first."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKeyError(key)
+        result[key] = value
+    return result
+
+
 def parse_round_file(text: str) -> RoundFile:
     """Parse a round file's text. Raises RoundFileError for a malformed file and SetupError
     (with its ``rule``) for players and stories the table rules refuse."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
     except json.JSONDecodeError as error:
         raise RoundFileError(f"not valid JSON (line {error.lineno}: {error.msg})") from error
     except RecursionError:
         raise RoundFileError("not a round file (brackets nested too deeply)") from None
+    except _DuplicateKeyError as error:
+        raise RoundFileError(
+            f"the key {error.key!r} appears twice in one object (which one is meant?)"
+        ) from None
+    except ValueError:  # Python's guard against huge integers (sys.get_int_max_str_digits)
+        raise RoundFileError("a number is far too long (thousands of digits)") from None
     if not isinstance(data, dict):
         raise RoundFileError("expected a JSON object with players and ballots")
     players = data.get("players")

@@ -156,6 +156,10 @@ def parse_deck(text: str, source: str = "deck file") -> Deck:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DeckError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise DeckError(f"{source}: not a deck (tables or arrays nested too deeply)") from None
+    except ValueError:  # Python's guard against huge integers (sys.get_int_max_str_digits)
+        raise DeckError(f"{source}: a number is far too long (thousands of digits)") from None
     return deck_from_mapping(data, source)
 
 

@@ -319,6 +319,10 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RemixError(f"catalogue: not valid TOML: {error}") from error
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise RemixError("catalogue: tables or arrays nested too deeply") from None
+    except ValueError:  # Python's guard against huge integers (sys.get_int_max_str_digits)
+        raise RemixError("catalogue: a number is far too long (thousands of digits)") from None
     return parse_catalogue(data)
 
 
