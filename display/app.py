@@ -138,6 +138,7 @@ class App:
         self.camera_stalls = 0
         #: Why the appliance is restarting itself, shown over every screen until it exits.
         self.restart_reason: str | None = None
+        self._restart_note = ""  # the same for the next start's "Restarted" message
         self._restart_at: float | None = None
         #: The process's exit status when the loop ends (run_interactive returns it).
         self.exit_code = 0
@@ -551,9 +552,13 @@ class App:
         screen and the note follow in :meth:`update`)."""
         self.camera_stalls += 1
         if self.camera_stalls >= CAMERA_STALLS_BEFORE_RESTART and self.restart_reason is None:
+            self._restart_note = (
+                f"the camera stalled {self.camera_stalls} times in a row ({error.rstrip('.')}), "
+                "so the appliance restarted to free it"
+            )
             self.restart_reason = (
-                f"The camera stalled {self.camera_stalls} times in a row ({error}). The "
-                "appliance restarts to free it; saved games are kept."
+                f"The camera stalled {self.camera_stalls} times in a row ({error.rstrip('.')}). "
+                "The appliance restarts to free it; saved games are kept."
             )
 
     def _restart_when_told(self, now: float) -> None:
@@ -565,7 +570,7 @@ class App:
             self._restart_at = now + RESTART_NOTICE_SECONDS
             print(f"tablekeeper: {self.restart_reason}", file=sys.stderr)
             try:
-                record_crash(self.store.state_dir, CameraStalled(self.restart_reason))
+                record_crash(self.store.state_dir, CameraStalled(self._restart_note))
             except OSError as error:  # a read-only state directory: the log still says why
                 print(f"tablekeeper: could not note the restart: {error}", file=sys.stderr)
         elif now >= self._restart_at:

@@ -142,7 +142,11 @@ def test_camera_stalls_in_a_row_end_the_process_and_the_next_start_says_why(tmp_
     again = build_app(RunOptions(simulated=True, state_dir=state), FakeClock())
     try:
         assert again.top.kind == "message" and again.top.heading == "Restarted"
-        assert "CameraStalled: The camera stalled 3 times in a row" in again.top.body
+        assert (
+            "Last error: CameraStalled: the camera stalled 3 times in a row (the Pi camera "
+            "did not answer within 5 s (taking a photo)), so the appliance restarted to free "
+            "it." in again.top.body
+        )
     finally:
         again.close()
 

@@ -14,7 +14,8 @@
 #      project's wheel (built here), every Python package from a wheel (--only-binary :all:);
 #   4. `tablekeeper doctor --json --sim`, `tablekeeper demo`, and the test suite or the named
 #      subset (--tests; default: the start-up, device, install and display-kernel tests) with
-#      the installed package (python -P: the copy of the checkout is not on the import path).
+#      the installed package (python -P: the copy of the checkout is not on the import path);
+#      PI_TEST_SECONDS=N stops the tests after N seconds with the counts so far.
 # At the end it prints, per release, what came from wheels, what came from apt, what failed and
 # the test counts. Roots are kept in $PI_EMULATED_DIR (default /var/tmp/tablekeeper-pi-emulated)
 # and reused: only the venv and the copy of the project are made afresh on each run.
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --release) RELEASES+=("${2:?--release needs bookworm or trixie}"); shift 2 ;;
     --tests) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do TESTS+=("$1"); shift; done ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "pi-emulated: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -161,7 +162,7 @@ one_release() {
     echo "failed: pip install (see $out)" >>"$summary"
     return 1
   fi
-  in_root /opt/tablekeeper/.venv/bin/python - >>"$summary" <<'PY'
+  in_root env PYGAME_HIDE_SUPPORT_PROMPT=1 /opt/tablekeeper/.venv/bin/python - >>"$summary" <<'PY'
 import json, sys
 report = json.load(open("/opt/pip-report.json"))
 wheels = []
@@ -176,11 +177,18 @@ print(f"in use: Python {sys.version.split()[0]}, numpy {numpy.__version__} "
 PY
 
   # The launch check the service runs before opening the panel: every library and Mesa's driver.
-  in_root /opt/tablekeeper/.venv/bin/python -c "
+  local driver
+  driver="$(in_root env PYGAME_HIDE_SUPPORT_PROMPT=1 /opt/tablekeeper/.venv/bin/python -c "
+from device.health import find_mesa_driver, library_dirs
 from display.launch import kmsdrm_libraries_missing
 problem = kmsdrm_libraries_missing({'SDL_VIDEODRIVER': 'kmsdrm'})
-print('launch check (kmsdrm):', problem or 'libEGL, libGLESv2, libgbm, libdrm and the Mesa driver found')
-" >>"$summary" 2>>"$out" || echo "failed: the launch check did not run" >>"$summary"
+print(problem or find_mesa_driver(library_dirs()))
+" 2>>"$out" || echo "did not run")"
+  case "$driver" in
+    /*) echo "launch check (kmsdrm): libraries found, Mesa's driver $driver" \
+          "(from $(in_root dpkg -S "$driver" 2>/dev/null | cut -d: -f1 | head -n1))" >>"$summary" ;;
+    *) echo "failed: launch check (kmsdrm): $driver" >>"$summary" ;;
+  esac
 
   local env_sim="SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
 XDG_STATE_HOME=/tmp/state XDG_CONFIG_HOME=/tmp/config"
@@ -200,10 +208,18 @@ XDG_STATE_HOME=/tmp/state XDG_CONFIG_HOME=/tmp/config"
   fi
 
   echo "   tests: ${TESTS[*]}"
-  in_root sh -c "cd /opt/tablekeeper && env $env_sim /opt/tablekeeper/.venv/bin/python -P -m pytest \
-      -q -p no:cacheprovider ${TESTS[*]}" > "$WORK/$release.tests" 2>&1 || true
+  # PI_TEST_SECONDS: a time budget; pytest is interrupted then (SIGINT) and still prints the
+  # counts so far.
+  local budget="" status=0
+  [ -z "${PI_TEST_SECONDS:-}" ] || budget="timeout --signal=INT --kill-after=120 $PI_TEST_SECONDS"
+  in_root sh -c "cd /opt/tablekeeper && env $env_sim $budget /opt/tablekeeper/.venv/bin/python -P \
+      -m pytest -q -rfE -p no:cacheprovider ${TESTS[*]}" > "$WORK/$release.tests" 2>&1 || status=$?
   grep -E '^(FAILED|ERROR) ' "$WORK/$release.tests" | sed 's/^/failed: /' >>"$summary" || true
-  echo "tests: $(tail -n1 "$WORK/$release.tests")" >>"$summary"
+  local counts
+  counts="$(grep -E '(passed|failed|errors?|no tests ran).* in [0-9.]+s' "$WORK/$release.tests" | tail -n1 |
+    tr -d '=' | sed 's/^ *//; s/ *$//')"
+  [ "$status" -ne 124 ] || counts="$counts (stopped by the ${PI_TEST_SECONDS} s budget)"
+  echo "tests: ${counts:-$(tail -n1 "$WORK/$release.tests")}" >>"$summary"
 }
 
 status=0
