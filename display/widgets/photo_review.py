@@ -153,12 +153,30 @@ class PhotoReviewScreen(SlowWork):
         self.error = (
             "" if reading.cards else "No cards found in the photo: lay them out and retake."
         )
-        unresolved = reading.unresolved
-        self.selected = unresolved[0] if unresolved else len(reading.cards) + 1
         self.reading_changed()
+        self.selected = self.start_row()
 
     def reading_changed(self) -> None:
         """Hook: the cards changed (new photo, a correction)."""
+
+    def start_row(self) -> int:
+        """Where the cursor goes when the cards change: the first card to settle; else, when
+        the count is wrong, "add a missed card" (too few) or the first card (too many, to
+        remove one) - never the finish row, so one hasty OK cannot score a short hand."""
+        unresolved = self.reading.unresolved if self.reading else []
+        if unresolved:
+            return unresolved[0]
+        short = self.count_short()
+        if short > 0:
+            return len(self.cards)
+        if short < 0:
+            return 0
+        return len(self.cards) + 1
+
+    def count_short(self) -> int:
+        """How many cards short of the expected count the cards are (negative: too many; 0:
+        right, or no count expected)."""
+        return 0
 
     # -- rows: the cards, "add a missed card", then "score" -------------------------------------
     @property
@@ -268,8 +286,7 @@ class PhotoReviewScreen(SlowWork):
         else:
             return
         self.reading_changed()
-        unresolved = self.reading.unresolved
-        self.selected = unresolved[0] if unresolved else len(self.cards) + 1
+        self.selected = self.start_row()
 
     def handle_tap(self, x: int, y: int) -> bool:
         if self.busy:

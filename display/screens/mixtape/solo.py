@@ -98,6 +98,9 @@ class MixtapeCardsScreen(PhotoReviewScreen):
     def names_read(self) -> list[str]:
         return [c.name for c in self.cards if c.name]
 
+    def count_short(self) -> int:
+        return self.expected - len(self.cards) if self.reading is not None and self.cards else 0
+
     def ready(self) -> bool:
         return super().ready() and len(self.names_read()) == self.expected
 
