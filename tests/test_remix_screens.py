@@ -490,3 +490,21 @@ def test_a_short_hand_is_not_scored_by_two_hasty_oks(app: Any, recorder: TextRec
     assert app.top.kind == "remix.result"
     too_many = landed(app, [*SIX, "Mystique", "Storm"])
     assert too_many.selected == 0  # on the first card: OK there offers "Not a card"
+
+
+def test_a_weak_lookalike_is_offered_but_not_under_the_cursor(
+    app: Any, recorder: TextRecorder
+) -> None:
+    hand = unread_card(app, [("Black Widow", 0.44), ("Storm", 0.02)])
+    pick = app.top
+    assert pick.on_letters and pick.options[pick.selected][1] == "Abomination"  # letter "A"
+    assert "Like" in recorder.words(app).split("\n")  # still offered, in "Like"
+    app.press(Action.OK)
+    app.press(Action.OK)  # two hasty OKs: the first name under A, not the weak look-alike
+    assert hand.cards[0].name == "Abomination"
+    hand = unread_card(app, [("Black Widow", 0.44)])
+    app.press(Action.LEFT)  # one step left of A: the look-alikes
+    assert "like 44%" in recorder.words(app).split("\n")
+    app.press(Action.OK)
+    app.press(Action.OK)
+    assert hand.cards[0].name == "Black Widow"

@@ -30,6 +30,20 @@ REMOVE = "__remove__"  # pick-list value: "this is not a card"
 
 
 LOOKALIKE_FROM = 0.01  # a candidate the recogniser scored under this is no look-alike
+#: The best look-alike is preselected in the pick list only when scored at least this: a weak
+#: one ("like 44%") first under the cursor is one hasty OK from naming the wrong card. At least
+#: even odds: the guess is more likely right than wrong.
+STRONG_LOOKALIKE = 0.5
+
+
+def strong_lookalike(card: ReadCard | None) -> bool:
+    """The card's best guess is worth the cursor: chosen before by a player, or read (or
+    found alike) with a confidence of at least :data:`STRONG_LOOKALIKE`."""
+    if card is None:
+        return False
+    if card.name is not None and (card.settled or card.confidence >= STRONG_LOOKALIKE):
+        return True
+    return any(confidence >= STRONG_LOOKALIKE for _, confidence in card.candidates)
 
 
 def card_options(
@@ -254,6 +268,7 @@ class PhotoReviewScreen(SlowWork):
                 prompt,
                 options,
                 lookalikes=lookalikes,
+                preselect=strong_lookalike(card),
                 extras=1 if row is not None else 0,
                 crop=crop,
             ),
