@@ -381,8 +381,6 @@ def show_until_config_changes(
     full screen until the file changes or SIGTERM; returns 1 (systemd then starts the appliance
     again with the edited file). No GPIO pin is claimed meanwhile: the file's pins may be wrong.
     Keeps the unit's watchdog fed."""
-    from display import ui  # local: fonts load only when a message is drawn
-
     print(f"tablekeeper: {message}", file=sys.stderr)
     notifier = Notifier()
     stop: list[int] = []
