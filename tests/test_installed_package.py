@@ -21,7 +21,18 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-DEMO_SCREENS = 90  # the PNGs the six demo scripts write today
+
+
+def demo_screens() -> int:
+    """The PNGs the demo scripts write: one per ``shot`` line."""
+    return sum(
+        line.split("#", 1)[0].split()[:1] == ["shot"]
+        for script in (REPO / "display" / "demos").glob("*.txt")
+        for line in script.read_text(encoding="utf-8").splitlines()
+    )
+
+
+DEMO_SCREENS = demo_screens()
 ROUND = {
     "players": ["Ann", "Ben", "Cat"],
     "ballots": {
