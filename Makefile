@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-pi demo lint clean
+.PHONY: run test test-pi pi-emulated demo docs docs-images docs-serve lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,12 +37,34 @@ test-pi: $(PI_STAMP)
 	$(PI_VENV)/bin/tablekeeper bench vision --quick $(if $(wildcard $(REAL_CARDS)/gallery),--real $(REAL_CARDS))
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PI_VENV)/bin/python -m pytest -q tests/test_vision_*.py
 
+# Development only, not part of `make test` (root; minutes per release): arm64 Bookworm and Trixie
+# roots under qemu-user, install.sh's plan and venv inside, the project from wheels, the tests
+# under emulation (tools/pi-emulated.sh). PI_TESTS="all" or test files; PI_RELEASES="trixie".
+PI_TESTS ?=
+PI_RELEASES ?= bookworm trixie
+pi-emulated:
+	tools/pi-emulated.sh $(foreach release,$(PI_RELEASES),--release $(release)) \
+		$(if $(PI_TESTS),--tests $(PI_TESTS))
+
 demo: $(STAMP)
 	$(BIN)/tablekeeper demo
+
+# The manual: docs/*.md built into site/ with mkdocs --strict (a broken link or a missing page
+# fails). Its screenshots are drawn fresh by `tablekeeper demo` into docs/images/demo/ first.
+docs-images: $(STAMP)
+	rm -rf docs/images/demo
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/tablekeeper demo --out docs/images/demo >/dev/null
+
+docs: docs-images
+	$(BIN)/mkdocs build --strict
+	@echo "the manual is in site/ (open site/index.html)"
+
+docs-serve: docs-images
+	$(BIN)/mkdocs serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check device vision games display tests
 	$(BIN)/mypy device vision games display
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info site docs/images/demo

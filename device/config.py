@@ -13,18 +13,22 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 DEFAULT_CONFIG_TOML = """\
 # Tablekeeper configuration. Every key is optional; these are the built-in defaults.
 
 [screen]
-width = 800          # the panel's own pixels (7" touchscreen: 800x480; Touch Display 2: 720x1280)
-height = 480
-rotate = 0           # 0 | 90 | 180 | 270: turn the picture (and touches) clockwise by this much;
-                     # SDL ignores the panel's own rotation setting without a desktop
+width = "auto"       # the panel's own pixels (7" touchscreen: 800x480; Touch Display 2: 720x1280);
+height = "auto"      # "auto": as the display reports them (simulated mode: an 800x480 window)
+rotate = "auto"      # 0 | 90 | 180 | 270: turn the picture (and touches) clockwise by this much;
+                     # "auto": a portrait panel (Touch Display 2) is turned to landscape (90),
+                     # a landscape one is not. SDL ignores the panel's own rotation setting
+                     # without a desktop: leave the kernel's rotation (video=...,rotate=) and
+                     # the touch overlays' invx/invy/swapxy out, or the turn happens twice
 fullscreen = true    # real hardware only; simulated mode always opens a window
 fps = 30
 
@@ -100,8 +104,19 @@ ACTION_KEYS = (
 SEAT_KEYS = tuple(name for name in ACTION_KEYS if name.startswith("seat_"))
 CAMERA_BACKENDS = ("auto", "picamera2", "opencv", "folder", "none")
 RIGHT_ANGLES = (0, 90, 180, 270)
+AUTO = "auto"
+#: The screen size when ``[screen] width/height`` are "auto" and no display reports one (a
+#: simulated window, scripted runs): the 7-inch touchscreen's.
+FALLBACK_SCREEN = (800, 480)
+#: Tables whose bad values are replaced by the default at start-up (reported, not fatal): none of
+#: them decides what a GPIO pin drives. [pins] mistakes stay fatal: the defaults could drive a
+#: pin that is wired to something else.
+FORGIVING_TABLES = ("screen", "seats", "buttons", "camera", "keyboard")
 FLIPS = ("none", "horizontal", "vertical")
 BCM_PINS = range(0, 28)
+
+
+T = TypeVar("T")
 
 
 class ConfigError(Exception):
@@ -115,6 +130,8 @@ class ScreenConfig:
     fullscreen: bool
     fps: int
     rotate: int = 0  # clockwise degrees: 0, 90, 180 or 270
+    auto_size: bool = False  # width/height "auto": follow the panel (display/panel.py)
+    auto_rotate: bool = False  # rotate "auto": a portrait panel is turned to landscape
 
     @property
     def drawing_size(self) -> tuple[int, int]:
@@ -191,6 +208,9 @@ class Config:
     keyboard: dict[str, tuple[str, ...]]  # action key -> key names
     source: Path | None = None
     key_lines: dict[str, int] = field(default_factory=dict)
+    #: Bad values replaced by their defaults (lenient reading, shown at start-up), one line each:
+    #: "config.toml line 12: screen.rotate: expected 0, 90, 180 or 270 ..., got 45 — using 0".
+    problems: tuple[str, ...] = ()
 
     def where(self, key: str) -> str:
         """'config.toml line 12: keyboard.ok' for messages about a key (the file if known)."""
@@ -241,10 +261,52 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 class _Reader:
     """Typed access to the merged table, with errors that point at the user's file."""
 
-    def __init__(self, data: dict[str, Any], source: Path | None, lines: dict[str, int]):
+    def __init__(
+        self,
+        data: dict[str, Any],
+        source: Path | None,
+        lines: dict[str, int],
+        defaults: dict[str, Any] | None = None,
+    ):
         self.data = data
         self.source = source
         self.lines = lines
+        #: Lenient reading: the defaults a bad value in a FORGIVING_TABLES key falls back to.
+        self.defaults = defaults
+        self.problems: list[str] = []
+
+    def forgive(self, key: str, read: Callable[[str], T]) -> T:
+        """``read(key)``; when lenient and the key is in a forgiving table, a bad value is
+        noted in :attr:`problems` and the default is read instead."""
+        try:
+            return read(key)
+        except ConfigError as error:
+            table, name = key.split(".")
+            if self.defaults is None or table not in FORGIVING_TABLES:
+                raise
+            default = self.defaults[table][name]
+            self.problems.append(f"{error} — using {_toml_value(default)}")
+            self.data[table][name] = default
+            return read(key)
+
+    def integer_or_auto(self, key: str, low: int, high: int) -> int | None:
+        """None for "auto", else a whole number in low..high."""
+        if self.get(key) == AUTO:
+            return None
+        value = self.get(key)
+        if isinstance(value, str):
+            raise self.fail(key, f'expected a whole number or "auto", got {value!r}')
+        return self.integer(key, low, high)
+
+    def right_angle_or_auto(self, key: str) -> int | None:
+        if self.get(key) == AUTO:
+            return None
+        value = self.get(key)
+        if isinstance(value, bool) or value not in RIGHT_ANGLES:
+            raise self.fail(
+                key, f'expected 0, 90, 180 or 270 (degrees clockwise) or "auto", got {value!r}'
+            )
+        return int(value)
 
     def fail(self, key: str, message: str) -> ConfigError:
         line = self.lines.get(key)
@@ -331,19 +393,47 @@ class _Reader:
 
 
 def _check_known_keys(defaults: dict[str, Any], user: dict[str, Any], reader: _Reader) -> None:
-    for table, content in user.items():
+    """Unknown sections and keys are errors; when reading leniently, those outside [pins] are
+    noted and left out instead (a mistyped [pins] key may hide a pin the owner meant to move)."""
+    lenient = reader.defaults is not None
+    for table, content in list(user.items()):
         if table not in defaults:
-            raise reader.fail(table, f"unknown section [{table}] (known: {', '.join(defaults)})")
+            error = reader.fail(table, f"unknown section [{table}] (known: {', '.join(defaults)})")
+            if not lenient:
+                raise error
+            reader.problems.append(f"{error} — ignored")
+            reader.data.pop(table, None)
+            continue
         if not isinstance(content, dict):
             raise reader.fail(table, f"[{table}] must be a table")
-        for name in content:
+        for name in list(content):
             if name not in defaults[table]:
                 known = ", ".join(defaults[table])
-                raise reader.fail(f"{table}.{name}", f"unknown key (known in [{table}]: {known})")
+                error = reader.fail(f"{table}.{name}", f"unknown key (known in [{table}]: {known})")
+                if not lenient or table not in FORGIVING_TABLES:
+                    raise error
+                reader.problems.append(f"{error} — ignored")
+                reader.data[table].pop(name, None)
 
 
-def parse_config(text: str = "", source: Path | None = None) -> Config:
-    """Defaults overridden by ``text`` (TOML). Raises ConfigError naming key and line."""
+def _toml_value(value: Any) -> str:
+    """A default as the config file would spell it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return str(value)
+
+
+def parse_config(text: str = "", source: Path | None = None, lenient: bool = False) -> Config:
+    """Defaults overridden by ``text`` (TOML). Raises ConfigError naming key and line.
+
+    ``lenient`` (the appliance starting): a bad value in a forgiving table (screen, seats,
+    buttons, camera, keyboard) is replaced by its default and noted in ``Config.problems``, so
+    the table sees the mistake on the screen instead of a dead panel; [pins] mistakes and a file
+    that is not TOML still raise."""
     defaults = tomllib.loads(DEFAULT_CONFIG_TOML)
     try:
         user = tomllib.loads(text)
@@ -359,31 +449,47 @@ def parse_config(text: str = "", source: Path | None = None) -> Config:
             f"{source or 'config'}: a number is far too long (thousands of digits)"
         ) from None
     lines = _key_lines(text)
-    reader = _Reader(_merge(defaults, user), source, lines)
+    reader = _Reader(
+        _merge(defaults, user),
+        source,
+        lines,
+        tomllib.loads(DEFAULT_CONFIG_TOML) if lenient else None,
+    )
     _check_known_keys(defaults, user, reader)
-    seat_count = reader.integer("seats.count", 1, 5)
+    seat_count = reader.forgive("seats.count", lambda key: reader.integer(key, 1, 5))
+    buttons = ButtonConfig(
+        bounce_time=reader.forgive("buttons.bounce_time", lambda k: reader.number(k, 0.0, 1.0)),
+        hold_time=reader.forgive("buttons.hold_time", lambda k: reader.number(k, 0.2, 30.0)),
+    )
     return Config(
         screen=_screen(reader),
         seat_count=seat_count,
-        buttons=ButtonConfig(
-            bounce_time=reader.number("buttons.bounce_time", 0.0, 1.0),
-            hold_time=reader.number("buttons.hold_time", 0.2, 30.0),
-        ),
+        buttons=buttons,
         pins=_pins(reader, seat_count),
         camera=_camera(reader),
-        keyboard={name: reader.keys(f"keyboard.{name}") for name in ACTION_KEYS},
+        keyboard={name: reader.forgive(f"keyboard.{name}", reader.keys) for name in ACTION_KEYS},
         source=source,
         key_lines=lines,
+        problems=tuple(reader.problems),
     )
 
 
 def _screen(reader: _Reader) -> ScreenConfig:
+    width = reader.forgive("screen.width", lambda key: reader.integer_or_auto(key, 320, 7680))
+    height = reader.forgive("screen.height", lambda key: reader.integer_or_auto(key, 240, 4320))
+    auto_size = width is None and height is None
+    # Only one of them given (an older file): the other keeps the 7-inch panel's number.
+    width = FALLBACK_SCREEN[0] if width is None else width
+    height = FALLBACK_SCREEN[1] if height is None else height
+    rotate = reader.forgive("screen.rotate", reader.right_angle_or_auto)
     return ScreenConfig(
-        width=reader.integer("screen.width", 320, 7680),
-        height=reader.integer("screen.height", 240, 4320),
-        fullscreen=reader.boolean("screen.fullscreen"),
-        fps=reader.integer("screen.fps", 5, 240),
-        rotate=reader.right_angle("screen.rotate"),
+        width=width,
+        height=height,
+        fullscreen=reader.forgive("screen.fullscreen", reader.boolean),
+        fps=reader.forgive("screen.fps", lambda key: reader.integer(key, 5, 240)),
+        rotate=0 if rotate is None else rotate,
+        auto_size=auto_size,
+        auto_rotate=rotate is None,
     )
 
 
@@ -410,18 +516,19 @@ def _pins(reader: _Reader, seat_count: int) -> PinConfig:
 
 
 def _camera(reader: _Reader) -> CameraConfig:
+    f = reader.forgive
     return CameraConfig(
-        backend=reader.choice("camera.backend", CAMERA_BACKENDS),
-        width=reader.integer("camera.width", 64, 10000),
-        height=reader.integer("camera.height", 64, 10000),
-        autofocus=reader.boolean("camera.autofocus"),
-        device_index=reader.integer("camera.device_index", 0, 63),
-        folder=reader.string("camera.folder"),
+        backend=f("camera.backend", lambda key: reader.choice(key, CAMERA_BACKENDS)),
+        width=f("camera.width", lambda key: reader.integer(key, 64, 10000)),
+        height=f("camera.height", lambda key: reader.integer(key, 64, 10000)),
+        autofocus=f("camera.autofocus", reader.boolean),
+        device_index=f("camera.device_index", lambda key: reader.integer(key, 0, 63)),
+        folder=f("camera.folder", reader.string),
         # libcamera's LensPosition is in dioptres: 0 = infinity, 10 = 10 cm.
-        lens_position=reader.number_or_false("camera.lens_position", 0.0, 32.0),
-        timeout=reader.number("camera.timeout", 0.5, 120.0),
-        rotate=reader.right_angle("camera.rotate"),
-        flip=reader.choice("camera.flip", FLIPS),
+        lens_position=f("camera.lens_position", lambda key: reader.number_or_false(key, 0.0, 32.0)),
+        timeout=f("camera.timeout", lambda key: reader.number(key, 0.5, 120.0)),
+        rotate=f("camera.rotate", reader.right_angle),
+        flip=f("camera.flip", lambda key: reader.choice(key, FLIPS)),
     )
 
 
@@ -444,8 +551,11 @@ def _check_navigation(pins: PinConfig, seat_count: int, reader: _Reader) -> None
         raise reader.fail("pins.back", "a BACK button is required")
 
 
-def load_config(path: Path | None = None, environ: dict[str, str] | None = None) -> Config:
-    """Read the config file if it exists (``path`` or :func:`config_path`), else the defaults."""
+def load_config(
+    path: Path | None = None, environ: dict[str, str] | None = None, lenient: bool = False
+) -> Config:
+    """Read the config file if it exists (``path`` or :func:`config_path`), else the defaults.
+    ``lenient``: see :func:`parse_config`."""
     explicit = path is not None
     path = path if path is not None else config_path(environ)
     if not path.exists():
@@ -456,4 +566,4 @@ def load_config(path: Path | None = None, environ: dict[str, str] | None = None)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
-    return parse_config(text, source=path)
+    return parse_config(text, source=path, lenient=lenient)

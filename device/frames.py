@@ -20,6 +20,11 @@ class CameraError(Exception):
     """A capture that failed, with a message meant for the screen."""
 
 
+class CameraStalled(CameraError):
+    """The camera did not answer within its deadline (or an earlier call is still stuck): only
+    a new process frees it (display/app.py restarts the appliance after a few in a row)."""
+
+
 def as_bgr(image: Any, source: str) -> np.ndarray:
     """Check a frame is H x W x 3 uint8 (grey is widened, BGRA is cut to BGR)."""
     if not isinstance(image, np.ndarray) or image.size == 0:

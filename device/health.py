@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes.util
 import errno
+import fcntl
 import grp
 import os
 import pwd
@@ -16,6 +17,7 @@ import secrets
 import shutil
 import stat
 import subprocess
+import sysconfig
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -25,6 +27,7 @@ from typing import Any
 
 from gpiozero import Device
 
+from device.bootrotation import ROTATION_FIX, boot_rotations, rotation_warning
 from device.camera import Camera, camera_from_config, module_installed
 from device.config import CameraConfig, Config
 from device.pins import pin_label, pin_trouble
@@ -35,6 +38,10 @@ GROUPS = ("video", "render", "input", "gpio")
 SERVICE_USER = "tablekeeper"
 #: The libraries SDL's KMSDRM driver loads at run time (the pygame-ce wheel does not bundle them).
 GL_LIBRARIES = {"EGL": "libegl1", "GLESv2": "libgles2", "gbm": "libgbm1", "drm": "libdrm2"}
+#: The package with Mesa's DRI driver (vc4/v3d_dri.so on Bookworm; on Trixie it depends on the
+#: libgallium library the driver lives in). Bookworm's libgbm1 loads the driver at run time but
+#: does not depend on it, so Raspberry Pi OS Lite may lack it: "MESA-LOADER: failed to open vc4".
+MESA_DRIVER_PACKAGE = "libgl1-mesa-dri"
 MIN_FREE_BYTES = 100 * 1024 * 1024
 #: File systems whose writes are lost at power-off (an overlayroot upper layer, a RAM disk).
 VOLATILE_FILESYSTEMS = ("overlay", "tmpfs", "ramfs")
@@ -204,7 +211,53 @@ def check_dri(
     return Check(name, True, f"{user} can open {', '.join(node.name for node in nodes)}")
 
 
-def check_gl_libraries(find: Callable[[str], str | None] = ctypes.util.find_library) -> Check:
+def library_dirs(environ: dict[str, str] | None = None) -> list[Path]:
+    """Where Mesa's driver may be: this machine's multiarch library folder (Debian's
+    /usr/lib/aarch64-linux-gnu on a 64-bit Pi OS), the 32-bit one, then the plain ones;
+    ``LIBGL_DRIVERS_PATH`` (folders of ``*_dri.so``, as Mesa reads it) first."""
+    environ = dict(os.environ) if environ is None else environ
+    dirs = [Path(part).parent for part in environ.get("LIBGL_DRIVERS_PATH", "").split(":") if part]
+    multiarch = sysconfig.get_config_var("MULTIARCH")
+    for name in (multiarch, "aarch64-linux-gnu", "arm-linux-gnueabihf"):
+        if name:
+            dirs.append(Path("/usr/lib") / name)
+    dirs += [Path("/usr/lib64"), Path("/usr/lib"), Path("/usr/local/lib")]
+    return list(dict.fromkeys(dirs))
+
+
+def find_mesa_driver(dirs: Sequence[Path]) -> Path | None:
+    """Mesa's DRI driver in one of ``dirs``: a ``dri/*_dri.so`` (Bookworm's Mesa 22: vc4, v3d
+    on a Pi) or ``libgallium*.so`` (Mesa 24.2 on, Trixie: the drivers live in it), else None.
+    Pi drivers are named before any other."""
+    for preferred in ("vc4_dri.so", "v3d_dri.so"):
+        for folder in dirs:
+            if (folder / "dri" / preferred).exists():
+                return folder / "dri" / preferred
+    for folder in dirs:
+        for pattern in ("libgallium*.so", "dri/*_dri.so"):
+            found = sorted(folder.glob(pattern))
+            if found:
+                return found[0]
+    return None
+
+
+def mesa_driver_missing(dirs: Sequence[Path] | None = None) -> str | None:
+    """None, or one sentence naming the package when Mesa's DRI driver is nowhere."""
+    dirs = library_dirs() if dirs is None else dirs
+    if find_mesa_driver(dirs) is not None:
+        return None
+    return (
+        "Mesa's DRI driver (vc4/v3d_dri.so, or libgallium on Trixie) is not installed, so EGL "
+        f"cannot start; install it: sudo apt install {MESA_DRIVER_PACKAGE}"
+    )
+
+
+def check_gl_libraries(
+    find: Callable[[str], str | None] = ctypes.util.find_library,
+    dirs: Sequence[Path] | None = None,
+) -> Check:
+    """The libraries SDL's KMSDRM driver loads, and the Mesa driver libEGL/libgbm load in turn
+    (present libraries alone do not open the screen on Bookworm Lite)."""
     name = "EGL/GBM libraries"
     missing = [package for library, package in GL_LIBRARIES.items() if not find(library)]
     if missing:
@@ -212,10 +265,132 @@ def check_gl_libraries(find: Callable[[str], str | None] = ctypes.util.find_libr
             name,
             False,
             f"SDL's KMSDRM driver cannot find {', '.join(missing)}: the screen will not open",
-            f"sudo apt install {' '.join(missing)}",
+            f"sudo apt install {' '.join([*missing, MESA_DRIVER_PACKAGE])}",
+        )
+    dirs = library_dirs() if dirs is None else dirs
+    driver = find_mesa_driver(dirs)
+    if driver is None:
+        return Check(
+            name,
+            False,
+            "EGL/GBM libraries found, but not Mesa's DRI driver (vc4/v3d_dri.so, or libgallium "
+            f"on Trixie) in {', '.join(str(d) for d in dirs if d.is_dir()) or 'any library folder'}"
+            ": the screen will not open (MESA-LOADER: failed to open vc4)",
+            f"sudo apt install {MESA_DRIVER_PACKAGE}",
         )
     found = ", ".join(f"{find(library)}" for library in GL_LIBRARIES)
-    return Check(name, True, f"found {found}")
+    return Check(name, True, f"found {found} and the driver {driver}")
+
+
+# -- who owns the screen --------------------------------------------------------------------------
+#: DRM_IOCTL_SET_MASTER / DROP_MASTER: _IO('d', 0x1e) and _IO('d', 0x1f) (drm.h).
+DRM_IOCTL_SET_MASTER = 0x641E
+DRM_IOCTL_DROP_MASTER = 0x641F
+
+
+def kms_cards(dri: Path = Path("/dev/dri"), sysfs: Path = Path("/sys/class/drm")) -> list[Path]:
+    """The display cards: those with connectors in sysfs (card1-DSI-1, card0-HDMI-A-1...). A Pi 5
+    also has a render-only card (v3d) that nobody needs to be master of."""
+    cards = sorted(dri.glob("card*")) if dri.is_dir() else []
+    with_connectors = [card for card in cards if any(sysfs.glob(f"{card.name}-*"))]
+    return with_connectors or cards
+
+
+def try_drm_master(card: Path) -> int:
+    """0 when this process could become DRM master of ``card`` (it is dropped again at once),
+    else the errno: EBUSY (someone else is master), EACCES/EPERM (no permission)."""
+    try:
+        fd = os.open(card, os.O_RDWR | os.O_CLOEXEC)
+    except OSError as error:
+        return error.errno or errno.EACCES
+    try:
+        try:
+            fcntl.ioctl(fd, DRM_IOCTL_SET_MASTER)
+        except OSError as error:
+            return error.errno or errno.EBUSY
+        try:
+            fcntl.ioctl(fd, DRM_IOCTL_DROP_MASTER)
+        except OSError:
+            pass
+        return 0
+    finally:
+        os.close(fd)
+
+
+def card_holders(card: Path, proc: Path = Path("/proc")) -> list[str]:
+    """Who has ``card`` open: "lightdm (pid 612)"..., from the processes' open files (those this
+    user may see; run the doctor with sudo to see everyone's)."""
+    target = str(card.resolve())
+    holders = []
+    for entry in proc.glob("[0-9]*"):
+        if entry.name == str(os.getpid()):
+            continue
+        try:
+            links = list((entry / "fd").iterdir())
+        except OSError:
+            continue
+        for link in links:
+            try:
+                if os.readlink(link) == target:
+                    command = (entry / "comm").read_text().strip()
+                    holders.append(f"{command} (pid {entry.name})")
+                    break
+            except OSError:
+                continue
+    return sorted(set(holders), key=lambda text: int(text.rsplit(" ", 1)[-1].rstrip(")")))
+
+
+def check_drm_master(
+    dri: Path = Path("/dev/dri"),
+    sysfs: Path = Path("/sys/class/drm"),
+    attempt: Callable[[Path], int] = try_drm_master,
+    holders: Callable[[Path], list[str]] = card_holders,
+) -> Check:
+    """SDL's KMSDRM driver must become DRM master of the display card, and skips a card it
+    cannot ("kmsdrm not available"): a desktop's display manager or the boot splash (plymouth)
+    holding it keeps the appliance off the screen."""
+    name = "DRM master"
+    cards = kms_cards(dri, sysfs)
+    if not cards:
+        return skipped(name, f"no display card in {dri} (see /dev/dri)")
+    refused = []
+    for card in cards:
+        error = attempt(card)
+        if error == 0:
+            return Check(name, True, f"{card} is free: the appliance can draw on it")
+        refused.append((card, error))
+    busy = [(card, holders(card)) for card, error in refused if error == errno.EBUSY]
+    if busy:
+        card, who = busy[0]
+        owner = ", ".join(who) if who else "another program (sudo tablekeeper doctor names it)"
+        return Check(
+            name,
+            False,
+            f"{card} is held by {owner}: SDL cannot become DRM master ('kmsdrm not available')",
+            "boot to the console (sudo systemctl set-default multi-user.target, or raspi-config: "
+            "System Options > Boot: Console) and reboot; or stop the desktop while the appliance "
+            "runs (sudo systemctl stop display-manager); stop the service before running doctor",
+        )
+    card, error = refused[0]
+    return Check(
+        name,
+        False,
+        f"cannot open {card} to become its DRM master: {os.strerror(error)}",
+        "sudo usermod --append --groups video,render tablekeeper; run doctor as the service user",
+    )
+
+
+def check_panel_rotation(found: Sequence[str] | None = None) -> Check:
+    """Nothing but Tablekeeper turns the panel or its touches (the boot files'
+    ``video=...,rotate=``, ``lcd_rotate=``, touch overlays' ``invx``/``invy``/``swapxy``)."""
+    name = "panel rotation"
+    found = boot_rotations() if found is None else found
+    warning = rotation_warning(found)
+    if warning is not None:
+        return Check(name, False, warning, ROTATION_FIX)
+    return Check(
+        name, True, "the kernel and firmware leave the turn to Tablekeeper ([screen] rotate)"
+    )
 
 
 # -- camera and pins ------------------------------------------------------------------------------

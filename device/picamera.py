@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from device.deadline import Deadline, Stalled
-from device.frames import CameraError, as_bgr
+from device.frames import CameraError, CameraStalled, as_bgr
 
 # libcamera's AfMode control values (control_ids_core.yaml): Manual, Auto, Continuous.
 AF_MANUAL = 0
@@ -82,7 +82,7 @@ class Picamera2Camera:
         try:
             return self._deadline.call(work, seconds or self.timeout, what)
         except Stalled as error:
-            raise CameraError(f"{error}; check the camera's ribbon cable") from None
+            raise CameraStalled(f"{error}; check the camera's ribbon cable") from None
 
     def _open(self) -> Any:
         # Opening includes importing picamera2 (1-3 s on a Pi 4): it gets three times as long.

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from device.deadline import Deadline, Stalled
-from device.frames import CameraError, as_bgr
+from device.frames import CameraError, CameraStalled, as_bgr
 
 
 class OpenCVCamera:
@@ -25,7 +25,7 @@ class OpenCVCamera:
         try:
             return self._deadline.call(work, self.timeout, what)
         except Stalled as error:
-            raise CameraError(f"{error}; is it still plugged in?") from None
+            raise CameraStalled(f"{error}; is it still plugged in?") from None
 
     def _open(self) -> Any:
         import cv2  # local: ~0.1 s CPU on a PC, more on a Pi; not before the first screen

@@ -39,10 +39,10 @@ import numpy as np
 import pygame
 
 from device import simulated
-from device.camera import Camera, CameraError
+from device.camera import Camera, CameraError, CameraStalled
 from device.config import Config
 from device.hardware import Hardware, InputEvent
-from device.service import take_last_failure
+from device.service import record_crash, take_last_failure
 from display import chrome, settings, ui
 from display.actions import Action
 from display.clock import Clock, MonotonicClock
@@ -56,6 +56,14 @@ from display.store import Store, StoreError
 HOME_KIND = "home"
 MESSAGE_KIND = "message"
 SIM_PANEL_W = 300  # the right end of the header mirrors the LEDs and buzzer in simulated mode
+#: Camera calls that stalled one after another before the appliance restarts itself: a driver
+#: call that never returns is never freed inside the process (device/deadline.py), and every
+#: photo after it is refused until a new process opens the camera.
+CAMERA_STALLS_BEFORE_RESTART = 3
+#: How long the table is told why before the process exits (systemd starts it again).
+RESTART_NOTICE_SECONDS = 8.0
+#: The exit status of that restart (any failure status makes the unit note how it stopped).
+EXIT_CAMERA_STALLED = 3
 
 
 def logical_size(width: int, height: int) -> tuple[int, int]:
@@ -126,6 +134,14 @@ class App:
         self.frames = 0
         self.load_errors: dict[str, str] = {}
         self.last_capture_error: str | None = None
+        #: Camera calls that stalled in a row (see CAMERA_STALLS_BEFORE_RESTART).
+        self.camera_stalls = 0
+        #: Why the appliance is restarting itself, shown over every screen until it exits.
+        self.restart_reason: str | None = None
+        self._restart_note = ""  # the same for the next start's "Restarted" message
+        self._restart_at: float | None = None
+        #: The process's exit status when the loop ends (run_interactive returns it).
+        self.exit_code = 0
         self._pressed: dict[Action, list[Any]] = {}  # action -> [pressed_at, hold_fired]
         self._toasts: list[tuple[str, float]] = []
         self._holding_beeps = False
@@ -154,6 +170,12 @@ class App:
             self.screens.append(self.message("Wiring problem", wiring))
         for problem in problems:
             self.screens.append(self.message("Could not resume", problem))
+        if self.config.problems:  # bad values replaced by defaults (device/config.py, lenient)
+            for problem in self.config.problems:
+                print(f"tablekeeper: {problem}", file=sys.stderr)
+            self.screens.append(
+                self.message("Check the config file", "\n".join(self.config.problems), "info")
+            )
         self.top.on_show()
         self.save()
 
@@ -492,6 +514,7 @@ class App:
                 self._handle_and_save(lambda s=screen, a=action: s.handle_hold(a))  # type: ignore[misc]
         screen = self.top
         self._guard(lambda: screen.update(now))
+        self._restart_when_told(now)
         self._toasts = [(t, until) for t, until in self._toasts if until > now]
         if self.store.dirty:
             self.save()
@@ -505,7 +528,12 @@ class App:
         """(image, None) or (None, message). Never raises: a camera problem is a message."""
         try:
             image = self.camera.capture()
+        except CameraStalled as error:
+            self.last_capture_error = str(error)
+            self._camera_stalled(str(error))
+            return None, str(error)
         except CameraError as error:
+            self.camera_stalls = 0
             self.last_capture_error = str(error)
             return None, str(error)
         except Exception as error:  # driver bugs, unplugged cables: still only a message
@@ -516,7 +544,38 @@ class App:
             self.last_capture_error = f"{self.camera.name} returned no image"
             return None, self.last_capture_error
         self.last_capture_error = None
+        self.camera_stalls = 0
         return image, None
+
+    def _camera_stalled(self, error: str) -> None:
+        """Count a stall (may run on the job thread: only plain attributes change here; the
+        screen and the note follow in :meth:`update`)."""
+        self.camera_stalls += 1
+        if self.camera_stalls >= CAMERA_STALLS_BEFORE_RESTART and self.restart_reason is None:
+            self._restart_note = (
+                f"the camera stalled {self.camera_stalls} times in a row ({error.rstrip('.')}), "
+                "so the appliance restarted to free it"
+            )
+            self.restart_reason = (
+                f"The camera stalled {self.camera_stalls} times in a row ({error.rstrip('.')}). "
+                "The appliance restarts to free it; saved games are kept."
+            )
+
+    def _restart_when_told(self, now: float) -> None:
+        """After a restart was asked for: note why (the next start shows it), tell the table
+        for a few seconds, then end the loop with EXIT_CAMERA_STALLED (systemd restarts it)."""
+        if self.restart_reason is None:
+            return
+        if self._restart_at is None:
+            self._restart_at = now + RESTART_NOTICE_SECONDS
+            print(f"tablekeeper: {self.restart_reason}", file=sys.stderr)
+            try:
+                record_crash(self.store.state_dir, CameraStalled(self._restart_note))
+            except OSError as error:  # a read-only state directory: the log still says why
+                print(f"tablekeeper: could not note the restart: {error}", file=sys.stderr)
+        elif now >= self._restart_at:
+            self.exit_code = EXIT_CAMERA_STALLED
+            self.running = False
 
     # -- slow work ----------------------------------------------------------------------------
     def run_job(self, work: Callable[[], Any]) -> Future[Any]:
@@ -568,6 +627,8 @@ class App:
         trouble = self.store.saving_trouble()
         if trouble is not None:  # lasting: as long as the card does not take the state
             chrome.banner(surface, trouble)
+        if self.restart_reason is not None:  # over every screen: nothing works until restarted
+            ui.message_box(surface, "Camera stuck: restarting", self.restart_reason)
         self.frames += 1
         return surface
 

@@ -13,10 +13,13 @@ import argparse
 import importlib
 import os
 import sys
+import tempfile
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
+from pathlib import Path
 
 from display.memory import keep_freed_memory
+from display.version import version
 
 COMMAND_MODULES = [
     "display.commands.app",
@@ -42,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Tablekeeper: a table companion for Co-Mix, I Made You a Mixtape and "
         "Marvel: Remix.",
     )
+    parser.add_argument("--version", action="version", version=f"tablekeeper {version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     bench = commands.add_parser("bench", help="measure speed and accuracy (prints figures)")
@@ -52,7 +56,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def ensure_lgpio_workdir(environ: MutableMapping[str, str] | None = None) -> str:
+    """Point ``LG_WD`` at a folder this user can write in, unless it is set; returns it.
+
+    lgpio (gpiozero's pin library on a Pi 5 and on Bookworm) creates its notification pipes in
+    ``$LG_WD``, else in the current directory, and fails when it cannot: `sudo -u tablekeeper
+    .../tablekeeper doctor` run from someone's home directory then reported "no GPIO". The unit
+    sets ``LG_WD`` itself; by hand it is the runtime directory, else a private folder under the
+    temporary directory. lgpio reads it when it loads, so this runs before any command does.
+    """
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("LG_WD", "")
+    if chosen:
+        return chosen
+    runtime = environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and os.path.isdir(runtime) and os.access(runtime, os.W_OK | os.X_OK):
+        chosen = runtime
+    else:
+        private = Path(tempfile.gettempdir()) / f"tablekeeper-{os.getuid()}"
+        try:
+            private.mkdir(mode=0o700, exist_ok=True)
+            info = private.lstat()
+            # Someone else's folder (or a link) under a shared /tmp is not ours to write in.
+            usable = info.st_uid == os.getuid() and private.is_dir() and not private.is_symlink()
+        except OSError:
+            usable = False
+        chosen = str(private) if usable else os.getcwd()
+    environ["LG_WD"] = chosen
+    return chosen
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    ensure_lgpio_workdir()
     keep_freed_memory()  # the next photo reuses this one's memory (display.memory)
     try:
         try:

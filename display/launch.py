@@ -13,25 +13,27 @@ import ctypes.util
 import json
 import os
 import signal
+import sys
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
 import pygame
 
+from device.bootrotation import boot_rotations, rotation_warning
 from device.camera import Camera, FolderCamera, NoCamera, ScriptedCamera, camera_from_config
-from device.config import Config, ConfigError, load_config
+from device.config import Config, ConfigError, config_path, load_config
 from device.hardware import Hardware, HardwareError
-from device.health import GL_LIBRARIES
+from device.health import GL_LIBRARIES, MESA_DRIVER_PACKAGE, find_mesa_driver, library_dirs
 from device.service import record_crash
 from display import ui
 from display.app import App, logical_size
 from display.clock import Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
-from display.panel import Panel
+from display.panel import PORTRAIT_TURN, Panel, fit_screen_to_panel, scale_quality
 from display.script import ScriptObserver, ScriptRunner, load_script
 from display.sim_camera import synthetic_camera
 from display.store import Store, StoreError, default_state_dir
@@ -39,6 +41,11 @@ from display.store import Store, StoreError, default_state_dir
 
 class LaunchError(Exception):
     """Something the person running the appliance must fix; one sentence."""
+
+
+class ConfigLaunchError(LaunchError):
+    """The config file cannot be used at all (not TOML, a [pins] mistake): on the real panel it
+    is shown there until the file changes (:func:`show_until_config_changes`)."""
 
 
 class StateUnavailableError(LaunchError):
@@ -72,6 +79,9 @@ class RunOptions:
     #: the store's writer thread (display/store.py); None: on, except in strict (scripted) runs
     write_behind: bool | None = None
     fsync_delay: float = 0.0  # for `bench ui --fsync-ms`: a slow SD card, simulated
+    #: The panel's own pixels as SDL reports them at start (its desktop mode); completes the
+    #: "auto" parts of [screen] (display/panel.py). None: a window, a scripted run.
+    panel_size: tuple[int, int] | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RunOptions:
@@ -135,9 +145,16 @@ def build_app(
     sees every commit of the store, from the first one at start-up. ``store``: one already
     opened (the appliance waits for it, :func:`open_store`), else the options' is opened."""
     try:
-        config = load_config(options.config)
+        # The appliance starts with the defaults for bad values that are safe to replace (shown
+        # on the screen at start); scripted runs stay strict.
+        config = load_config(options.config, lenient=not strict)
     except ConfigError as error:
-        raise LaunchError(str(error)) from None
+        raise ConfigLaunchError(str(error)) from None
+    if options.panel_size is not None:
+        screen, notes = fit_screen_to_panel(config.screen, options.panel_size)
+        config = replace(config, screen=screen)
+        for note in notes:
+            print(f"tablekeeper: {note}", file=sys.stderr)
     clock = clock if clock is not None else MonotonicClock()
     try:
         hardware = Hardware(config, simulated=options.simulated, now=clock.now)
@@ -168,7 +185,7 @@ def build_app(
     except ConfigError as error:
         hardware.close()
         store.close()
-        raise LaunchError(str(error)) from None
+        raise ConfigLaunchError(str(error)) from None
     except BaseException:
         hardware.close()
         store.close()
@@ -224,12 +241,17 @@ def display_available() -> str | None:
 
 
 def kmsdrm_libraries_missing(
-    environ: Mapping[str, str] | None = None, find: Callable[[str], str | None] | None = None
+    environ: Mapping[str, str] | None = None,
+    find: Callable[[str], str | None] | None = None,
+    dirs: Sequence[Path] | None = None,
 ) -> str | None:
     """None, or why the panel cannot open (one line): SDL's KMSDRM driver loads libEGL,
-    libGLESv2, libgbm and libdrm at run time and Raspberry Pi OS Lite may lack them; without this
-    check SDL fails later with a message that names none of them. Only when KMSDRM is what SDL
-    will use: SDL_VIDEODRIVER=kmsdrm, or no driver chosen on a machine without a desktop."""
+    libGLESv2, libgbm and libdrm at run time, and they load Mesa's DRI driver (vc4/v3d_dri.so on
+    Bookworm, libgallium on Trixie); Raspberry Pi OS Lite may lack them, and without this check
+    SDL fails later with a message that names none of them ("EGL not initialized") while the
+    service restarts over and over. Only when KMSDRM is what SDL will use: SDL_VIDEODRIVER=kmsdrm,
+    or no driver chosen on a machine without a desktop. ``dirs``: where to look for the driver
+    (the test's fake library path)."""
     environ = os.environ if environ is None else environ
     find = ctypes.util.find_library if find is None else find
     driver = environ.get("SDL_VIDEODRIVER", "").strip().lower()
@@ -238,12 +260,18 @@ def kmsdrm_libraries_missing(
     if not driver and (environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY")):
         return None  # SDL takes the desktop's driver
     missing = {library: package for library, package in GL_LIBRARIES.items() if not find(library)}
-    if not missing:
+    dirs = library_dirs(dict(environ)) if dirs is None else dirs
+    no_driver = find_mesa_driver(dirs) is None
+    if not missing and not no_driver:
         return None
+    packages = [*missing.values(), *([MESA_DRIVER_PACKAGE] if no_driver else [])]
+    if missing:
+        what = f"{', '.join(f'lib{n}' for n in missing)} not found (SDL's KMSDRM driver loads them)"
+    else:
+        what = "Mesa's DRI driver (vc4/v3d_dri.so, or libgallium) not found (EGL loads it)"
     return (
-        f"the screen cannot open without a desktop: {', '.join(f'lib{n}' for n in missing)} "
-        f"not found (SDL's KMSDRM driver loads them); install them: "
-        f"sudo apt install {' '.join(missing.values())}"
+        f"the screen cannot open without a desktop: {what}; install them: "
+        f"sudo apt install {' '.join(packages)}"
     )
 
 
@@ -257,6 +285,11 @@ def run_interactive(options: RunOptions) -> int:
     missing = kmsdrm_libraries_missing()
     if missing is not None:
         raise LaunchError(missing)
+    if not options.simulated:
+        warning = rotation_warning(boot_rotations())
+        if warning is not None:  # the journal; `tablekeeper doctor` says it too, with the fix
+            print(f"tablekeeper: warning: {warning}", file=sys.stderr)
+        options = replace(options, panel_size=detect_panel())
     notifier = Notifier()
     store = None
     if options.exit_after_frames is None:  # the appliance: say why, and try again
@@ -267,6 +300,12 @@ def run_interactive(options: RunOptions) -> int:
         )
     try:
         app = build_app(options, store=store)
+    except ConfigLaunchError as error:
+        if store is not None:
+            store.close()
+        if options.simulated:
+            raise
+        return show_until_config_changes(str(error), options.config or config_path())
     except BaseException:
         if store is not None:
             store.close()
@@ -287,6 +326,11 @@ def run_interactive(options: RunOptions) -> int:
             flags = 0 if headless else pygame.SCALED
             if not options.simulated and app.config.screen.fullscreen:
                 flags |= pygame.FULLSCREEN
+                if options.panel_size is not None:  # before SCALED's renderer is made
+                    os.environ.setdefault(
+                        "SDL_RENDER_SCALE_QUALITY",
+                        scale_quality(app.panel.turned, options.panel_size),
+                    )
             window = pygame.display.set_mode(app.panel.turned, flags)
         except pygame.error as error:
             raise LaunchError(f"cannot open the display: {error}") from None
@@ -316,7 +360,78 @@ def run_interactive(options: RunOptions) -> int:
         signal.signal(signal.SIGTERM, previous)
         app.close()
         pygame.display.quit()
-    return 0
+    return app.exit_code
+
+
+def detect_panel() -> tuple[int, int] | None:
+    """The panel's own pixels: SDL's desktop mode of the first display (under KMSDRM, the
+    panel's native mode: Touch Display 2 says 720x1280). None when SDL reports none."""
+    try:
+        pygame.display.init()
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return None
+    return (int(sizes[0][0]), int(sizes[0][1])) if sizes else None
+
+
+def show_until_config_changes(
+    message: str, path: Path, poll_seconds: float = 1.0, max_seconds: float | None = None
+) -> int:
+    """A config file that cannot be used at all, on the panel (not only in the journal): drawn
+    full screen until the file changes or SIGTERM; returns 1 (systemd then starts the appliance
+    again with the edited file). No GPIO pin is claimed meanwhile: the file's pins may be wrong.
+    Keeps the unit's watchdog fed."""
+    print(f"tablekeeper: {message}", file=sys.stderr)
+    notifier = Notifier()
+    stop: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
+
+    def stamp() -> float | None:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return None
+
+    seen = stamp()
+    started = time.monotonic()
+    shown = False
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+        # As "auto" would show it (the file's own [screen] cannot be trusted): landscape, 480
+        # high, a portrait panel turned.
+        width, height = window.get_size()
+        rotate = PORTRAIT_TURN if height > width else 0
+        canvas = pygame.Surface(logical_size(max(width, height), min(width, height)))
+        panel = Panel(canvas.get_size(), rotate, (width, height))
+        while not stop and stamp() == seen:
+            if max_seconds is not None and time.monotonic() - started > max_seconds:
+                break
+            pygame.event.pump()
+            canvas.fill(ui.BACKGROUND)
+            ui.message_box(
+                canvas,
+                "The config file has a mistake",
+                f"{message}\n\nFix it (sudo nano {path}); the appliance starts again by itself "
+                "once the file is saved.",
+            )
+            panel.present(canvas, window)
+            pygame.display.flip()
+            if not shown:
+                shown = notifier.ready("showing the config mistake") or True
+            notifier.watchdog(time.monotonic())
+            time.sleep(poll_seconds)
+    except pygame.error as error:  # no panel either: the journal has the message
+        print(f"tablekeeper: cannot show it on the display: {error}", file=sys.stderr)
+        raise LaunchError(message) from None
+    finally:
+        notifier.stopping()
+        notifier.close()
+        signal.signal(signal.SIGTERM, previous)
+        pygame.display.quit()
+    return 1
 
 
 class StateWait:
@@ -352,9 +467,11 @@ class StateWait:
 
     def _open_window(self) -> None:
         try:
-            config = load_config(self.options.config)
+            config = load_config(self.options.config, lenient=True)
         except ConfigError as error:
             raise LaunchError(str(error)) from None
+        screen, _ = fit_screen_to_panel(config.screen, self.options.panel_size)
+        config = replace(config, screen=screen)
         self.canvas = pygame.Surface(logical_size(*config.screen.drawing_size))
         panel = Panel(self.canvas.get_size(), config.screen.rotate)
         try:

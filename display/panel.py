@@ -9,15 +9,20 @@ window position (a mouse click, a finger) back to the canvas pixel under it.
 The window is opened at :attr:`Panel.turned` size with ``pygame.SCALED``, so SDL scales it to the
 panel and normalises finger positions over it; the fit below only matters for a window of another
 size (then bands are left on the sides, as SDL leaves them).
+
+At start the panel SDL reports completes ``[screen]`` (:func:`fit_screen_to_panel`): "auto" size
+follows the panel, and a portrait panel with rotate "auto" is turned to landscape; a scale that is
+not a whole number is filtered linearly (:func:`scale_quality`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pygame
 
-from device.config import RIGHT_ANGLES
+from device.config import RIGHT_ANGLES, ScreenConfig
 
 
 class Panel:
@@ -98,3 +103,39 @@ class Panel:
     def finger_to_logical(self, x: float, y: float) -> tuple[int, int]:
         """The canvas pixel under a finger at SDL's normalised position (0..1 over the window)."""
         return self.to_logical(x * self.size[0], y * self.size[1])
+
+
+# -- the panel found at start ---------------------------------------------------------------------
+#: The turn a portrait panel gets when ``[screen] rotate`` is "auto" (Touch Display 2 is 720x1280
+#: portrait; set 270 in the config if it is mounted the other way round).
+PORTRAIT_TURN = 90
+
+
+def fit_screen_to_panel(
+    screen: ScreenConfig, panel: tuple[int, int] | None
+) -> tuple[ScreenConfig, list[str]]:
+    """``screen`` completed by the panel SDL reports at start (its desktop mode, the panel's own
+    pixels): "auto" width/height become the panel's, and with rotate "auto" a portrait panel is
+    turned to landscape. Returns it with one line per change, for the start-up log."""
+    if panel is None:
+        return screen, []
+    notes = []
+    if screen.auto_size:
+        screen = replace(screen, width=panel[0], height=panel[1])
+        notes.append(f"panel {panel[0]}x{panel[1]} (its own pixels, as the display reports them)")
+    if screen.auto_rotate and screen.height > screen.width:
+        screen = replace(screen, rotate=PORTRAIT_TURN)
+        notes.append(
+            f"a portrait panel: turned to landscape (rotate {PORTRAIT_TURN}; set [screen] "
+            "rotate = 270 if the picture is upside down)"
+        )
+    return screen, notes
+
+
+def scale_quality(turned: tuple[int, int], panel: tuple[int, int]) -> str:
+    """SDL's scaling filter for a ``turned`` canvas shown full screen on ``panel``: "nearest"
+    for a whole-number scale (sharp), "linear" for any other. The 480-high canvas on Touch
+    Display 2 is scaled 1.5x: nearest-neighbour doubles every other row and column, so strokes
+    of the same font come out one or two pixels wide; linear filtering keeps them even."""
+    scale = min(panel[0] / turned[0], panel[1] / turned[1])
+    return "nearest" if abs(scale - round(scale)) < 0.01 else "linear"

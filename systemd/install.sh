@@ -7,7 +7,7 @@
 # The plan follows the OS release (read from /etc/os-release, or FILE): Bookworm keeps numpy<2
 # and opencv-python-headless<4.12 (apt's picamera2 is built on numpy 1); Trixie uses numpy 2
 # from apt and current OpenCV. It installs the apt packages (picamera2, lgpio, the EGL/GBM/DRM
-# libraries SDL's KMSDRM driver loads), copies this checkout to the prefix, makes a venv there
+# libraries SDL's KMSDRM driver loads and, on Bookworm, Mesa's driver), copies this checkout to the prefix, makes a venv there
 # with --system-site-packages and installs the project with that release's pins
 # (systemd/requirements-RELEASE.txt), creates the `tablekeeper` user and its groups, the state
 # directory and /etc/tablekeeper/config.toml, installs the unit and enables it. --dry-run prints
@@ -70,12 +70,14 @@ case "$RELEASE_MAJOR" in ''|*[!0-9]*) RELEASE_MAJOR=0 ;; esac
 if [ "$RELEASE_MAJOR" -eq 12 ]; then
   PLAN=bookworm
   PYTHON_SERIES=3.11
-  CAMERA_APPS=libcamera-apps-lite
+  # Mesa 22's libgbm1 loads the vc4/v3d driver (libgl1-mesa-dri) at run time without depending
+  # on it: Lite lacks it and EGL fails ("MESA-LOADER: failed to open vc4").
+  MESA_DRIVER=(libgl1-mesa-dri)
   RESTART_STEPS=no   # systemd 252: no RestartSteps=
 elif [ "$RELEASE_MAJOR" -ge 13 ]; then
   PLAN=trixie
   PYTHON_SERIES=3.13
-  CAMERA_APPS=rpicam-apps-lite   # the camera tools' name since late 2023
+  MESA_DRIVER=()     # Mesa 25's libgbm1 depends on libgallium, where the drivers live
   RESTART_STEPS=yes  # systemd 257: restarts slow down step by step
   if [ "$RELEASE_MAJOR" -gt 13 ]; then
     echo "install.sh: $PRETTY is newer than Trixie; using the Trixie plan (untested)" >&2
@@ -89,9 +91,23 @@ fi
 REQUIREMENTS="systemd/requirements-$PLAN.txt"
 # From Debian: Python, numpy (the one apt's picamera2 is built on) and the libraries SDL's
 # KMSDRM driver loads at run time (the pygame-ce wheel does not bundle them; Lite may lack them).
-DEBIAN_PACKAGES=(python3-venv python3-pip python3-numpy libegl1 libgles2 libgbm1 libdrm2)
+DEBIAN_PACKAGES=(python3-venv python3-pip python3-numpy libegl1 libgles2 libgbm1 libdrm2
+  "${MESA_DRIVER[@]}")
+# The camera tools (rpicam-hello for doctor's fix): rpicam-apps-lite, the current name on both
+# releases (libcamera-apps* are the retired names) - unless some rpicam-apps* is installed
+# already (a Desktop image has the full rpicam-apps, which overwrites each other's files with
+# the lite one).
+CAMERA_APPS="$(dpkg-query --show --showformat='${Package} ${db:Status-Status}\n' \
+  'rpicam-apps*' 'libcamera-apps*' 2>/dev/null | awk '$2 == "installed" { print $1; exit }' || true)"
+if [ -n "$CAMERA_APPS" ]; then
+  CAMERA_PLAN="$CAMERA_APPS is installed: kept"
+  CAMERA_PACKAGES=()
+else
+  CAMERA_PLAN="rpicam-apps-lite"
+  CAMERA_PACKAGES=(rpicam-apps-lite)
+fi
 # From the Raspberry Pi archive, not Debian's.
-RPI_PACKAGES=(python3-picamera2 python3-libcamera python3-lgpio "$CAMERA_APPS")
+RPI_PACKAGES=(python3-picamera2 python3-libcamera python3-lgpio "${CAMERA_PACKAGES[@]}")
 PIP_REQUIREMENTS="$(grep -v '^\s*#' "$SOURCE/$REQUIREMENTS" | grep -v '^\s*$' | tr '\n' ' ')"
 
 echo "== plan for $PRETTY (from $OS_RELEASE)"
@@ -99,6 +115,24 @@ echo "plan release: $PLAN (Python $PYTHON_SERIES)"
 echo "plan apt: ${DEBIAN_PACKAGES[*]} ${RPI_PACKAGES[*]}"
 echo "plan apt from the Raspberry Pi archive ($RPI_ARCHIVE): ${RPI_PACKAGES[*]}"
 echo "plan pip: ${PIP_REQUIREMENTS% } (from $REQUIREMENTS) and the project"
+echo "plan camera tools: $CAMERA_PLAN"
+
+# A desktop's display manager is DRM master of the screen: SDL's KMSDRM driver then finds no card
+# it can use ("kmsdrm not available") and the service restarts for ever. Say so before anything.
+DEFAULT_TARGET="$(systemctl get-default 2>/dev/null || true)"
+if [ "$DEFAULT_TARGET" = graphical.target ]; then
+  DISPLAY_MANAGER="$(systemctl show --property=Id --value display-manager.service 2>/dev/null ||
+    true)"
+  case "$DISPLAY_MANAGER" in ''|display-manager.service) DISPLAY_MANAGER="the display manager" ;; esac
+  cat >&2 <<EOF
+install.sh: warning: this Pi boots to the desktop (graphical.target): $DISPLAY_MANAGER holds the
+  screen and Tablekeeper cannot draw on it (the service would restart over and over).
+  For a table appliance, boot to the console instead, then reboot:
+    sudo systemctl set-default multi-user.target    (or raspi-config: System Options > Boot)
+  To keep the desktop, stop it whenever the appliance runs:
+    sudo systemctl stop display-manager.service
+EOF
+fi
 
 run() {
   if [ "$DRY_RUN" = yes ]; then

@@ -69,7 +69,7 @@ def test_an_ok_held_on_from_the_seal_does_not_open_the_next_ballot(table: Table)
 
 
 def test_an_open_ballot_blanks_after_20_s_and_comes_back_where_it_was(table: Table) -> None:
-    table.play("hold ok 2", "press right", "press ok", "advance 19")
+    table.play("hold ok 2", "press right", "press right", "press ok", "advance 19")
     assert table.screen.stage == "assign"
     table.play("advance 1.5")
     assert table.screen.stage == "pass"
@@ -79,8 +79,9 @@ def test_an_open_ballot_blanks_after_20_s_and_comes_back_where_it_was(table: Tab
 
 def test_the_summary_changes_one_token_and_back_is_one_step(table: Table) -> None:
     # Ann: Neutral, Original, Exciting, Composed
-    table.play("hold ok 2", "press right", "press right", "press right", "press ok")
-    table.play("press ok", "press ok", "press ok")
+    # every step opens on the "?" disc: LEFT brings up the last token in hand, RIGHT the first
+    table.play("hold ok 2", "press left", "press ok")
+    table.play(*["press right", "press ok"] * 3)
     screen = table.screen
     assert screen.stage == "summary" and screen.review == 4  # on "Seal ballot"
     assert screen.picks == [Token.NEUTRAL, Token.ORIGINAL, Token.EXCITING, Token.COMPOSED]
@@ -97,7 +98,7 @@ def test_the_summary_changes_one_token_and_back_is_one_step(table: Table) -> Non
     table.play("press back")
     assert screen.stage == "assign"
     assert screen.picks == [Token.NEUTRAL, Token.NEUTRAL, Token.COMPOSED]
-    table.play("press ok", "press ok")  # the Original on Dan this time; seal
+    table.play("press right", "press ok", "press ok")  # the Original on Dan this time; seal
     assert table.game().round.ballots["Ann"] == {
         "Ann": [Token.NEUTRAL], "Ben": [Token.NEUTRAL], "Cat": [Token.COMPOSED],
         "Dan": [Token.ORIGINAL],
@@ -110,10 +111,10 @@ def test_every_change_offered_keeps_the_ballot_legal(table: Table) -> None:
     from games.comix import TOKEN_SET, validate_ballot
 
     # Original, Exciting, Composed, then the forced Neutral
-    table.play("hold ok 2", "press ok", "press ok", "press ok")
+    table.play("hold ok 2", *["press right", "press ok"] * 3)
     screen = table.screen
     assert screen.neutral_forced() and screen.offered() == [Token.NEUTRAL]
-    table.play("press ok")
+    table.play("press right", "press ok")
     assert screen.stage == "summary"
     # the only Neutral can move to another story (a swap), never go back to the hand
     neutral_options = screen.change_options(3)
@@ -140,3 +141,56 @@ def test_the_last_seal_shows_only_that_the_ballots_are_in(table: Table) -> None:
     assert table.game().phase == "reveal"
     table.play("press ok")
     assert not screen.curtain
+
+
+def ballot_table(path: Path) -> Table:
+    table = Table(path)
+    lines = comix_setup(FOUR, rounds=1) + ["press ok"]  # title
+    lines += ["press seat1", "press seat2", "press seat3", "press seat4", "press ok"]
+    table.play(*lines, *["press ok"] * 4)
+    return table
+
+
+def frame(table: Table) -> bytes:
+    import pygame
+
+    return pygame.image.tobytes(table.app.render(), "RGB")
+
+
+def test_a_glance_at_any_step_shows_nothing_of_the_tokens_placed(tmp_path: Path) -> None:
+    """Two ballots differing only in the tokens already placed look the same at every step
+    as it opens (the tokens in hand are identical dots; the step opens on a "?" disc)."""
+    first, second = ballot_table(tmp_path / "a"), ballot_table(tmp_path / "b")
+    try:
+        first.play("hold ok 2")
+        second.play("hold ok 2")
+        assert frame(first) == frame(second)
+        for one, other in (("press right", "press left"), ("press right", "press right")):
+            first.play(*[one] * 1, "press ok")  # Original, then Exciting...
+            second.play(*[other] * 1, "press ok")  # ...against Neutral, then Original
+            assert first.screen.picks != second.screen.picks
+            assert frame(first) == frame(second)
+    finally:
+        first.app.close()
+        second.app.close()
+
+
+def test_a_complete_ballot_blanked_reopens_without_its_tokens(tmp_path: Path) -> None:
+    first, second = ballot_table(tmp_path / "a"), ballot_table(tmp_path / "b")
+    try:
+        first.play(*ballot_presses(FOUR, FOUR_BALLOTS["Ann"])[:-1], "advance 21")
+        other = {"Ann": ["neutral"], "Ben": ["exciting"], "Cat": ["original"], "Dan": ["composed"]}
+        second.play(*ballot_presses(FOUR, other)[:-1], "advance 21")
+        for table in (first, second):
+            assert table.screen.stage == "pass"
+            table.play("hold ok 2")  # whoever picks the box up next
+            assert table.screen.stage not in ("summary", "change")
+        assert first.screen.picks != second.screen.picks
+        assert frame(first) == frame(second)
+        first.play("press ok")  # the reviewer asks for the summary, and seals
+        assert first.screen.stage == "summary"
+        first.play("press ok")
+        assert first.game().reviewed == ["Ann"]
+    finally:
+        first.app.close()
+        second.app.close()

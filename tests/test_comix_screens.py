@@ -290,7 +290,7 @@ def test_demo_tour_through_the_tablekeeper_command(tmp_path: Path) -> None:
     rematch = game_of(state)
     assert rematch.setup == game.setup and rematch.phase == "title" and len(rematch.rounds) == 1
     assert top_kind(state) == "comix"
-    assert len(list((tmp_path / "shots").glob("*.png"))) == 30
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 32
 
 
 def test_three_players_place_two_tokens_on_each_other_story(tmp_path: Path) -> None:
@@ -347,3 +347,28 @@ def test_rematch_from_the_podium_and_from_the_menu_keeps_the_finished_game(tmp_p
     third = game_of(dump)
     assert third.phase == "title" and top_kind(dump) == "comix.title"
     assert Game.from_json(dump["store"]["comix"]["last_game"]).rounds[0].result is not None
+
+
+THREE = ["Ann", "Ben", "Cat"]
+
+
+def test_a_stray_ok_or_knob_turn_on_the_timer_decides_nothing(tmp_path: Path) -> None:
+    """Three stories, five seat buttons: OK and the knob have nothing to choose on the sand
+    timer, so a second OK on the title screen (or a knob turn) neither flips the sand nor marks
+    the first seat done."""
+    lines = comix_setup(THREE) + ["press ok", "press ok", "press right", "press ok"]
+    dump = run(tmp_path, lines + ["advance 3"])
+    assert top_kind(dump) == "comix.scripting"
+    scripting = game_of(dump).round.scripting
+    assert scripting.done_order == [] and not scripting.timed_out
+    assert not dump["screens"][-1]["snapshot"]["timer"]["running"]  # the sand is still on its base
+
+
+def test_done_is_taken_back_after_two_seconds_only_by_a_hold(tmp_path: Path) -> None:
+    lines = comix_setup(THREE) + ["press ok", "press seat1", "advance 5", "press seat1"]
+    assert game_of(run(tmp_path, lines, "press")).round.scripting.done_order == ["Ann"]
+    dump = run(tmp_path, ["hold seat1 2", "advance 1"], "hold")  # the same table: a hold undoes
+    assert game_of(dump).round.scripting.done_order == []  # saved like any press
+    # a hold of the press that declares it is a declaration, not an undo
+    dump = run(tmp_path, ["hold seat2 2", "advance 1"], "fresh")
+    assert game_of(dump).round.scripting.done_order == ["Ben"]

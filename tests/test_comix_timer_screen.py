@@ -255,10 +255,12 @@ def test_all_done_is_green_and_its_undo_key_goes_after_two_seconds(table: Table,
     assert colour_share(table.render(), table.screen.banner, ui.GOOD) > 0.6
     assert not any(t == "TIME IS UP!" for t, _, _ in texts)
     assert ("Cat", ui.LARGE, ui.TEXT) in texts  # the Slow token, in big letters
-    assert any(t == "Undo" for t, _, _ in texts)  # the legend offers the undo...
+    assert any(t == "Undo" for t, _, _ in texts)  # the legend offers the quick undo...
     table.advance(1.1)
-    assert not any(t == "Undo" for t, _, _ in drawn_texts(table, monkeypatch))  # ...for 2 s
-    table.press("seat_3")  # too late: it stays done
+    texts = drawn_texts(table, monkeypatch)
+    assert not any(t == "Undo" for t, _, _ in texts)  # ...for 2 s, then a hold
+    assert any(t == "Hold to undo" for t, _, _ in texts)
+    table.press("seat_3")  # a press, too late: it stays done
     assert table.screen.scripting.all_done
 
 
@@ -278,7 +280,7 @@ def test_the_undo_window_shows_in_the_legend_while_scripting(table: Table, monke
     table.press("seat_1")
     assert any(t == "Story done / undo" for t, _, _ in drawn_texts(table, monkeypatch))
     table.advance(2.1)
-    assert any(t == "Story done" for t, _, _ in drawn_texts(table, monkeypatch))
+    assert any(t == "Done; hold to undo" for t, _, _ in drawn_texts(table, monkeypatch))
 
 
 def test_one_back_press_does_not_leave_a_hold_does_and_pauses_the_sand(table, monkeypatch):
@@ -428,3 +430,41 @@ def test_every_word_on_the_timer_is_readable_from_60_cm(tmp_path: Path, monkeypa
     small = {text: size for text, size in sizes.items() if size < ui.SMALL}
     assert not small
     assert {"PAUSED", "GET READY", "ALL DONE!", "EVE \u2014 "} <= set(sizes)
+
+
+def cursor_pixels(table: Table, index: int) -> int:
+    """Accent-coloured pixels on the frame just outside story ``index``'s tile."""
+    frame = table.render()
+    tile = table.screen._tiles[index].move(0, ui.HEADER_H).inflate(8, 8)
+    ring = frame[tile.left : tile.left + 4, tile.top + 12 : tile.bottom - 12]
+    return int(np.all(ring == ui.ACCENT, axis=2).sum())
+
+
+def test_ok_and_the_knob_act_only_with_more_stories_than_seats_and_show_a_cursor(
+    tmp_path: Path, monkeypatch
+) -> None:
+    table = Table(tmp_path / "state")
+    try:  # four stories, five seat buttons: no cursor, OK named nowhere, OK inert
+        table.app.render()
+        assert cursor_pixels(table, 0) == 0
+        assert not any("Mark" in t for t, _, _ in drawn_texts(table, monkeypatch))
+        table.press("ok")
+        assert table.screen.scripting.done_order == []
+    finally:
+        table.close()
+    config = tmp_path / "config.toml"
+    config.write_text("[seats]\ncount = 2\n")
+    table = Table(tmp_path / "few", config=config)
+    try:
+        table.press("right")
+        table.app.render()
+        assert cursor_pixels(table, 1) > 20 and cursor_pixels(table, 0) == 0
+        texts = [t for t, _, _ in drawn_texts(table, monkeypatch)]
+        assert "Mark done" in texts  # the legend says what OK does
+        table.press("ok")
+        assert table.screen.scripting.done_order == ["Ben"]
+        table.advance(3)
+        table.hold("ok", 2)  # a hold of OK on the chosen story takes it back
+        assert table.screen.scripting.done_order == []
+    finally:
+        table.close()

@@ -3,6 +3,7 @@ camera, pins, state directory, versions, the unit."""
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import types
@@ -40,11 +41,91 @@ def test_dri_nodes_must_be_there_and_open_to_the_user(tmp_path: Path):
     assert check.ok and "card0" in check.detail
 
 
-def test_missing_kmsdrm_libraries_name_their_packages():
+def test_missing_kmsdrm_libraries_name_their_packages(tmp_path: Path):
     found = {"EGL": "libEGL.so.1", "GLESv2": None, "gbm": None, "drm": "libdrm.so.2"}
-    check = health.check_gl_libraries(find=found.get)
-    assert not check.ok and check.fix == "sudo apt install libgles2 libgbm1"
-    assert health.check_gl_libraries(find=lambda name: f"lib{name}.so").ok
+    check = health.check_gl_libraries(find=found.get, dirs=[tmp_path])
+    assert not check.ok and check.fix == "sudo apt install libgles2 libgbm1 libgl1-mesa-dri"
+    (tmp_path / "dri").mkdir()
+    (tmp_path / "dri" / "v3d_dri.so").write_bytes(b"")
+    check = health.check_gl_libraries(find=lambda name: f"lib{name}.so", dirs=[tmp_path])
+    assert check.ok and check.detail.endswith(f"the driver {tmp_path / 'dri' / 'v3d_dri.so'}")
+
+
+def test_libraries_without_mesas_driver_fail_naming_the_package(tmp_path: Path):
+    """Bookworm Lite: libgbm1 is there but does not depend on the vc4/v3d driver it loads."""
+    lib = tmp_path / "usr" / "lib" / "aarch64-linux-gnu"
+    lib.mkdir(parents=True)
+    (lib / "libgbm.so.1").write_bytes(b"")
+    check = health.check_gl_libraries(find=lambda name: f"lib{name}.so", dirs=[lib])
+    assert not check.ok and check.fix == "sudo apt install libgl1-mesa-dri"
+    assert "Mesa's DRI driver" in check.detail and str(lib) in check.detail
+    (lib / "libgallium-25.0.7-1+rpt1.so").write_bytes(b"")  # Trixie: the drivers live in it
+    assert health.check_gl_libraries(find=lambda name: f"lib{name}.so", dirs=[lib]).ok
+
+
+def test_library_dirs_follow_libgl_drivers_path_first():
+    dirs = health.library_dirs({"LIBGL_DRIVERS_PATH": "/opt/mesa/lib/dri"})
+    assert dirs[0] == Path("/opt/mesa/lib") and Path("/usr/lib/aarch64-linux-gnu") in dirs
+
+
+def test_panel_rotation_fails_when_the_boot_files_turn_it_too():
+    check = health.check_panel_rotation(["/proc/cmdline: video=DSI-1:720x1280@60,rotate=90"])
+    assert not check.ok and "turned twice" in check.detail and "rotate=90" in check.detail
+    assert "[screen] rotate" in check.fix
+    assert health.check_panel_rotation([]).ok
+
+
+def _cards(tmp_path: Path, *connectors: str) -> tuple[Path, Path]:
+    dri, sysfs = tmp_path / "dri", tmp_path / "sys"
+    dri.mkdir()
+    sysfs.mkdir()
+    for name in ("card0", "card1", "renderD128"):
+        (dri / name).write_bytes(b"")
+    for connector in connectors:
+        (sysfs / connector).mkdir()
+    return dri, sysfs
+
+
+def test_drm_master_free_passes_on_the_card_with_connectors(tmp_path: Path):
+    """A Pi 5: card0 is the render-only v3d, card1 drives the DSI panel."""
+    dri, sysfs = _cards(tmp_path, "card1-DSI-1", "card1-HDMI-A-1")
+    tried: list[str] = []
+    check = health.check_drm_master(dri, sysfs, lambda card: tried.append(card.name) or 0)
+    assert check.ok and tried == ["card1"] and "card1 is free" in check.detail
+
+
+def test_drm_master_held_names_the_holder_and_the_fix(tmp_path: Path):
+    dri, sysfs = _cards(tmp_path, "card1-HDMI-A-1")
+    check = health.check_drm_master(
+        dri, sysfs, lambda card: errno.EBUSY, lambda card: ["lightdm (pid 612)", "Xorg (pid 640)"]
+    )
+    assert not check.ok
+    assert "held by lightdm (pid 612), Xorg (pid 640)" in check.detail
+    assert "multi-user.target" in check.fix and "display-manager" in check.fix
+
+
+def test_drm_master_refused_for_permissions_says_so(tmp_path: Path):
+    dri, sysfs = _cards(tmp_path, "card0-HDMI-A-1")
+    check = health.check_drm_master(dri, sysfs, lambda card: errno.EACCES)
+    assert not check.ok and "Permission denied" in check.detail and "video" in check.fix
+
+
+def test_card_holders_reads_the_processes_open_files(tmp_path: Path):
+    card = tmp_path / "card1"
+    card.write_bytes(b"")
+    proc = tmp_path / "proc"
+    for pid, command, target in (("612", "lightdm", card), ("700", "bash", tmp_path / "x")):
+        (proc / pid / "fd").mkdir(parents=True)
+        (proc / pid / "comm").write_text(command + "\n")
+        (proc / pid / "fd" / "9").symlink_to(target)
+    assert health.card_holders(card, proc) == ["lightdm (pid 612)"]
+
+
+def test_try_drm_master_on_a_file_that_is_no_card_reports_an_error(tmp_path: Path):
+    not_a_card = tmp_path / "card0"
+    not_a_card.write_bytes(b"")
+    assert health.try_drm_master(not_a_card) != 0  # ENOTTY: the ioctl means nothing to a file
+    assert health.try_drm_master(tmp_path / "missing") == errno.ENOENT
 
 
 def test_camera_check_takes_one_photo_and_times_it():

@@ -16,6 +16,8 @@ CHECKS = [
     "user and groups",
     "/dev/dri",
     "EGL/GBM libraries",
+    "DRM master",
+    "panel rotation",
     "SDL video",
     "camera",
     "GPIO pins",
@@ -48,7 +50,15 @@ def test_sim_json_shape_and_all_passing(tmp_path: Path, capsys):
     by_name = {check["name"]: check for check in report["checks"]}
     assert code == 0 and report["ok"] is True and report["simulated"] is True
     skipped = {name for name, check in by_name.items() if check["skipped"]}
-    assert skipped == {"user and groups", "/dev/dri", "EGL/GBM libraries", "camera", "systemd unit"}
+    assert skipped == {
+        "user and groups",
+        "/dev/dri",
+        "EGL/GBM libraries",
+        "DRM master",
+        "panel rotation",
+        "camera",
+        "systemd unit",
+    }
     for name in skipped:
         assert by_name[name]["skip_reason"].startswith("--sim: ")
         assert by_name[name]["detail"] == "skipped: " + by_name[name]["skip_reason"]
@@ -103,7 +113,7 @@ def test_text_report_has_one_line_per_check_and_a_verdict(tmp_path: Path, capsys
     assert len(lines) == len(CHECKS) + 1
     assert lines[0].startswith("PASS  config")
     assert any(line.startswith("SKIP  camera") for line in lines)
-    assert lines[-1].startswith("all checks passed, 5 skipped")
+    assert lines[-1].startswith("all checks passed, 7 skipped")
 
 
 def test_sdl_probe_reports_a_driver_that_cannot_open(monkeypatch):

@@ -3,6 +3,7 @@ the pyproject `pi` extra says the same as the per-release requirement files."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import tomllib
 from pathlib import Path
@@ -17,13 +18,39 @@ RPI_ARCHIVE_PACKAGES = {"python3-picamera2", "python3-libcamera", "python3-lgpio
 KMSDRM_LIBRARIES = {"libegl1", "libgles2", "libgbm1", "libdrm2"}
 
 
-def plan(release: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def plan(
+    release: str, *extra: str, fake_bin: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """install.sh --dry-run for ``release``; ``fake_bin``: a folder of stand-in commands
+    (systemctl, dpkg-query) put first on the PATH, as on a Pi with a desktop."""
+    env = dict(os.environ)
+    if fake_bin is not None:
+        env["PATH"] = f"{fake_bin}:{env['PATH']}"
     return subprocess.run(
         ["bash", str(INSTALL), "--dry-run", "--os-release", str(RELEASES / release), *extra],
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
     )
+
+
+def fake_commands(folder: Path, default_target: str, installed: dict[str, str]) -> Path:
+    """A systemctl that answers get-default (lightdm as the display manager) and a dpkg-query
+    that knows ``installed`` ({package: status})."""
+    folder.mkdir(exist_ok=True)
+    systemctl = folder / "systemctl"
+    systemctl.write_text(
+        "#!/bin/sh\n"
+        f'case "$1" in get-default) echo {default_target} ;; show) echo lightdm.service ;; '
+        "*) exit 1 ;; esac\n"
+    )
+    listing = "".join(f"{name} {status}\\n" for name, status in installed.items())
+    dpkg_query = folder / "dpkg-query"
+    dpkg_query.write_text(f"#!/bin/sh\nprintf '{listing}'\n[ -n '{listing}' ]\n")
+    for command in (systemctl, dpkg_query):
+        command.chmod(0o755)
+    return folder
 
 
 def plan_lines(out: str) -> dict[str, str]:
@@ -47,7 +74,8 @@ def test_bookworm_keeps_numpy_1_and_opencv_below_4_12():
     assert lines["release"] == "bookworm (Python 3.11)"
     apt = set(lines["apt"].split())
     assert KMSDRM_LIBRARIES <= apt and RPI_ARCHIVE_PACKAGES <= apt
-    assert "libcamera-apps-lite" in apt
+    assert "libgl1-mesa-dri" in apt  # the vc4/v3d driver Bookworm's libgbm1 loads
+    assert "rpicam-apps-lite" in apt and "libcamera-apps-lite" not in apt
     assert lines["pip"].startswith("numpy<2 opencv-python-headless<4.12 ")
     assert "--requirement /srv/tk/systemd/requirements-bookworm.txt /srv/tk" in result.stdout
     assert "restart-pace.conf" not in result.stdout  # systemd 252 has no RestartSteps=
@@ -60,7 +88,8 @@ def test_trixie_uses_numpy_2_from_apt_current_opencv_and_apt_lgpio():
     assert lines["release"] == "trixie (Python 3.13)"
     apt = set(lines["apt"].split())
     assert {"python3-numpy", "python3-lgpio"} <= apt and KMSDRM_LIBRARIES <= apt
-    assert lines["pip"].startswith("numpy>=2 opencv-python-headless>=4.12 ")
+    assert "rpicam-apps-lite" in apt
+    assert lines["pip"].startswith("numpy>=2 opencv-python-headless>=4.12,<5 ")
     assert "numpy<2" not in result.stdout and "lgpio" not in lines["pip"]
     assert "requirements-trixie.txt" in result.stdout
     assert "restart-pace.conf (RestartSec=2, RestartSteps=5, RestartMaxDelaySec=60)" in (
@@ -110,3 +139,41 @@ def test_the_pi_extra_says_what_the_release_files_say(release: str, python: str)
     expected = {str(Requirement(line)) for line in requirement_file(release)}
     # lgpio: apt's python3-lgpio on Raspberry Pi OS; the extra adds the wheel where one exists.
     assert chosen - {"lgpio>=0.2"} == expected
+
+
+@pytest.mark.parametrize("release", ["bookworm", "trixie"])
+def test_a_graphical_default_target_is_warned_about_with_what_to_do(release: str, tmp_path: Path):
+    result = plan(release, fake_bin=fake_commands(tmp_path / "bin", "graphical.target", {}))
+    assert result.returncode == 0, result.stderr
+    warning = result.stderr
+    assert "warning: this Pi boots to the desktop (graphical.target)" in warning
+    assert "lightdm.service holds the" in warning
+    assert "sudo systemctl set-default multi-user.target" in warning
+    assert "sudo systemctl stop display-manager.service" in warning
+
+
+def test_a_console_default_target_gets_no_warning(tmp_path: Path):
+    result = plan("bookworm", fake_bin=fake_commands(tmp_path / "bin", "multi-user.target", {}))
+    assert result.returncode == 0 and "warning" not in result.stderr
+
+
+@pytest.mark.parametrize("release", ["bookworm", "trixie"])
+def test_installed_rpicam_apps_are_kept_not_replaced_by_the_lite_ones(release: str, tmp_path: Path):
+    """A Desktop image has the full rpicam-apps: the lite package would overwrite its files."""
+    bin_dir = fake_commands(
+        tmp_path / "bin",
+        "multi-user.target",
+        {"rpicam-apps": "installed", "rpicam-apps-lite": "not-installed"},
+    )
+    lines = plan_lines(plan(release, fake_bin=bin_dir).stdout)
+    assert "rpicam-apps-lite" not in lines["apt"].split()
+    assert lines["camera tools"] == "rpicam-apps is installed: kept"
+    archive = next(value for key, value in lines.items() if key.startswith("apt from"))
+    assert archive.split() == ["python3-picamera2", "python3-libcamera", "python3-lgpio"]
+
+
+def test_a_removed_rpicam_apps_does_not_count_as_installed(tmp_path: Path):
+    bin_dir = fake_commands(tmp_path / "bin", "multi-user.target", {"rpicam-apps": "config-files"})
+    lines = plan_lines(plan("trixie", fake_bin=bin_dir).stdout)
+    assert "rpicam-apps-lite" in lines["apt"].split()
+    assert lines["camera tools"] == "rpicam-apps-lite"

@@ -1,7 +1,8 @@
-"""The house plan, checked: no import cycle between project modules, and every import points the
-way the plan says (README, "Layout"). The sources are parsed with ``ast``, never imported, so a
-function-local import counts like any other; only imports under ``if TYPE_CHECKING:`` are
-type-only.
+"""The house plan, checked for every package: no import cycle between project modules, every
+import points the way the plan says (docs/development.md, "The house plan"), no function longer
+than its package's limit, and every function-local import says why it is local. The sources are
+parsed with ``ast``, never imported, so a function-local import counts like any other; only
+imports under ``if TYPE_CHECKING:`` are type-only.
 
 Rules:
 
@@ -11,6 +12,10 @@ Rules:
 * ``games``, ``vision`` and ``device`` never import ``display`` or each other (type-only
   imports included); ``games`` imports no cv2, pygame, gpiozero or sqlite3; ``vision`` no pygame
   or gpiozero; ``device`` no pygame.
+* Per package (``PACKAGES``): the libraries it must not import and the longest function allowed.
+* A function-local import (outside ``if TYPE_CHECKING:``) carries a ``#`` comment with its
+  reason, on its line or above its group of imports: it is there for start-up time or to break a
+  dependency the plan forbids at module level, and a reader should know which.
 * Inside ``display``: ``display.cards`` (plain data) imports no pygame and nothing of the app's
   screens; ``display.widgets`` never imports ``display.screens``; nothing the appliance runs
   imports ``display.commands`` or ``display.checks`` (development only); the kernel modules
@@ -22,6 +27,10 @@ Rules:
 from __future__ import annotations
 
 import ast
+import importlib
+import subprocess
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +38,23 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ROOMS = ("device", "vision", "games", "display")
+
+
+@dataclass(frozen=True)
+class Package:
+    banned: frozenset[str]  # libraries (and rooms) it never imports, type-only imports included
+    max_function_lines: int
+
+
+PACKAGES = {
+    "games": Package(
+        frozenset({"cv2", "pygame", "gpiozero", "sqlite3", "display", "vision", "device"}), 80
+    ),
+    "vision": Package(frozenset({"pygame", "gpiozero", "display", "games", "device"}), 80),
+    "device": Package(frozenset({"pygame", "display", "games", "vision"}), 80),
+    # the app's draw methods and the commands' parsers run longer; 90 keeps them on one screen
+    "display": Package(frozenset(), 90),
+}
 #: type-only imports allowed to close a cycle: (importer, imported)
 TYPE_ONLY_PAIRS = {("display.screen", "display.app")}
 #: Known cycles still to be removed (none: the Remix core became a DAG in issue 12). The test
@@ -87,8 +113,11 @@ def _targets(name: str, is_package: bool, node: ast.Import | ast.ImportFrom) -> 
     return out
 
 
+TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+
+
 def imports_of(name: str, path: Path) -> list[Import]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = TREES[name]
     is_package = path.name == "__init__.py"
     found: list[Import] = []
 
@@ -226,31 +255,70 @@ def test_no_import_cycle_with_type_only_imports_but_app_and_screen() -> None:
     assert _new_cycles(cycles(edges(include_type_only=True))) == []
 
 
-@pytest.mark.parametrize("inner", ["games", "vision", "device"])
-def test_the_inner_rooms_never_import_display_or_each_other(inner: str) -> None:
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_each_package_imports_only_what_it_may(package: str) -> None:
+    banned = PACKAGES[package].banned
     wrong = [
         where(imp)
         for imp in ALL_IMPORTS
-        if room(imp.importer) == inner and room(imp.target) in ROOMS and room(imp.target) != inner
+        if room(imp.importer) == package and imp.target.split(".")[0] in banned
     ]
     assert wrong == []
 
 
-@pytest.mark.parametrize(
-    ("inner", "banned"),
-    [
-        ("games", {"cv2", "pygame", "gpiozero", "sqlite3"}),
-        ("vision", {"pygame", "gpiozero"}),
-        ("device", {"pygame"}),
-    ],
-)
-def test_the_inner_rooms_use_only_their_libraries(inner: str, banned: set[str]) -> None:
-    wrong = [
-        where(imp)
-        for imp in ALL_IMPORTS
-        if room(imp.importer) == inner and imp.target.split(".")[0] in banned
+def functions(package: str) -> Iterator[tuple[Path, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    for name, path in MODULES.items():
+        if room(name) == package:
+            for node in ast.walk(TREES[name]):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    yield path, node
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_no_function_is_longer_than_its_packages_limit(package: str) -> None:
+    limit = PACKAGES[package].max_function_lines
+    too_long = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)"
+        for path, node in functions(package)
+        if (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > limit
     ]
-    assert wrong == []
+    assert too_long == [], f"longer than {limit} lines"
+
+
+def local_imports_without_a_reason(path: Path, tree: ast.Module) -> list[str]:
+    source = path.read_text(encoding="utf-8").splitlines()
+    type_only = {
+        id(child)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and _is_type_checking(node.test)
+        for child in ast.walk(node)
+    }
+    bare = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in type_only:
+                continue
+            first = node.lineno - 1  # the group of import lines this one belongs to
+            while first > 0 and source[first - 1].lstrip().startswith(("import ", "from ")):
+                first -= 1
+            group = source[first : node.end_lineno or node.lineno]
+            above = source[first - 1].strip() if first > 0 else ""
+            if not above.startswith("#") and not any("#" in line for line in group):
+                bare.append(f"{path.relative_to(ROOT)}:{node.lineno} {source[node.lineno - 1]}")
+    return bare
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_function_local_imports_say_why(package: str) -> None:
+    bare = [
+        line
+        for name, path in MODULES.items()
+        if room(name) == package
+        for line in local_imports_without_a_reason(path, TREES[name])
+    ]
+    assert bare == []
 
 
 def test_card_readings_are_plain_data() -> None:
@@ -332,3 +400,36 @@ def test_every_folder_of_code_is_a_package() -> None:
         if folder.is_dir() and any(folder.glob("*.py")) and not (folder / "__init__.py").exists()
     )
     assert missing == []
+
+
+# -- the packages' faces ------------------------------------------------------------------------
+def test_each_game_package_has_a_face() -> None:
+    """games.comix, games.mixtape and games.remix re-export their API (``__all__``), and every
+    name in it resolves."""
+    for name in ("games.comix", "games.mixtape", "games.remix"):
+        package = importlib.import_module(name)
+        exported = getattr(package, "__all__", [])
+        assert len(exported) >= 10, name
+        for item in exported:
+            assert hasattr(package, item), f"{name}.{item}"
+
+
+def test_the_remix_names_module_is_a_leaf_and_the_rule_registry_matches_it() -> None:
+    from games.remix import names, rules
+
+    assert not edges(include_type_only=True).get("games.remix.names")
+    assert tuple(rules.EFFECT_RULES) == names.EFFECT_RULE_NAMES
+    assert tuple(rules.CONDITION_RULES) == names.CONDITION_RULE_NAMES
+
+
+def test_importing_device_loads_nothing_slow_or_foreign() -> None:
+    probe = (
+        "import sys, device; "
+        "print(sorted(m for m in ('cv2', 'picamera2', 'libcamera', 'pygame', 'display', "
+        "'games', 'vision') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

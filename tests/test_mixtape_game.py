@@ -206,13 +206,13 @@ def test_solo_game_accounts_for_every_card_and_alternates() -> None:
         game = play_solo(SoloGame.start(deck, seed=seed))
         rounds = [entry for entry in game.log if "round" in entry]
         assert [entry["active"] for entry in rounds] == ["you", "otto"] * 5
-        extras = [entry["extra"] for entry in rounds if entry.get("extra")]
+        extras = [card for entry in rounds for card in entry.get("extras", [])]
         used = game.you.card_ids() + game.otto.card_ids() + game.box
         assert sorted(used) == sorted([c.id for c in deck.for_players(2)] + extras)
         assert len(game.otto_deck) == 18 - len(extras)
         for entry in rounds:
             if entry["active"] == "otto":
-                gained = len(entry["decision"]["otto_takes"]) + (1 if entry["extra"] else 0)
+                gained = len(entry["decision"]["otto_takes"]) + len(entry["extras"])
                 assert gained == 2  # Otto ALWAYS gets two cards when active
 
 

@@ -8,10 +8,22 @@ judged on its own against Otto's mixtape as it stands."
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from test_mixtape_support import card, make_deck
 
 from games.mixtape import SoloGame, Tape, best_order, otto_choose, place_best
-from games.mixtape.solo import OTTO, OTTO_TURN, YOU, YOU_CHOOSE, YOU_PLACE
+from games.mixtape.errors import IllegalMoveError
+from games.mixtape.solo import (
+    OTTO,
+    OTTO_EXTRA,
+    OTTO_TURN,
+    YOU,
+    YOU_CHOOSE,
+    YOU_PLACE,
+    next_step,
+)
 
 DECK = make_deck(
     # Otto's and your mixtape cards
@@ -339,3 +351,159 @@ def test_cards_go_in_the_order_that_keeps_every_card_that_can_be_kept() -> None:
     assert best_order(deck, tape, ["x", "z"]) == ["z", "x"]
     order, discarded = place_best(deck, tape, ["x", "z"])
     assert discarded == [] and tape.a == ["a2", "x"] and tape.b == ["z"]
+
+
+# ---- Otto always gets two cards (issue 38) ------------------------------------------------------
+# The issue's test deck on a standard Equalizer: 15 squares, the cube starting in the middle, so a
+# mixtape side more than 7 balance points heavier pushes it off. (The printed points are invented:
+# only the squares' count matters here.)
+ALWAYS_TWO = make_deck(
+    card("O1", "pop", "A", 1, top="l", bottom="c"),
+    card("O3", "pop", "A", 2, top="c", bottom="r"),
+    card("Q2", "alternative", "A", 2, top="l", bottom="l"),
+    card("P3", "rock", "A", 3, top="l", bottom="l"),
+    card("X1", "pop", "A", 2, top="l", bottom="l"),
+    card("X2", "pop", "A", 2, top="r", bottom="r"),
+    card("X3", "rnb", "A", 1, top="r", bottom="r"),
+    card("Q5", "pop", "A", 4, top="r", bottom="r"),
+    card("T1", "pop", "A", 2, top="l", bottom="l"),
+    card("U3", "alternative", "A", 1, top="l", bottom="c"),
+    card("R1", "rock", "B", 1, top="c", bottom="c"),
+    card("R2", "punk", "B", 2, top="c", bottom="c"),
+    card("E1", "punk", "A", 1, players=3),  # Otto's own deck
+    card("E2", "rnb", "B", 1, players=3),
+    card("E3", "hiphop", "B", 2, players=4),
+    card("E4", "punk", "A", 1, top="c", bottom="c", players=4),
+    squares=[0, 2, 4, 6, 9, 12, 20, 30, 20, 12, 9, 6, 4, 2, 0],
+    start=7,
+)
+
+
+def test_a_pair_of_which_only_one_can_land_is_a_one_card_option_in_genre() -> None:
+    """Rulebook, Otto's Preference 2: "If one card would create or add to their largest set, they
+    will take that one card." Special Rule for Otto: "they will ALWAYS get two cards per round
+    ... Any time when Otto would keep only one card from the drawn three due to following their
+    preference, draw an additional card". Rulings: "a pair of which only one card can land is a
+    one-card option (the step's one-card clause applies; ties between such cards go on to the
+    next step)"."""
+    otto = Tape(a=["O1", "O3", "Q2"])
+    assert ALWAYS_TWO.position_of(otto.square(ALWAYS_TWO)) == -5
+    decision = otto_choose(ALWAYS_TWO, otto, Tape(), ["X1", "X2", "X3"])
+    # Every card moves him further from Balance: on to Genre. Pop (2 cards) is his largest set:
+    # X1 and X2 each add to it, but together they would push his cube to -9, off the Equalizer.
+    # The tie between the two one-card options goes to Flow: X1's top left meets Q2's bottom left.
+    assert decision.decided_by == "flow"
+    assert decision.otto_takes == ("X1",) and decision.you_get == ("X2", "X3")
+    assert decision.extra_cards == 1
+    assert decision.steps == (
+        "No option brings Otto closer to perfect Balance (he is 5 away): on to Genre",
+        "X1 and X2 are in Otto's largest genre set (Pop: 2 cards), but only one of them can go "
+        "into his mixtape: the Flow picks X1; Otto takes it alone and draws an extra card",
+    )
+
+
+def test_dead_cards_are_never_his_options_at_random() -> None:
+    """Rulebook, Special Rule for Otto: "When Otto is the Active player, they will ALWAYS get two
+    cards per round to add to their Mixtape." Rulings: "In every step (Balance, Genre, Flow, at
+    random) an option is judged by the cards that land: a card that cannot go into his mixtape
+    is never one of his options"."""
+    otto = Tape(a=["P3", "O3", "O1"])
+    assert ALWAYS_TWO.position_of(otto.square(ALWAYS_TWO)) == -6
+    decision = otto_choose(ALWAYS_TWO, otto, Tape(), ["Q5", "T1", "U3"], seed=1)
+    # Q5 (-10) and T1 (-8) would push his cube off; U3 (-7) lands but is not closer, not Pop and
+    # not in Flow under O1. At random he used to take Q5 and T1, both dead: nothing landed.
+    assert decision.decided_by == "random"
+    assert decision.otto_takes == ("U3",) and decision.you_get == ("Q5", "T1")
+    assert decision.extra_cards == 1
+    assert decision.steps == (
+        "Q5 and T1 cannot go into Otto's mixtape (they would push his cube off the Equalizer): "
+        "they count for nothing",
+        "No option brings Otto closer to perfect Balance (he is 6 away): on to Genre",
+        "None of the cards is in Otto's largest genre set (Pop: 2 cards): on to Flow",
+        "None of the cards is in Flow: no two of them can both go into his mixtape",
+        "Only U3 can go into Otto's mixtape: Otto takes it alone and draws an extra card",
+    )
+
+
+def test_when_no_card_can_land_otto_takes_none_and_draws_two_extra_cards() -> None:
+    """Rulings: "When fewer than two of his cards land (one, or none), he draws his extra card
+    for each card short"."""
+    otto = Tape(a=["P3", "O3", "O1", "U3"])  # -7: on the left edge
+    decision = otto_choose(ALWAYS_TWO, otto, Tape(), ["Q5", "T1", "X3"])
+    assert decision.otto_takes == () and decision.you_get == ("Q5", "T1", "X3")
+    assert decision.extra_cards == 2
+    assert decision.steps[-1] == (
+        "None of the cards can go into Otto's mixtape: Otto takes none and draws two extra cards"
+    )
+
+
+def _otto_turn(otto: Tape, drawn: list[str], otto_deck: list[str], physical: bool) -> SoloGame:
+    """A solo game at Otto's turn with his mixtape and the three drawn cards given."""
+    main = ["R1", "R2", "X1", "X2", "X3", "Q5", "T1", "U3", "O1", "O3", "Q2", "P3"]
+    game = SoloGame.start(ALWAYS_TWO, seed=1, main_order=main, otto_order=["E1", "E2", "E3", "E4"])
+    rest = [card for card in main if card not in drawn and card not in otto.card_ids()]
+    game.you, game.otto, game.box, game.main = Tape(b=["R1"]), otto, [], rest
+    game.active, game.phase, game.round, game.drawn = OTTO, OTTO_TURN, 2, drawn
+    game.otto_deck, game.physical = otto_deck, physical
+    return game
+
+
+def test_a_tie_the_flow_cannot_break_is_a_seeded_random_card() -> None:
+    """Rulings: "ties between such cards go on to the next step": X1 and T1 both add to his Pop
+    set and both meet Q2's bottom left, but only one can land: Flow passes it on, at random."""
+    otto = Tape(a=["O1", "O3", "Q2"])
+    picks = set()
+    for seed in range(12):
+        decision = otto_choose(ALWAYS_TWO, otto, Tape(), ["X1", "T1", "X3"], seed=seed)
+        assert decision.decided_by == "random" and decision.extra_cards == 1
+        assert decision.random_among == (("X1",), ("T1",))
+        picks.add(decision.otto_takes)
+        assert decision.steps[-1] == (
+            "X1 and T1 are in Otto's largest genre set (Pop: 2 cards), but only one of them can "
+            f"go into his mixtape: the Flow does not tell them apart: at random (seed {seed}) "
+            f"Otto takes {decision.otto_takes[0]} alone and draws an extra card"
+        )
+    assert picks == {("X1",), ("T1",)}
+
+
+def test_solo_otto_short_of_a_card_draws_one_and_a_dead_extra_goes_to_the_box() -> None:
+    """Rulings: "an extra card that cannot land goes to the box. The drawn cards he does not take
+    are yours." """
+    game = _otto_turn(Tape(a=["P3", "O3", "O1"]), ["Q5", "T1", "U3"], ["E1", "E2"], False)
+    decision = game.otto_turn()
+    assert decision.otto_takes == ("U3",)
+    # U3 takes him to -7, the edge: E1 (A, 1) would push him off, so it goes to the box.
+    assert game.otto.a == ["P3", "O3", "O1", "U3"] and game.box == ["E1"]
+    assert game.otto_deck == ["E2"]
+    assert game.log[-1]["extras"] == ["E1"] and game.log[-1]["discarded"] == ["E1"]
+    assert game.phase == YOU_PLACE and game.pending == ["Q5", "T1"]
+
+
+def test_solo_extra_card_never_pushes_out_the_card_he_chose() -> None:
+    """At -6 only one of U3 and E4 fits, and E4 would flow better under O1; U3 is the card he
+    chose, so it lands and E4 is the extra that cannot ("an extra card that cannot land goes to
+    the box")."""
+    game = _otto_turn(Tape(a=["P3", "O3", "O1"]), ["Q5", "T1", "U3"], ["E4"], False)
+    game.otto_turn()
+    assert game.otto.a == ["P3", "O3", "O1", "U3"] and game.box == ["E4"]
+
+
+def test_solo_at_a_table_otto_with_no_card_landing_waits_for_two_extra_cards() -> None:
+    """Rulings: "he draws his extra card for each card short"; the game is saved between them."""
+    otto = Tape(a=["P3", "O3", "O1", "U3"])
+    game = _otto_turn(otto, ["Q5", "T1", "X3"], ["E1", "E2", "E3"], physical=True)
+    decision = game.otto_turn()
+    assert decision.extra_cards == 2 and game.phase == OTTO_EXTRA
+    assert next_step(game) == (
+        "Otto keeps no card (extra card 1 of 2): draw his extra card from his own deck and give it"
+    )
+    assert game.otto_extra("E3") == []
+    game = SoloGame.from_json(ALWAYS_TWO, json.loads(json.dumps(game.to_json())))
+    assert game.phase == OTTO_EXTRA and game.otto_extras == ["E3"]
+    assert next_step(game).startswith("Otto keeps no card (extra card 2 of 2)")
+    with pytest.raises(IllegalMoveError, match="not in Otto's own deck"):
+        game.otto_extra("E3")
+    assert game.otto_extra("E2") == ["E3", "E2"]
+    assert game.otto.b == ["E3", "E2"] and game.box == []
+    assert game.log[-1]["extras"] == ["E3", "E2"]
+    assert game.phase == YOU_PLACE and game.pending == ["Q5", "T1", "X3"]

@@ -112,3 +112,58 @@ def test_the_score_screen_names_cards_as_printed(monkeypatch: pytest.MonkeyPatch
     parts = table.score_parts(score)
     assert parts.startswith(f"Balance {score['balance']['points']} (cube ")
     assert f"Flow {score['flow']}" in parts and f"Genres {score['genres']}" in parts
+
+
+def test_game_over_shows_whole_mixtapes_and_readable_scores(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole solo game (columns of up to 12 cards): at game over every card of both
+    mixtapes is shown - the knob scrolls by whole rows - and nothing is drawn over either
+    score."""
+    import os
+
+    import pygame
+
+    from display import ui
+    from display.screens.mixtape import solo
+    from display.screens.mixtape.common import NAMESPACE, SOLO_KEY, chip_label
+    from games.mixtape.solo import OTTO, YOU, play_solo
+    from tests.flowkit import sim_app
+
+    game = play_solo(SoloGame.start(DECK, seed=4))
+    assert max(len(c) for t in (game.you, game.otto) for c in (t.a, t.b)) == 12
+    monkeypatch.setattr(solo, "load_table_deck", lambda app: DECK)
+    with sim_app(tmp_path / "state") as app:
+        app.store.put(NAMESPACE, SOLO_KEY, game.to_json())
+        screen = SoloScreen(app)
+        app.push(screen)
+        seen: list[tuple[str, pygame.Rect]] = []  # on the content area
+        real_text = ui.text
+
+        def spy(surface, content, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            rect = real_text(surface, content, *args, **kwargs)
+            if surface.get_height() < 400:  # not the header or the legend (the whole frame)
+                seen.append((content, rect))
+            return rect
+
+        monkeypatch.setattr(ui, "text", spy)
+        chips: list[str] = []
+        for _ in range(12):  # the knob, row by row, to the end
+            seen.clear()
+            frame = app.render()
+            chips += [t for t, _ in seen]
+            scores = [r for t, r in seen if t.endswith(" pts")]
+            assert len(scores) == 2  # both scores drawn, nothing over them
+            for text, rect in seen:
+                if not text.endswith(" pts"):
+                    assert not any(rect.colliderect(score) for score in scores), text
+            screen.handle(solo.Action.RIGHT)
+        if os.environ.get("FLOW_SHOTS"):
+            pygame.image.save(frame, os.path.join(os.environ["FLOW_SHOTS"], "solo-over-end.png"))
+        for who in (game.you, game.otto):
+            for card_id in (*who.a, *who.b):
+                assert chip_label(DECK, card_id) in chips
+        totals = game.scores()
+        assert (
+            f"You  {totals[YOU].total} pts" in chips and f"Otto  {totals[OTTO].total} pts" in chips
+        )

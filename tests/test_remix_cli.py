@@ -103,11 +103,17 @@ def test_batch_with_a_bad_line_answers_every_line_and_exits_2(
 
 
 def test_bench_runs_and_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "remix", "--hands", "40", "--runs", "1", "--verify", "5"]) == 0
+    command = ["bench", "remix", "--hands", "40", "--runs", "1", "--verify", "5", "--climb", "4"]
+    assert main(command) == 0
     out = capsys.readouterr().out
     assert "hands per second (CPU time, one core): median" in out
-    assert "slowest random hand" in out and "worst constructed case" in out
-    assert "0 pruned vs brute-force mismatches" in out
+    assert "slowest random hand" in out and "worst constructed or reported hand" in out
+    assert "reported slow 10 cards: the seven tag texts + Kang, Mystique, Hack In" in out
+    assert "verify: 5 stuffed 8-10 card hands, 0 pruned vs brute-force mismatches" in out
+    # the hill-climb lists its slowest hands, each with its size and total
+    listed = out.split("the 10 slowest (CPU, median of 3):\n")[1].splitlines()
+    assert len([line for line in listed if " cards  total " in line]) == 10
+    assert "hill-climb slowest per size: 7 cards" in out
 
 
 def test_output_cut_short_by_the_reader_is_not_an_error(tmp_path: Path) -> None:

@@ -198,3 +198,75 @@ def test_a_turned_card_keeps_the_tags_it_gained() -> None:
     assert result.card("MR11").side == "Phoenix"
     assert result.card("MR11").tags.count("flight") == 2
     assert result.card("MR73").points == 42 and result.total == 67
+
+
+def test_a_blanked_selene_scores_nothing_and_her_subtraction_goes_with_her() -> None:
+    """Rulings: "A card blanked after its own blanking text acted (Hidden Lair blanks Selene after
+    Selene blanked a HERO) leaves that blank in place but scores nothing: Selene's subtraction
+    is part of her score and goes with it."
+
+    Selene, Hidden Lair, Hela, Fearless, Runaway Train, Thor Odinson, She-Hulk, Halls of Asgard.
+    Card facts: Selene 25 (VILLAIN; blanks one HERO or ALLY and subtracts its base power), Hidden
+    Lair 0 (blanks one VILLAIN unless two or more Intel tags), Hela 18 (VILLAIN, asgard; -20
+    unless two or more other Asgard tags), Fearless 16 (CONDITION, agility; blanked with more
+    than one HERO), Runaway Train 0 (+4/each Strength and Tech tag), Thor Odinson 4 (HERO,
+    strength asgard worthy), She-Hulk 4 (HERO, strength gamma), Halls of Asgard 0 (+9/each other
+    Asgard tag). Selene blanks She-Hulk (so Thor is the only HERO and Fearless stays); no Intel,
+    so Hidden Lair must blank a VILLAIN: Selene. She-Hulk stays blanked; Selene's 25 and her -4
+    both go. Hela 18 (Thor and Halls: two other Asgard) + Fearless 16 + Runaway Train 4 (Thor's
+    Strength) + Thor 4 + Halls 18 (Hela, Thor) = 60. (Her -4 kept would be 56; Hidden Lair
+    blanking Hela instead: 21 + 16 + 4 + 4 + 9 = 54.)"""
+    result = score_hand(
+        [
+            "Selene",
+            "Hidden Lair",
+            "Hela",
+            "Fearless",
+            "Runaway Train",
+            "Thor Odinson",
+            "She-Hulk",
+            "Halls of Asgard",
+        ]
+    )
+    assert result.total == 60
+    assert result.card("MR75").state == "blanked" and result.card("MR75").points == 0
+    assert result.card("MR15").state == "blanked"  # the blank Selene made stays
+    assert [result.card(c).points for c in ("MR64", "MR33", "MR52", "MR19", "MR46")] == [
+        18,
+        16,
+        4,
+        4,
+        18,
+    ]
+    assert _choices(result)[:2] == ["Selene blanks She-Hulk", "Hidden Lair blanks Selene"]
+
+
+def test_a_choice_whose_card_is_blanked_later_is_idle_not_void() -> None:
+    """Rulings: "An owner's choice whose card is blanked later (Xavier Mansion doubled Jean Grey's
+    Intel, then Selene blanks her) is idle from then on, not void: every text that acted before
+    the blank saw the hand as it was then (Hidden Lair counted two Intel and blanked nothing)."
+
+    Selene, Hidden Lair, Sauron, Berserk, Xavier Mansion, Vision, Jean Grey. Card facts: Sauron
+    -7 (+7/each Flight and Range tag), Berserk 18 (CONDITION; chooses a HERO or ALLY, -3/each
+    other HERO or ALLY), Xavier Mansion 4 (HEROES with Mutant may count a tag twice), Vision 3
+    (HERO, worthy; two chosen tags), Jean Grey 3 (HERO, intel range mutant). Vision takes Flight
+    and Range; the Mansion doubles Jean's Intel, so Hidden Lair (acting first) sees two Intel
+    and blanks nothing; then Selene blanks Jean (25 - 3 = 22). Sauron -7 + 7 x 2 (Vision's
+    Flight and Range; Jean's Range is gone) = 7; Berserk 18 (chose Vision, no other HERO left);
+    Mansion 4; Vision 3: 22 + 7 + 18 + 4 + 3 = 54. (Were the doubling void, Hidden Lair would
+    have seen no Intel and had to blank a VILLAIN.)"""
+    hand = ["Selene", "Hidden Lair", "Sauron", "Berserk", "Xavier Mansion", "Vision", "Jean Grey"]
+    result = score_hand(hand)
+    assert result.total == 54
+    assert result.card("MR11").state == "blanked"
+    assert result.card("MR75").state == result.card("MR73").state == "normal"
+    assert result.card("MR75").points == 22 and result.card("MR73").points == 7
+    choices = _choices(result)
+    assert "Xavier Mansion doubles Jean Grey's Intel" in choices
+    assert "Selene blanks Jean Grey" in choices
+    assert not [c for c in choices if c.startswith("Hidden Lair blanks")]
+    order = [c for c in result.choices if c["rule"] == "blanking_order"]
+    assert order and order[0]["value"] == ["MR47", "MR75"]  # Hidden Lair acts before Selene
+    # the reported choices reproduce the total
+    prepared = prepare(hand)
+    assert prepared.total_for(choices_from_json(prepared, result.to_json()["choices"])) == 54

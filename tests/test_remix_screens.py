@@ -442,3 +442,69 @@ def test_the_breakdowns_legend_fits_every_key_it_needs(app: Any, recorder: TextR
         if Action.LEFT not in keys:
             assert "more below: turn" in words  # the knob is said on the table instead
         app.pop()
+
+
+def landed(app: Any, names: list[str]) -> Any:
+    """The Remix hand screen as a photo read as ``names`` lands on it (the real path a
+    SHUTTER's reading takes back to the screen)."""
+    import numpy as np
+
+    from display.cards.capture import PhotoRead
+    from display.cards.photos import save_photo
+    from display.cards.reading import ReadCard, Reading
+    from display.screens.remix.table import RemixHandScreen
+
+    screen = RemixHandScreen(app, "Dee")
+    app.push(screen)
+    photo = save_photo(app, np.full((480, 800, 3), 60, np.uint8), "test")
+    cards = [
+        ReadCard(name, 0.95, [[x + 110 * i, y] for x, y in BOX], [], "")
+        for i, name in enumerate(names)
+    ]
+    screen.use_reading(PhotoRead(reading=Reading(cards, 0.4, (800, 480)), photo=photo))
+    return screen
+
+
+def test_a_short_hand_is_not_scored_by_two_hasty_oks(app: Any, recorder: TextRecorder) -> None:
+    screen = landed(app, ["Angel"])  # "1 of 7 cards found"
+    assert screen.selected == len(screen.cards)  # on "+ add a missed card", not on scoring
+    app.press(Action.OK)
+    assert app.top.kind == "flow.pick"  # OK asks which card the camera missed
+    app.press(Action.BACK)
+    app.release(Action.BACK)  # a press, not a hold (which goes home)
+    assert app.top is screen
+    app.press(Action.RIGHT)  # to "Score this hand" on purpose
+    app.press(Action.OK)
+    assert app.top.kind == "confirm"  # the count must be confirmed...
+    app.press(Action.OK)  # ...a second OK keeps the cards
+    app.release(Action.OK)
+    assert app.top is screen
+    app.press(Action.OK)
+    app.release(Action.OK)
+    app.press(Action.RIGHT)  # "Score 1 card", held: the one card scored as it is
+    app.press(Action.OK)
+    for _ in range(20):
+        app.clock.advance(0.1)
+        app.update()
+    app.release(Action.OK)
+    assert app.top.kind == "remix.result"
+    too_many = landed(app, [*SIX, "Mystique", "Storm"])
+    assert too_many.selected == 0  # on the first card: OK there offers "Not a card"
+
+
+def test_a_weak_lookalike_is_offered_but_not_under_the_cursor(
+    app: Any, recorder: TextRecorder
+) -> None:
+    hand = unread_card(app, [("Black Widow", 0.44), ("Storm", 0.02)])
+    pick = app.top
+    assert pick.on_letters and pick.options[pick.selected][1] == "Abomination"  # letter "A"
+    assert "Like" in recorder.words(app).split("\n")  # still offered, in "Like"
+    app.press(Action.OK)
+    app.press(Action.OK)  # two hasty OKs: the first name under A, not the weak look-alike
+    assert hand.cards[0].name == "Abomination"
+    hand = unread_card(app, [("Black Widow", 0.44)])
+    app.press(Action.LEFT)  # one step left of A: the look-alikes
+    assert "like 44%" in recorder.words(app).split("\n")
+    app.press(Action.OK)
+    app.press(Action.OK)
+    assert hand.cards[0].name == "Black Widow"

@@ -76,7 +76,7 @@ def test_a_crash_mid_ballot_reports_no_ballot(
     lines = comix_setup(FOUR, rounds=1) + ["press ok", "press seat1", "press seat2"]
     lines += ["press seat3", "press seat4", "press ok"] + ["press ok"] * 4
     lines += ballot_presses(FOUR, FOUR_BALLOTS["Ann"])  # Ann's ballot is sealed
-    lines += ballot_presses(FOUR, FOUR_BALLOTS["Ben"])[:5]  # Ben places two tokens
+    lines += ballot_presses(FOUR, FOUR_BALLOTS["Ben"])[:7]  # Ben places two tokens
     original_place = comix_ballot.BallotScreen.place
 
     def place_then_fail(self: comix_ballot.BallotScreen, token: object) -> None:
@@ -124,7 +124,11 @@ def test_the_secrecy_check_finds_every_public_screen_identical() -> None:
     assert report.ok, report.lines()
     compared = report.compared
     assert len([n for n in compared if n.startswith("public-pass-")]) == 4
-    assert len([n for n in compared if n.startswith("public-blanked-")]) == 4
+    assert len([n for n in compared if n.startswith("public-blanked-")]) == 8  # 4 part, 4 full
+    for kind in ("step", "reopened", "ready"):  # every step as it opens; reopened after a blank
+        assert len([n for n in compared if n.startswith(f"public-{kind}-")]) == (
+            16 if kind == "step" else 4
+        )
     assert "public-all-ballots-in" in compared
 
 

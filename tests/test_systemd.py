@@ -132,6 +132,19 @@ def test_unit_has_what_the_appliance_needs():
     assert restart_sec and int(restart_sec[0].split("=")[1]) >= 5
 
 
+def test_unit_starts_after_the_boot_splash_has_let_go_of_the_screen():
+    """plymouth is DRM master until it quits; SDL's KMSDRM driver skips a card it cannot be
+    master of ("kmsdrm not available"), so the unit waits for plymouth-quit-wait."""
+    unit = {}
+    for line in UNIT.read_text().splitlines():
+        key, _, value = line.partition("=")
+        if value and not line.startswith("#"):
+            unit.setdefault(key, []).extend(value.split())
+    assert "plymouth-quit-wait.service" in unit["After"]
+    assert "getty@tty1.service" in unit["Conflicts"] and "getty@tty1.service" in unit["After"]
+    assert "SDL_KMSDRM_DEVICE_INDEX" not in UNIT.read_text()  # SDL finds the display card itself
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
 def test_systemd_analyze_verify(tmp_path: Path):
     # As install.sh does for another prefix: point ExecStart at this checkout's venv.

@@ -186,3 +186,53 @@ def test_held_out_cards_come_back_unknown_not_as_an_enrolled_card() -> None:
     assert tally["open_set_cards"] > 0  # held-out cards were on the table ...
     assert tally["open_set_named"] == 0  # ... and none was given an enrolled card's name
     assert tally["right"] == tally["cards"] and tally["wrong"] == 0
+
+
+def test_identify_several_photos_one_json_line_each(
+    enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photos = []
+    for i, names in enumerate((NAMES[:2], NAMES[2:4], NAMES[4:])):
+        faces = [render_card_face(n, 0) for n in names]
+        scene = compose_scene(faces, np.random.default_rng(20 + i), table="felt")
+        path = tmp_path / f"hand{i}.png"
+        cv2.imwrite(str(path), scene.image)
+        photos.append((path, names))
+    out_png = tmp_path / "marked.png"
+    capsys.readouterr()
+    argv = ["vision", "identify", *(str(p) for p, _ in photos), "--gallery", str(enrolled)]
+    assert run([*argv, "--json", "--annotate", str(out_png)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(photos)
+    for line, (path, names) in zip(lines, photos, strict=True):
+        data = json.loads(line)
+        assert data["photo"] == str(path)
+        assert sorted(c["name"] for c in data["cards"]) == sorted(names)
+    for number in (1, 2, 3):
+        assert cv2.imread(str(tmp_path / f"marked-{number}.png")) is not None
+    # Plain text: each photo's lines under its file name.
+    assert run(argv) == 0
+    text = capsys.readouterr().out
+    assert text.count("card(s) named") == 3 and f"{photos[1][0]}:" in text
+
+
+def test_identify_several_photos_a_bad_one_loses_nothing_else(
+    enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not a photo")
+    scene = compose_scene([render_card_face(NAMES[1], 0)], np.random.default_rng(5))
+    good = tmp_path / "good.png"
+    cv2.imwrite(str(good), scene.image)
+    capsys.readouterr()
+    code = run(["vision", "identify", str(junk), str(good), "--gallery", str(enrolled), "--json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "junk.jpg" in captured.err
+    (line,) = captured.out.splitlines()
+    assert [c["name"] for c in json.loads(line)["cards"]] == [NAMES[1]]
+    # A photo that does not exist is refused before any photo is read.
+    missing = tmp_path / "missing.jpg"
+    assert run(["vision", "identify", str(good), str(missing), "--gallery", str(enrolled)]) == 2
+    out = capsys.readouterr().out
+    assert "missing.jpg" in out and "card(s) named" not in out

@@ -96,10 +96,10 @@ def find_card_quads(
             h if y1 >= full_h else int(np.ceil(y1 * scale)),
         )
     tiny_scale = min(1.0, tuning.PADDING_SCAN_SIDE / max(h, w))
-    min_side = min_fraction * min(h, w) * 1.5
+    min_side = min_fraction * min(h, w) * tuning.MIN_SIDE_STRETCH
     max_area = tuning.MAX_CARD_AREA * h * w
     found: list[np.ndarray] = []
-    kernel = np.ones((3, 3), np.uint8)
+    kernel = np.ones((tuning.EDGE_CLOSE_PX, tuning.EDGE_CLOSE_PX), np.uint8)
     for low, high in tuning.CANNY_THRESHOLDS:
         edges = cv2.dilate(cv2.Canny(dx, dy, low, high, L2gradient=True), kernel)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -315,10 +315,11 @@ def edge_support(
     q = np.asarray(quad, np.float64).reshape(4, 2)
     span = max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1])), 1.0)
     scale = min(1.0, tuning.EDGE_VIEW_SIDE / span)  # look at the outline at about 400 px
-    x0 = max(0, int(q[:, 0].min()) - 8)
-    y0 = max(0, int(q[:, 1].min()) - 8)
-    x1 = min(full_w, int(np.ceil(q[:, 0].max())) + 8)
-    y1 = min(full_h, int(np.ceil(q[:, 1].max())) + 8)
+    margin = tuning.EDGE_CROP_MARGIN
+    x0 = max(0, int(q[:, 0].min()) - margin)
+    y0 = max(0, int(q[:, 1].min()) - margin)
+    x1 = min(full_w, int(np.ceil(q[:, 0].max())) + margin)
+    y1 = min(full_h, int(np.ceil(q[:, 1].max())) + margin)
     crop = image[y0:y1, x0:x1]
     if crop.size == 0:
         return 0.0
@@ -326,13 +327,15 @@ def edge_support(
         crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     dx, dy = _colour_gradient(cv2.GaussianBlur(crop, (3, 3), 0))
     magnitude = np.hypot(dx.astype(np.float32), dy.astype(np.float32))
-    magnitude = cv2.dilate(magnitude, np.ones((5, 5), np.uint8))  # a few pixels' leeway
+    leeway = np.ones((tuning.EDGE_LEEWAY_PX, tuning.EDGE_LEEWAY_PX), np.uint8)
+    magnitude = cv2.dilate(magnitude, leeway)  # a few pixels' leeway
     local = (q - [x0, y0]) * scale
     h, w = magnitude.shape
     weakest = 1.0
     for i in range(4):
         a, b = local[i], local[(i + 1) % 4]
-        t = np.linspace(0.15, 0.85, tuning.EDGE_SAMPLES)[:, None]
+        ends = tuning.EDGE_SIDE_ENDS
+        t = np.linspace(ends, 1 - ends, tuning.EDGE_SAMPLES)[:, None]
         pts = a + (b - a) * t
         xs = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
         ys = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)

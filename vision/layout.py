@@ -1,7 +1,7 @@
 """Arranging found cards the way players read them: rows, or two columns.
 
 Both helpers take any items that have a centre: objects with a ``center`` attribute
-(:class:`vision.recognize.Card`, :class:`vision.synth.SceneCard`, ...) or plain ``(x, y)`` pairs.
+(:class:`vision.result.Card`, :class:`vision.synth.SceneCard`, ...) or plain ``(x, y)`` pairs.
 They need no image, only positions, so a game can also use them on corrected positions.
 """
 

@@ -1,18 +1,29 @@
 """Find and name every card in a table photo: the pipeline.
 
-Each step is one call into a module with one job, and each is timed (``result.timings``):
+Each step is named after the function it calls (one module, one job) and timed under that name
+(``result.timings``), in this order:
 
-1. ``features`` / ``find`` (:mod:`vision.find`): ORB features of the work copy vote for
-   references in the gallery's word index; the most-voted are fitted into card hypotheses.
-2. ``name`` (:mod:`vision.name`): each hypothesis is rectified from the full photo and named
-   against a shortlist, feature by feature at the same position on the card.
-3. ``table_view`` (:mod:`vision.relook`): a steep photo is flattened by a named card's
-   perspective and searched again, where the first look saw a card it did not name.
-4. ``outlines`` / ``outline_naming`` (:mod:`vision.detect`, :mod:`vision.outlines`):
-   card-shaped outlines no named card explains are named the same way, or reported unknown
-   with a reason (:mod:`vision.unknown`), as are cards found but named too weakly.
-5. ``last_look`` (:mod:`vision.relook`): a more sensitive search where nothing is named yet.
-6. ``look_check`` (:mod:`vision.appearance`): the look has the last word on every name.
+1. ``features`` (:func:`vision.features.photo_features`): ORB features of the work copy.
+2. ``find`` (:func:`vision.find.find_hypotheses`): the features vote for references in the
+   gallery's word index; the most-voted are fitted into card hypotheses.
+3. ``name`` (:func:`vision.name.name_hypotheses`): each hypothesis is rectified from the full
+   photo and named against a shortlist, feature by feature at the same position on the card.
+4. ``second_look`` (:func:`vision.relook.second_look`): a steep photo is flattened by a named
+   card's perspective and searched again, where the first look saw a card it did not name.
+5. ``outlines`` (:meth:`vision.photo.Photo.outlines`, :mod:`vision.detect`): card-shaped
+   colour-edge outlines.
+6. ``outline_naming`` (:func:`vision.outlines.name_outlines`, :func:`vision.unknown.report_weak`):
+   outlines no named card explains are named the same way, or reported unknown with a reason
+   (:mod:`vision.unknown`), as are cards found but named too weakly. When only outlines named
+   cards, ``second_look`` runs again from them (:func:`vision.relook.second_look_from_outlines`).
+7. ``last_look`` (:func:`vision.relook.last_look`): a more sensitive search where nothing is
+   named yet.
+8. ``leftovers`` (:func:`vision.leftovers.leftover_regions`,
+   :func:`vision.outlines.name_leftovers`): crowds of features that no card or unknown
+   explains become card windows on the table plane, named at a stricter bar or reported
+   unknown (no card silently missed).
+9. ``last_word`` (:func:`vision.appearance.last_word`): the card's look has the last word on
+   every name; unknowns that overlap are merged (:func:`vision.unknown.merged`).
 
 Every threshold is in :mod:`vision.tuning`.
 """
@@ -53,7 +64,7 @@ def identify(
             hypotheses, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
         with clock.step("name", "name"):
             named, weak = name_hypotheses(photo.image, photo.scale, gallery, hypotheses, accept)
-        with clock.step("table_view", "find"):
+        with clock.step("second_look", "find"):
             more, more_weak = second_look(photo, gallery, named, hypotheses, accept, points)
             cards = dedupe_cards(named + more)
         with clock.step("outlines", "outline"):
@@ -62,14 +73,14 @@ def identify(
             cards, unknown = name_outlines(photo, gallery, votes, quads, cards, accept)
             unknown = report_weak(photo.image, weak + more_weak, cards, unknown)
         if not named and cards:
-            with clock.step("table_view", "find"):
+            with clock.step("second_look", "find"):
                 cards, unknown = second_look_from_outlines(photo, gallery, cards, unknown, accept)
         with clock.step("last_look", "find"):
             cards, unknown = last_look(photo, gallery, cards, unknown, accept, points)
         with clock.step("leftovers", "outline"):
             regions = leftover_regions(points, photo.work_size, photo.scale, cards, unknown)
             cards, unknown = name_leftovers(photo, gallery, votes, regions, cards, unknown, accept)
-        with clock.step("look_check", "look"):
+        with clock.step("last_word", "look"):
             cards, unknown = last_word(photo.image, gallery, cards, unknown)
             unknown = merged(unknown, cards)
     cards.sort(key=lambda c: (c.center[1], c.center[0]))

@@ -1,7 +1,8 @@
 """Where a photo's time goes: wall seconds per pipeline step, CPU seconds per kind of work.
 
 :func:`vision.identify` records both. *Steps* are the pipeline's (features, find, name,
-table_view, outlines, outline_naming, last_look, look_check), wall clock. *Parts* are the kinds
+second_look, outlines, outline_naming, last_look, leftovers, last_word: :mod:`vision.recognize`),
+wall clock. *Parts* are the kinds
 of work a Pi owner can act on, CPU time (one OpenCV thread: one core's time even when other
 programs share the machine), each charged exclusively (a part inside another pauses it):
 

@@ -218,6 +218,10 @@ MIN_CONTOUR_POINTS = 8  # shorter contours are specks
 QUAD_EPSILONS = (0.02, 0.035, 0.05)
 QUAD_FILL = 0.85  # the hull must fill its fitted quadrilateral this much (steep cards ~0.9)
 MIN_CARD_FRACTION = 0.04  # smallest card side (x 1.5) as a share of the photo's short side
+MIN_SIDE_STRETCH = 1.5  # the x 1.5 above: an outline's short side must exceed the fraction
+# this much (hand-set on the dev scenes; lower lets small loops of wood grain through)
+EDGE_CLOSE_PX = 3  # px: Canny edges are dilated by this square before contours, to close
+# corners the edge misses by a pixel (hand-set; larger merges touching cards into one loop)
 MAX_CARD_AREA = 0.6  # a loop covering more of the picture than this is the table or photo
 PADDING_SCAN_SIDE = 250  # px: padding is measured on a copy this big
 PADDING_TOLERANCE = 10  # grey levels: a padding row/column is this uniform ...
@@ -234,6 +238,11 @@ MIN_EDGE_SUPPORT = 0.5
 EDGE_STRENGTH = 60.0
 EDGE_VIEW_SIDE = 400.0  # px: an outline's edges are checked at about this size
 EDGE_SAMPLES = 24  # points checked per side
+EDGE_SIDE_ENDS = 0.15  # share of each side left out at both ends (corners round off and
+# cross the next card; hand-set; smaller lets rounded corners fail a true card's check)
+EDGE_CROP_MARGIN = 8  # px around an outline cropped for its edge check (room for the leeway)
+EDGE_LEEWAY_PX = 5  # px: the edge magnitude is dilated this much, so an outline a few pixels
+# off its edge still finds it (hand-set; larger lets a near-by table line stand in for an edge)
 # Plausible card shapes, seen from up to ~45 degrees (detect.plausible_card), for an outline /
 # a fit of the card's own features: shortest side (px), aspect vs a card's (short / long), how
 # much opposite sides may differ, and the |cos| of the corner angles. Dev scenes: a card near

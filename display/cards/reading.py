@@ -28,7 +28,7 @@ DOUBT_BELOW = 0.8  # confidences under this are shown as doubtful and must be co
 #: last, score, is the screen's: the frame that turns the reading into the score).
 FLOW_STEPS = ("capture", "save", "decode", "find", "name", "score")
 #: The recogniser's own steps (vision.recognize) that find cards; the others name them.
-FINDING = ("features", "find", "table_view", "outlines", "last_look")
+FINDING = ("features", "find", "second_look", "outlines", "last_look")
 OK, DOUBTFUL, UNKNOWN = "ok", "doubtful", "unknown"
 
 

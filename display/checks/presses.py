@@ -119,6 +119,7 @@ def name_in_pick(app: Any, target: str) -> int:
 def fix_card(app: Any, card: ReadCard, photo: str, target: str) -> tuple[int, str | None]:
     """A hand screen holding ``card`` (selected), corrected to ``target``: the presses, and
     what the hand then holds."""
+    # local: the screens load pygame; the module's report types stay importable without it
     from display.cards.reading import Reading
     from display.screens.remix.table import RemixHandScreen
 
@@ -138,7 +139,7 @@ def fix_card(app: Any, card: ReadCard, photo: str, target: str) -> tuple[int, st
 
 @contextmanager
 def letter_row(on: bool) -> Iterator[None]:
-    from display.widgets.pick import PickScreen
+    from display.widgets.pick import PickScreen  # local: pygame loads only when a check runs
 
     before = PickScreen.letter_row
     PickScreen.letter_row = on
@@ -151,6 +152,7 @@ def letter_row(on: bool) -> Iterator[None]:
 def misread_cards(state: Path, names: dict[str, str]) -> list[tuple[ReadCard, np.ndarray, str]]:
     """(card as read, photo, its right name) for every card of the generated photos the
     recogniser did not name right for sure."""
+    # local: OpenCV and the recogniser load only when the check runs
     from display.cards.enrolment import Enrolment
     from display.cards.reading import OK, read_photo
     from display.checks.scenes import enrol_directly, scene
@@ -173,6 +175,7 @@ def misread_cards(state: Path, names: dict[str, str]) -> list[tuple[ReadCard, np
 def count_presses() -> PressReport:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    # local: after the dummy drivers are chosen above, before pygame starts
     from display.cards.photos import save_photo
     from display.cards.reading import ReadCard
     from display.clock import FakeClock

@@ -71,11 +71,12 @@ class Scenario:
         return "\n".join(self.lines) + "\n"
 
 
-def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str]:
-    """Presses that place ``ballot`` on the Co-Mix ballot screen and seal it (the screen offers
-    the tokens still in hand in O, E, C, N order; only Neutral on the last slot if none yet)."""
+def ballot_steps(stories: list[str], ballot: dict[str, list[str]]) -> list[list[str]]:
+    """The presses that place each token of ``ballot`` on the Co-Mix ballot screen, one list a
+    token (the screen offers the tokens still in hand in O, E, C, N order, each step opening on
+    a "?" disc; only Neutral on the last slot if none yet)."""
     wanted = [token for story in stories for token in ballot[story]]
-    presses = ["hold ok 2"]  # "Hold OK to open your ballot"
+    steps: list[list[str]] = []
     placed: list[str] = []
     for index, token in enumerate(wanted):
         left = Counter(HAND)
@@ -83,9 +84,16 @@ def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str
         offered = [t for t in PICK_ORDER if left[t] > 0]
         if index == len(wanted) - 1 and "neutral" not in placed:
             offered = ["neutral"]
-        presses += ["press right"] * offered.index(token) + ["press ok"]
+        # each step opens on the "?" disc: the first RIGHT brings up the first token in hand
+        steps.append(["press right"] * (offered.index(token) + 1) + ["press ok"])
         placed.append(token)
-    return presses + ["press ok"]  # seal
+    return steps
+
+
+def ballot_presses(stories: list[str], ballot: dict[str, list[str]]) -> list[str]:
+    """Presses that open the ballot ("Hold OK"), place ``ballot`` and seal it."""
+    steps = ballot_steps(stories, ballot)
+    return ["hold ok 2", *(press for step in steps for press in step), "press ok"]
 
 
 def reveal_presses() -> list[str]:
@@ -99,7 +107,8 @@ def comix_setup(names: list[str], rounds: int = 3, panels: int = 6) -> list[str]
     their names, ``rounds`` rounds, a board of ``panels`` panels, Start."""
     lines = ["press ok", "press ok"]  # home: Co-Mix; menu: New game
     if len(names) != 4:
-        lines += ["press ok"] + ["press right"] * (len(names) - 4) + ["press ok"]
+        step = "right" if len(names) > 4 else "left"
+        lines += ["press ok"] + [f"press {step}"] * abs(len(names) - 4) + ["press ok"]
     lines += ["press right", "press ok"]  # the names: each typed, then Enter (OK) on the keyboard
     for name in names:
         lines += [f"type {name}", "press ok"]

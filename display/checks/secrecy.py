@@ -6,8 +6,13 @@ same table, same presses everywhere except the ballots. Every screen another pla
 before the reveal must be pixel for pixel the same in both games:
 
 * every "pass the box to NAME" screen (the screen right after a ballot is sealed);
+* every step of every ballot as it opens, before the reviewer turns the knob (the "?" disc, the
+  story, the grey dots of the tokens in hand and placed);
 * every *idle-blanked* ballot: the reviewer opened it, placed a token and put the box down for
-  21 s - it must have blanked itself back to a screen that tells nothing;
+  21 s - it must have blanked itself back to a screen that tells nothing - and the screen the
+  next hold of OK reopens it on (the step it was at);
+* a complete ballot put down before sealing, blanked and reopened: "All N tokens placed", never
+  the summary;
 * the screen after the last seal ("All 4 ballots are in - put the box in the middle");
 * the sand timer's end and the storytelling screen.
 
@@ -26,7 +31,7 @@ from display.checks.scenarios import (
     FOUR,
     FOUR_BALLOTS,
     FOUR_BALLOTS_OTHER,
-    ballot_presses,
+    ballot_steps,
     comix_setup,
     reveal_presses,
 )
@@ -42,12 +47,17 @@ def secrecy_script(ballots: dict[str, dict[str, list[str]]]) -> list[str]:
     lines += ["advance 40", "advance 40", "shot public-time-up", "press ok"]
     lines += ["shot public-storytelling"] + ["press ok"] * len(FOUR)
     for index, player in enumerate(FOUR):
-        presses = ballot_presses(FOUR, ballots[player])
-        first_token = presses.index("press ok") + 1  # after the first token is placed
-        lines += [f"shot public-pass-{index}"]
-        lines += presses[:first_token] + [f"advance {IDLE_SECONDS}", f"shot public-blanked-{index}"]
-        lines += ["hold ok 2"] + presses[first_token:-1]  # picked up again where it was
-        lines += [f"shot private-summary-{index}", presses[-1]]  # seal
+        steps = ballot_steps(FOUR, ballots[player])
+        lines += [f"shot public-pass-{index}", "hold ok 2"]
+        for number, step in enumerate(steps):
+            lines += [f"shot public-step-{index}-{number}", *step]
+            if number == 0:  # the box put down after the first token, then picked up again
+                lines += [f"advance {IDLE_SECONDS}", f"shot public-blanked-{index}"]
+                lines += ["hold ok 2", f"shot public-reopened-{index}"]
+        # complete but not sealed, put down: it reopens on "All 4 tokens placed"
+        lines += [f"advance {IDLE_SECONDS}", f"shot public-blanked-full-{index}", "hold ok 2"]
+        lines += [f"shot public-ready-{index}", "press ok"]
+        lines += [f"shot private-summary-{index}", "press ok"]  # seal
     lines += ["shot public-all-ballots-in", *reveal_presses()[:2], "shot reveal"]
     return lines
 
@@ -60,12 +70,15 @@ class SecrecyReport:
 
     @property
     def ok(self) -> bool:
-        return not self.leaks and not self.problems and len(self.compared) >= 11
+        return not self.leaks and not self.problems and len(self.compared) >= 39
 
     def lines(self) -> list[str]:
         kinds = {
             "pass": "pass screens",
+            "step": "ballot steps as they open",
             "blanked": "idle-blanked ballots",
+            "reopened": "ballots reopened after a blank",
+            "ready": "complete ballots reopened after a blank",
             "all": "screen after the last seal",
         }
         out = []

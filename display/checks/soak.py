@@ -49,6 +49,7 @@ from display.launch import RunOptions, build_app
 from display.screen import Screen
 from display.screens.comix.menu import ComixMenuScreen
 from display.screens.home import HOME_ENTRIES
+from display.screens.remix.table import RemixTableScreen
 from display.script import ScriptRunner, parse_script
 
 STUCK_PRESSES = 400
@@ -165,8 +166,6 @@ def warm_up(app: Any, photos: list[Path]) -> None:
     (the gallery, the recogniser and the photo surfaces reach their working size, as on an
     appliance after its first hands): memory measured after the first hour is then growth, not
     the moment the random player happened to lay its largest photo."""
-    from display.screens.remix.table import RemixTableScreen
-
     for photo in photos:
         app.push(RemixTableScreen(app))
         app.camera.queue_file(photo)

@@ -86,10 +86,13 @@ def config_command(args: argparse.Namespace) -> int:
         print(f"{config.source}: OK")
     pins = config.pins
     wired = sum(pin is not None for pin in pins.buttons.values())
+    screen = config.screen
+    size = "the panel's own size" if screen.auto_size else f"{screen.width}x{screen.height}"
+    turn = "auto" if screen.auto_rotate else f"{screen.rotate}"
     print(
         f"{config.seat_count} seats, {wired} buttons, "
         f"{'an encoder' if pins.has_encoder else 'no encoder'}, {len(pins.led_bar)} LEDs in the "
-        f"bar, screen {config.screen.width}x{config.screen.height}, camera {config.camera.backend}"
+        f"bar, screen {size} (rotate {turn}), camera {config.camera.backend}"
     )
     return 0
 

@@ -76,7 +76,9 @@ def _timer(benches: Any) -> None:
 
 def _remix(benches: Any) -> None:
     bench = benches.add_parser(
-        "remix", help="Remix scorer speed: random legal 7-card hands per second, worst cases"
+        "remix",
+        help="Remix scorer speed: random legal 7-card hands per second, worst cases, a "
+        "hill-climb for the slowest hands",
     )
     bench.add_argument("--hands", type=int, default=2000, help="hands per run (2000)")
     bench.add_argument("--runs", type=int, default=5, help="runs; the median is quoted (5)")
@@ -86,8 +88,16 @@ def _remix(benches: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="also check the pruned search against brute force on N random hands (half stuffed "
-        "with tag texts, transforms and blanking cards)",
+        help="also check the pruned search against brute force on N random 8-10 card hands "
+        "stuffed with tag texts, transforms and blanking cards",
+    )
+    bench.add_argument(
+        "--climb",
+        type=int,
+        default=100,
+        metavar="STEPS",
+        help="hill-climb STEPS swaps for each of 7, 8 and 10 cards towards the slowest hands and "
+        "list the ten slowest (default 100; 0: no climb)",
     )
     bench.set_defaults(func=bench_remix)
 
@@ -226,9 +236,11 @@ def bench_timer(args: argparse.Namespace) -> int:
 def bench_remix(args: argparse.Namespace) -> int:
     if args.hands < 1 or args.runs < 1:
         raise CliError("--hands and --runs must be at least 1")
+    if args.verify < 0 or args.climb < 0:
+        raise CliError("--verify and --climb must be 0 or more")
     from display.checks.bench_remix import measure_remix  # start-up time: the bench's helpers
 
-    return _print(measure_remix(args.hands, args.runs, args.seed, args.verify))
+    return _print(measure_remix(args.hands, args.runs, args.seed, args.verify, args.climb))
 
 
 def bench_mixtape(args: argparse.Namespace) -> int:

@@ -44,7 +44,8 @@ def register(commands: Any, benches: Any) -> None:
         "doctor",
         help="check this Pi's set-up: groups, screen, camera, pins, state, versions, service",
         description="Check what the appliance needs, one line each with the fix: user and "
-        "groups, /dev/dri and the EGL/GBM libraries, SDL's video driver, the camera (one "
+        "groups, /dev/dri, the EGL/GBM libraries and Mesa's driver, who holds the screen (DRM "
+        "master), SDL's video driver, the camera (one "
         "photo), every configured GPIO pin, the state directory, library versions and the "
         "systemd unit. Stop the service first (`sudo systemctl stop tablekeeper`): it holds "
         "the camera and the pins. Exit 0 when all pass, 1 when any fails.",
@@ -127,8 +128,8 @@ def check_sdl(driver: str | None) -> Any:
 def _sdl_fix(driver: str | None) -> str:
     if driver == "kmsdrm":
         return (
-            "stop the service and any desktop (the panel has one owner), fix the /dev/dri "
-            "and EGL/GBM checks above; on a Pi 5 try SDL_KMSDRM_DEVICE_INDEX=1"
+            "stop the service and any desktop (the panel has one owner: see DRM master above), "
+            "fix the /dev/dri and EGL/GBM checks above"
         )
     return "set SDL_VIDEODRIVER to a driver this machine has (x11, wayland, kmsdrm, dummy)"
 
@@ -147,10 +148,14 @@ def run_checks(args: argparse.Namespace) -> list[Any]:
         checks.append(health.skipped("user and groups", sim + "the service user matters on a Pi"))
         checks.append(health.skipped("/dev/dri", sim + why))
         checks.append(health.skipped("EGL/GBM libraries", sim + why))
+        checks.append(health.skipped("DRM master", sim + why))
+        checks.append(health.skipped("panel rotation", sim + why))
     else:
         checks.append(health.timed("user and groups", lambda: health.check_user_groups(user)))
         checks.append(health.timed("/dev/dri", lambda: health.check_dri(user)))
         checks.append(health.timed("EGL/GBM libraries", health.check_gl_libraries))
+        checks.append(health.timed("DRM master", health.check_drm_master))
+        checks.append(health.timed("panel rotation", health.check_panel_rotation))
     driver = os.environ.get("SDL_VIDEODRIVER") or (None if args.sim else SERVICE_DRIVER)
     checks.append(health.timed("SDL video", lambda: check_sdl(driver)))
     if config is None:

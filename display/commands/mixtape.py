@@ -39,7 +39,7 @@ from games.mixtape import (
     play_solo,
     score_mixtape,
 )
-from games.mixtape.solo import OTTO_TURN
+from games.mixtape.solo import OTTO_TURN, SoloStep
 
 EXAMPLE = "example"
 
@@ -173,8 +173,10 @@ def describe_decision(decision: OttoDecision) -> str:
         f"Otto takes: {', '.join(decision.otto_takes)}   (decided by {decision.decided_by})",
         f"You get:    {', '.join(decision.you_get)}",
     ]
-    if decision.extra_card:
-        lines.append("Otto kept one card: he draws one more from his own (3-4 player) deck.")
+    if decision.extra_cards:
+        kept = "one card" if decision.extra_cards == 1 else "no card"
+        more = "one more" if decision.extra_cards == 1 else "two more"
+        lines.append(f"Otto kept {kept}: he draws {more} from his own (3-4 player) deck.")
     lines.extend(f"  - {step}" for step in decision.steps)
     return "\n".join(lines)
 
@@ -232,7 +234,9 @@ def _describe_entry(entry: dict[str, Any]) -> str:
             f"you take {entry['you_take']}, Otto gets {entry['otto_placed']}{tail}"
         )
     decision = entry["decision"]
-    extra = f" + extra {entry['extra']}" if entry.get("extra") else ""
+    # saved before Otto could draw two extra cards: "extra" held the one card
+    extras = entry.get("extras") or ([entry["extra"]] if entry.get("extra") else [])
+    extra = f" + extra {', '.join(extras)}" if extras else ""
     return text + (
         f"Otto active: drew {entry['drawn']}, Otto takes {decision['otto_takes']}{extra} "
         f"({decision['decided_by']}), you get {decision['you_get']}{tail}"
@@ -311,11 +315,11 @@ def run_table(deck: Deck, source: str, seed: int, as_json: bool) -> int:
             print(f"next: {next_step(game)}")
     if as_json:
         out: dict[str, Any] = {"steps": steps, "state": None if game is None else game.to_json()}
-        if game is not None and game.phase == "over":
+        if game is not None and game.phase == SoloStep.OVER:
             out["winner"] = game.winner()
             out["scores"] = {who: s.to_json() for who, s in game.scores().items()}
         print(json.dumps(out, indent=2))
-    elif game is not None and game.phase == "over":
+    elif game is not None and game.phase == SoloStep.OVER:
         scores = game.scores()
         print(describe_score(deck, scores["you"], "You"))
         print(describe_score(deck, scores["otto"], "Otto"))

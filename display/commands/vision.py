@@ -4,7 +4,9 @@
   name up to ``__`` (or the whole stem).
 - ``vision enroll --gallery DIR --from-photo PHOTO --names "A;B;C"``: the cards of one photo,
   named in reading order (rows top to bottom, each left to right).
-- ``vision identify PHOTO --gallery DIR [--json] [--annotate OUT.png]``.
+- ``vision identify PHOTO [PHOTO ...] --gallery DIR [--json] [--annotate OUT.png]``: the
+  gallery and OpenCV load once for all the photos; ``--json`` prints one object per line, one
+  line per photo in the order given (with several photos each object also names its ``photo``).
 
 OpenCV and the vision package are imported inside the functions so that other commands start
 fast (every command module is imported to build the parser).
@@ -14,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from display.cli import CliError
+from display.cli import CliError, one_line
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -48,15 +51,18 @@ def register(commands: Any, benches: Any) -> None:
     enroll.add_argument("--names", metavar='"A;B;C"', help="card names for --from-photo")
     enroll.set_defaults(func=run_enroll)
 
-    identify = actions.add_parser("identify", help="find and name the cards in a photo")
-    identify.add_argument("photo", type=Path, metavar="PHOTO")
+    identify = actions.add_parser(
+        "identify", help="find and name the cards in one or more photos (one start-up)"
+    )
+    identify.add_argument("photos", type=Path, nargs="+", metavar="PHOTO")
     identify.add_argument("--gallery", type=Path, required=True, metavar="DIR")
     identify.add_argument("--json", action="store_true", help="print the result as JSON")
     identify.add_argument(
         "--annotate",
         type=Path,
         metavar="OUT.png",
-        help="write a copy of the photo with every card outlined",
+        help="write a copy of the photo with every card outlined (with several photos: "
+        "OUT-1.png, OUT-2.png, ... in the order given)",
     )
     identify.set_defaults(func=run_identify)
 
@@ -125,29 +131,65 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _annotation_path(template: Path, number: int, count: int) -> Path:
+    """Where photo ``number`` (1-based) of ``count`` gets its annotated copy."""
+    if count == 1:
+        return template
+    return template.with_name(f"{template.stem}-{number}{template.suffix}")
+
+
 def run_identify(args: argparse.Namespace) -> int:
     import cv2  # start-up time: OpenCV and the recogniser load only for these commands
 
     from vision import VisionError, annotate, identify
     from vision.gallery import Gallery, GalleryError
 
-    image = _read_image(args.photo)
+    photos: list[Path] = args.photos
+    # Every photo is checked before any is identified: a typo in the tenth name should not
+    # cost nine identifications first.
+    for path in photos:
+        if not path.is_file():
+            raise CliError(f"{path}: no such file")
     try:
         gallery = Gallery.load(args.gallery)
     except GalleryError as error:
         raise CliError(str(error)) from error
     if len(gallery) == 0:
         raise CliError(f"{args.gallery}: the gallery is empty; enrol cards first")
-    try:
-        result = identify(image, gallery)
-    except VisionError as error:
-        raise CliError(f"{args.photo}: {error}") from error
-    if args.annotate is not None:
-        if not cv2.imwrite(str(args.annotate), annotate(image, result)):
-            raise CliError(f"{args.annotate}: cannot write the annotated image")
-    if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False))
-        return 0
+    several = len(photos) > 1
+    refused = 0
+    for number, path in enumerate(photos, start=1):
+        try:
+            image = _read_image(path)
+            try:
+                result = identify(image, gallery)
+            except VisionError as error:
+                raise CliError(f"{path}: {error}") from error
+        except CliError as error:
+            if not several:
+                raise
+            # One bad photo in a batch loses nothing else: its line goes to stderr, the rest
+            # are read, and the exit code (2) still says something was refused.
+            print(f"tablekeeper: {one_line(str(error))}", file=sys.stderr, flush=True)
+            refused += 1
+            continue
+        if args.annotate is not None:
+            out = _annotation_path(args.annotate, number, len(photos))
+            if not cv2.imwrite(str(out), annotate(image, result)):
+                raise CliError(f"{out}: cannot write the annotated image")
+        if args.json:
+            record = result.to_json()
+            if several:
+                record = {"photo": str(path), **record}
+            print(json.dumps(record, ensure_ascii=False), flush=True)
+            continue
+        if several:
+            print(f"{path}:")
+        _print_result(result)
+    return 2 if refused else 0
+
+
+def _print_result(result: Any) -> None:
     for card in result.cards:
         x, y = card.center
         print(
@@ -163,4 +205,3 @@ def run_identify(args: argparse.Namespace) -> int:
     print(
         f"{len(result.cards)} card(s) named, {len(result.unknown)} unknown, {result.seconds:.2f} s"
     )
-    return 0

@@ -30,6 +30,20 @@ REMOVE = "__remove__"  # pick-list value: "this is not a card"
 
 
 LOOKALIKE_FROM = 0.01  # a candidate the recogniser scored under this is no look-alike
+#: The best look-alike is preselected in the pick list only when scored at least this: a weak
+#: one ("like 44%") first under the cursor is one hasty OK from naming the wrong card. At least
+#: even odds: the guess is more likely right than wrong.
+STRONG_LOOKALIKE = 0.5
+
+
+def strong_lookalike(card: ReadCard | None) -> bool:
+    """The card's best guess is worth the cursor: chosen before by a player, or read (or
+    found alike) with a confidence of at least :data:`STRONG_LOOKALIKE`."""
+    if card is None:
+        return False
+    if card.name is not None and (card.settled or card.confidence >= STRONG_LOOKALIKE):
+        return True
+    return any(confidence >= STRONG_LOOKALIKE for _, confidence in card.candidates)
 
 
 def card_options(
@@ -153,12 +167,30 @@ class PhotoReviewScreen(SlowWork):
         self.error = (
             "" if reading.cards else "No cards found in the photo: lay them out and retake."
         )
-        unresolved = reading.unresolved
-        self.selected = unresolved[0] if unresolved else len(reading.cards) + 1
         self.reading_changed()
+        self.selected = self.start_row()
 
     def reading_changed(self) -> None:
         """Hook: the cards changed (new photo, a correction)."""
+
+    def start_row(self) -> int:
+        """Where the cursor goes when the cards change: the first card to settle; else, when
+        the count is wrong, "add a missed card" (too few) or the first card (too many, to
+        remove one) - never the finish row, so one hasty OK cannot score a short hand."""
+        unresolved = self.reading.unresolved if self.reading else []
+        if unresolved:
+            return unresolved[0]
+        short = self.count_short()
+        if short > 0:
+            return len(self.cards)
+        if short < 0:
+            return 0
+        return len(self.cards) + 1
+
+    def count_short(self) -> int:
+        """How many cards short of the expected count the cards are (negative: too many; 0:
+        right, or no count expected)."""
+        return 0
 
     # -- rows: the cards, "add a missed card", then "score" -------------------------------------
     @property
@@ -236,6 +268,7 @@ class PhotoReviewScreen(SlowWork):
                 prompt,
                 options,
                 lookalikes=lookalikes,
+                preselect=strong_lookalike(card),
                 extras=1 if row is not None else 0,
                 crop=crop,
             ),
@@ -268,8 +301,7 @@ class PhotoReviewScreen(SlowWork):
         else:
             return
         self.reading_changed()
-        unresolved = self.reading.unresolved
-        self.selected = unresolved[0] if unresolved else len(self.cards) + 1
+        self.selected = self.start_row()
 
     def handle_tap(self, x: int, y: int) -> bool:
         if self.busy:

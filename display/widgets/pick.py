@@ -8,9 +8,10 @@ A long alphabetical list gets a **letter row** above it: the knob (LEFT/RIGHT) o
 first letter and the list jumps to it, OK goes into the list, where the knob moves name by name
 and OK chooses; BACK in the list returns to the letters (on the letters it cancels). The first
 ``lookalikes`` options (the cards the recogniser found closest) are a group of their own,
-"Like", offered first with the list in hand; ``extras`` trailing options (e.g. "Not a card")
-are the group "Other". A :class:`CardCrop` shows the card being named beside the list. Typed
-text (a keyboard, the script's ``type``) jumps to the best-matching item.
+"Like", offered first with the list in hand when ``preselect`` (a strong look-alike; a weak one
+waits in "Like" while the cursor starts on the first letter); ``extras`` trailing options (e.g.
+"Not a card") are the group "Other". A :class:`CardCrop` shows the card being named beside the
+list. Typed text (a keyboard, the script's ``type``) jumps to the best-matching item.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ class PickScreen(MenuScreen):
         selected: int = 0,
         *,
         lookalikes: int = 0,
+        preselect: bool = True,
         extras: int = 0,
         crop: CardCrop | None = None,
     ) -> None:
@@ -128,8 +130,11 @@ class PickScreen(MenuScreen):
         self.lookalikes, self.extras, self.crop = lookalikes, extras, crop
         labels = [o[1] for o in self.options]
         self.groups = letter_groups(labels, lookalikes, extras) if self.letter_row else []
-        # On the letters first unless there are look-alikes to offer (then the list, on them).
-        self.on_letters = bool(self.groups) and not lookalikes
+        # On the letters first unless there is a strong look-alike to offer (then the list, on
+        # it); weak ones stay in "Like", one knob step left of the first letter.
+        self.on_letters = bool(self.groups) and not (lookalikes and preselect)
+        if self.on_letters and lookalikes and len(self.groups) > 1:
+            self.selected = self.groups[1][1]
         self._cells: list[tuple[pygame.Rect, int]] = []
 
     # -- where the selection is -----------------------------------------------------------------

@@ -20,6 +20,7 @@ from display import ui
 from display.actions import Action
 from display.cards.reading import Reading
 from display.screen import SCREENS, LegendItem, Screen
+from display.widgets.confirm import ConfirmScreen
 from display.widgets.keyboard import KeyboardScreen
 from display.widgets.menu import MenuScreen
 from display.widgets.photo_review import PhotoReviewScreen
@@ -151,6 +152,10 @@ class TableHandScreen(PhotoReviewScreen):
             if isinstance(result, str):
                 self.who = result[:24] or self.who
             return
+        if purpose == "count":  # the wrong count confirmed with a hold: score these cards
+            if result:
+                self.finish()
+            return
         super().on_result(purpose, result)
 
     def scored(self) -> Any:
@@ -158,6 +163,32 @@ class TableHandScreen(PhotoReviewScreen):
         if self._result is None:
             self._result = self.result()
         return self._result
+
+    def count_short(self) -> int:
+        found, expected = len(self.cards), self.expected_cards
+        if self.reading is None or expected is None or not found:
+            return 0
+        return expected - found
+
+    def activate(self, row: int) -> None:
+        """OK on "Score this hand" with the wrong number of cards asks first: scoring them
+        needs a hold of OK on the confirm (a second hasty OK keeps the photo)."""
+        if row == len(self.cards) + 1 and self.ready() and self.count_problem():
+            found, expected = len(self.cards), self.expected_cards
+            cards = "1 card" if found == 1 else f"{found} cards"
+            self.app.push(
+                ConfirmScreen(
+                    self.app,
+                    f"Score {cards}?",
+                    f"A hand holds {expected} cards and {found} were found. Retake the photo "
+                    "or add the missing cards, or score these as they are.",
+                    destroy=f"Score {cards}",
+                    keep="Back to the cards",
+                ),
+                purpose="count",
+            )
+            return
+        super().activate(row)
 
     def count_problem(self) -> str:
         found, expected = len(self.cards), self.expected_cards

@@ -3,22 +3,26 @@
 The rulebook's order is followed exactly — Balance, then Genre, then Flow — and a factor that is
 "moved past" stops mattering. Readings (rulings.md, I Made You a Mixtape):
 
+0. In every step an option is judged by the cards that land: a card that would push his cube off
+   the Equalizer is never one of his options, and a pair of which only one card can land is a
+   one-card option (the step's one-card clause applies; a tie between such cards goes on to the
+   next step, which chooses between those cards).
 1. Balance looks at options, "one card" or "two cards": the cards that would actually land in
-   his mixtape (a card that would push his cube off the Equalizer goes to the box and counts for
-   nothing, so a pair with such a dead card is a one-card option, the same as its live card
-   alone). The options that leave him closest to perfect Balance: if none brings him closer than
-   he is, or two options with the same number of cards tie, move on; a single two-card option
-   among the closest is taken (two cards beat one on a tie), else the single closest card.
+   his mixtape. The options that leave him closest to perfect Balance: if none brings him closer
+   than he is, or two options with the same number of cards tie, move on; a single two-card
+   option among the closest is taken (two cards beat one on a tie), else the single closest card.
 2. Genre counts single cards, as its clauses do: each drawn card is judged on its own against
    his mixtape as it stands. A card counts when it can land and its genre is one of his largest
    sets (all tied largest sets count; any non-Wild card when he has no set yet). One card counts:
-   he takes it alone (and draws his extra card); two: those two; none or three: on to Flow.
+   he takes it alone; two that can land together: those two; none or three: on to Flow.
 3. Flow counts single cards the same way: a card counts when it can land and would align with
-   the card above it in its column. One: alone plus the extra card; two: those two; none or
-   three: two cards at random (seeded, and shown).
+   the card above it in its column. One: alone; two that can land together: those two; none or
+   three: two cards at random (seeded, and shown), from the pairs that can both land (one card
+   when no pair can).
 
-The steps leave no choice open, so the rulebook's "worse for you" rule of thumb is not needed to
-decide; :func:`worse_for_you` computes it for anything that would (it is kept for that).
+"Otto will ALWAYS get two cards per round": when fewer than two of his cards land he draws an
+extra card from his own deck for each card short (`OttoDecision.extra_cards`; solo.py draws them;
+an extra card that cannot land goes to the box). The drawn cards he does not take are yours.
 Otto's cards go into his mixtape in the order that keeps every card that can be kept, then the
 best Flow (tape.place_best).
 """
@@ -41,7 +45,9 @@ BALANCE = "balance"
 GENRE = "genre"
 FLOW = "flow"
 RANDOM = "random"
-WORSE_FOR_YOU = "worse-for-you"
+
+# "When Otto is the Active player, they will ALWAYS get two cards per round"
+OTTO_CARDS_PER_ROUND = 2
 
 Option = tuple[str, ...]
 
@@ -57,9 +63,14 @@ class OttoDecision:
     seed: str = ""
 
     @property
+    def extra_cards(self) -> int:
+        """Special rule: one extra card from his own deck for each of his two cards short (every
+        card he takes lands: an option is judged by the cards that land)."""
+        return OTTO_CARDS_PER_ROUND - len(self.otto_takes)
+
+    @property
     def extra_card(self) -> bool:
-        """Special rule: Otto keeping one card draws one more from his own deck."""
-        return len(self.otto_takes) == 1
+        return self.extra_cards > 0
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -67,6 +78,7 @@ class OttoDecision:
             "you_get": list(self.you_get),
             "decided_by": self.decided_by,
             "extra_card": self.extra_card,
+            "extra_cards": self.extra_cards,
             "drawn": list(self.drawn),
             "steps": list(self.steps),
         }
@@ -78,10 +90,6 @@ class OttoDecision:
 def options_for(drawn: Sequence[str]) -> list[Option]:
     """Every legal pile for the active player: each single card, then each pair."""
     return [*combinations(drawn, 1), *combinations(drawn, 2)]
-
-
-def is_legal_pick(drawn: Sequence[str], taken: Sequence[str]) -> bool:
-    return 1 <= len(taken) <= 2 and len(set(taken)) == len(taken) and set(taken) <= set(drawn)
 
 
 def _names(cards: Sequence[str]) -> str:
@@ -107,13 +115,35 @@ def _check(otto: Tape, you: Tape, drawn: tuple[str, ...], deck: Deck) -> None:
         raise IllegalMoveError(f"drawn card(s) {', '.join(clash)} are already in a mixtape")
 
 
+@dataclass
+class _Judge:
+    """Otto's mixtape and what the steps have said so far."""
+
+    deck: Deck
+    otto: Tape
+    seed: int | str
+    steps: list[str]
+
+    def lands_together(self, pair: Sequence[str]) -> bool:
+        return len(landing(self.deck, self.otto, pair)[1]) == len(pair)
+
+    def at_random(self, cards: Sequence[str], size: int) -> tuple[Option, tuple[Option, ...]]:
+        """A seeded random option of ``size`` cards that all land (one card when no pair can)."""
+        among = [o for o in combinations(cards, size) if size == 1 or self.lands_together(o)]
+        if not among:
+            return self.at_random(cards, 1) if size > 1 else ((), ())
+        rng = random.Random(f"otto:{self.seed}")
+        return among[rng.randrange(len(among))], tuple(among)
+
+
 def otto_choose(
     deck: Deck, otto: Tape, you: Tape, drawn: Sequence[str], seed: int | str = 0
 ) -> OttoDecision:
     """Otto is active and three cards lie face up: decide what he takes."""
     drawn = tuple(drawn)
     _check(otto, you, drawn, deck)
-    steps: list[str] = []
+    judge = _Judge(deck, otto, seed, [])
+    steps = judge.steps
     live = [card for card in drawn if otto.would_fit(deck, card)]
     dead = [card for card in drawn if card not in live]
     if dead:
@@ -132,18 +162,21 @@ def otto_choose(
     picked = _by_balance(deck, otto, drawn, steps)
     if picked:
         return decided(picked, BALANCE)
-    picked = _by_genre(deck, otto, live, steps)
-    if picked:
-        return decided(picked, GENRE)
-    picked = _by_flow(deck, otto, live, steps)
-    if picked:
-        return decided(picked, FLOW)
-    pairs = [o for o in options_for(drawn) if len(o) == 2]
-    rng = random.Random(f"otto:{seed}")
-    choice = pairs[rng.randrange(len(pairs))]
-    among = ", ".join(_names(o) for o in pairs)
-    steps.append(f"At random (seed {seed}) among {among}: Otto takes {_names(choice)}")
-    return decided(choice, RANDOM, random_among=tuple(pairs), seed=str(seed))
+    outcome = _by_genre(judge, live)
+    if outcome is None:
+        outcome = _by_flow(judge, live)
+    if outcome is not None:
+        option, by, among = outcome
+        return decided(option, by, random_among=among, seed=str(seed) if among else "")
+    choice, among = judge.at_random(live, OTTO_CARDS_PER_ROUND)
+    if len(among) > 1:
+        options = ", ".join(_names(o) for o in among)
+        steps.append(f"At random (seed {seed}) among {options}: {_taking(choice, True, True)}")
+    elif choice:
+        steps.append(f"Only {choice[0]} can go into Otto's mixtape: {_taking(choice, alone=True)}")
+    else:
+        steps.append(f"None of the cards can go into Otto's mixtape: {_taking(())}")
+    return decided(choice, RANDOM, random_among=among, seed=str(seed))
 
 
 def landing(deck: Deck, otto: Tape, option: Sequence[str]) -> tuple[Tape, tuple[str, ...]]:
@@ -153,10 +186,14 @@ def landing(deck: Deck, otto: Tape, option: Sequence[str]) -> tuple[Tape, tuple[
     return trial, tuple(card for card in order if card not in discarded)
 
 
-def _taking(cards: Sequence[str]) -> str:
+def _taking(cards: Sequence[str], named: bool = False, alone: bool = False) -> str:
+    """What Otto does with ``cards``, his whole take ("it"/"both" unless ``named``)."""
+    what = _names(cards) if named else ("it" if len(cards) == 1 else "both")
+    if len(cards) >= OTTO_CARDS_PER_ROUND:
+        return f"Otto takes {what}"
     if len(cards) == 1:
-        return "Otto takes it and draws an extra card"
-    return "Otto takes both"
+        return f"Otto takes {what}{' alone' if alone else ''} and draws an extra card"
+    return "Otto takes none and draws two extra cards"
 
 
 def _by_balance(deck: Deck, otto: Tape, drawn: Sequence[str], steps: list[str]) -> Option | None:
@@ -206,8 +243,14 @@ def _largest(deck: Deck, otto: Tape) -> tuple[int, list[str]]:
     return top, sorted(genre for genre, n in counts.items() if n == top)
 
 
-def _by_genre(deck: Deck, otto: Tape, live: Sequence[str], steps: list[str]) -> Option | None:
-    top, genres = _largest(deck, otto)
+# What a step decided: the cards Otto takes, the step that decided, and the options a seeded
+# random pick chose among (empty when nothing was left to chance).
+Outcome = tuple[Option, str, tuple[Option, ...]]
+
+
+def _by_genre(judge: _Judge, live: Sequence[str]) -> Outcome | None:
+    deck = judge.deck
+    top, genres = _largest(deck, judge.otto)
     if top:
         sets = _names([GENRE_NAMES[g] for g in genres])
         card_s = "card" if top == 1 else "cards"
@@ -218,7 +261,7 @@ def _by_genre(deck: Deck, otto: Tape, live: Sequence[str], steps: list[str]) -> 
     else:
         what = "that starts a genre set (Otto has none yet: any non-Wild card)"
         counts = [c for c in live if not deck.card(c).is_wild]
-    return _single_cards(what, counts, steps, "on to Flow")
+    return _single_cards(judge, GENRE, what, counts, "on to Flow")
 
 
 def _in_flow(deck: Deck, otto: Tape, card_id: str) -> bool:
@@ -227,45 +270,39 @@ def _in_flow(deck: Deck, otto: Tape, card_id: str) -> bool:
     return bool(column) and aligns(deck.card(column[-1]), card)
 
 
-def _by_flow(deck: Deck, otto: Tape, live: Sequence[str], steps: list[str]) -> Option | None:
-    counts = [c for c in live if _in_flow(deck, otto, c)]
-    return _single_cards("in Flow", counts, steps, "Otto takes two cards at random")
+def _by_flow(judge: _Judge, live: Sequence[str]) -> Outcome | None:
+    counts = [c for c in live if _in_flow(judge.deck, judge.otto, c)]
+    if any(judge.lands_together(pair) for pair in combinations(live, 2)):
+        otherwise = "Otto takes two cards at random"
+    else:
+        otherwise = "no two of them can both go into his mixtape"
+    return _single_cards(judge, FLOW, "in Flow", counts, otherwise)
 
 
-def _single_cards(what: str, counts: list[str], steps: list[str], otherwise: str) -> Option | None:
-    """Each card judged on its own. One card counts: take it alone; two: take them; none or
-    three: ``otherwise``."""
+def _single_cards(
+    judge: _Judge, step: str, what: str, counts: list[str], otherwise: str
+) -> Outcome | None:
+    """Each card judged on its own. One card counts: take it alone; two that can both land:
+    take them; two of which only one can land: one-card options tied, which the next step
+    breaks; none or three: ``otherwise`` (None: on to the next step)."""
+    steps = judge.steps
     if len(counts) == 1:
         steps.append(f"{counts[0]} is the only card {what}: {_taking(counts)}")
-        return (counts[0],)
-    if len(counts) == 2:
+        return (counts[0],), step, ()
+    if len(counts) == 2 and judge.lands_together(counts):
         steps.append(f"{_names(counts)} are {what}: {_taking(counts)}")
-        return tuple(counts)
+        return tuple(counts), step, ()
+    if len(counts) == 2:
+        tie = f"{_names(counts)} are {what}, but only one of them can go into his mixtape"
+        if step == GENRE:
+            in_flow = [c for c in counts if _in_flow(judge.deck, judge.otto, c)]
+            if len(in_flow) == 1:
+                steps.append(f"{tie}: the Flow picks {in_flow[0]}; {_taking(in_flow, alone=True)}")
+                return (in_flow[0],), FLOW, ()
+            tie += ": the Flow does not tell them apart"
+        choice, among = judge.at_random(counts, 1)
+        steps.append(f"{tie}: at random (seed {judge.seed}) {_taking(choice, True, True)}")
+        return choice, RANDOM, among
     how = "None of the cards is" if not counts else "All three cards are"
     steps.append(f"{how} {what}: {otherwise}")
     return None
-
-
-def worse_for_you(
-    deck: Deck,
-    otto: Tape,
-    you: Tape,
-    drawn: Sequence[str],
-    candidates: Sequence[Option],
-    steps: list[str],
-) -> Option:
-    """The rulebook's rule of thumb, computed: the candidate after which the human's best
-    possible total (placing what Otto leaves them) is lowest; then the one best for Otto."""
-
-    def key(option: Option) -> tuple[int, int]:
-        rest = [card for card in drawn if card not in option]
-        yours = you.copy()
-        place_best(deck, yours, rest)
-        trial, _ = landing(deck, otto, option)
-        return (yours.score(deck).total, -trial.score(deck).total)
-
-    keys = {option: key(option) for option in candidates}
-    choice = min(candidates, key=lambda o: keys[o])
-    detail = ", ".join(f"Otto {_names(o)} → you at best {keys[o][0]}" for o in candidates)
-    steps.append(f"Worse for you: {detail}; Otto takes {_names(choice)}")
-    return choice

@@ -8,8 +8,9 @@ deck. The Active player alternates, you first.
   (any) or two cards (one of them the face-down one); the rest go into Otto's mixtape, in the best
   Flow. Your options name the face-down card ``FACE_DOWN`` ("?"), never by its id: nobody sees it
   before your choice (rulings).
-- Otto active: three cards face up; Otto chooses (see otto.py); if he keeps one card he draws one
-  more from his own deck; you take the rest.
+- Otto active: three cards face up; Otto chooses (see otto.py); he always gets two cards: for
+  each card short (he keeps one, or none can land) he draws one more from his own deck; you take
+  the rest.
 - The game ends when the main deck runs out; you win only with strictly more points than Otto.
 
 Every random thing comes from the seed: the shuffles from "mixtape-solo:<seed>", Otto's random
@@ -19,11 +20,11 @@ picks from "<seed>:<round>", so a game replays exactly. The whole state is plain
 At a real table (`SoloGame.at_table`) nothing is drawn by the engine: each round waits in the
 "draw" step for the cards actually drawn (`draw`): Otto's three, or on your turn only the two
 face-up ones. After your choice the face-down card goes into a mixtape (yours or Otto's), so the
-game waits in "turn-up" for it (`turn_up`) and only then places the cards. When Otto keeps one
-card it waits in "otto-extra" for the card drawn from his deck (`otto_extra`). (Saved games that
-photographed all three cards on your turn, the face-down one last, still play on.) The four
-cards removed unseen at set-up stay counted in `unseen`, so the game still ends when the real deck
-runs out.
+game waits in "turn-up" for it (`turn_up`) and only then places the cards. When Otto is short of
+his two cards it waits in "otto-extra" for each card drawn from his deck (`otto_extra`). (Saved
+games that photographed all three cards on your turn, the face-down one last, still play on.) The
+four cards removed unseen at set-up stay counted in `unseen`, so the game still ends when the real
+deck runs out.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ class SoloGame:
     taken: list[str] = field(default_factory=list)  # your choice, while it is turned up
     pending: list[str] = field(default_factory=list)
     otto_taking: list[str] = field(default_factory=list)
+    otto_extras: list[str] = field(default_factory=list)  # drawn from his deck this round
+    extras_due: int = 0  # extra cards Otto still draws this round
     physical: bool = False
     unseen: int = 0  # cards of `main` that really went to the box unseen (real table)
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -259,21 +262,28 @@ class SoloGame:
         self._begin_round()
         return otto_order
 
-    def otto_turn(self, extra: str | None = None) -> OttoDecision:
-        """Otto is active: he chooses and places his cards, plus an extra one from his own deck
-        if he kept one (the top card; at a real table the step waits for `otto_extra` unless
-        `extra` names it). Then you place what he left (`you_place`)."""
+    def otto_turn(self, extras: Sequence[str] | None = None) -> OttoDecision:
+        """Otto is active: he chooses and places his cards, plus an extra card from his own deck
+        for each of his two cards short (the top cards; at a real table the step waits for
+        `otto_extra` unless `extras` names them). Then you place what he left (`you_place`)."""
         self._expect(OTTO_TURN)
         decision = otto_choose(
             self.deck, self.otto, self.you, self.drawn, seed=f"{self.seed}:{self.round}"
         )
+        due = min(decision.extra_cards, len(self.otto_deck))
+        if extras is not None and (
+            len(extras) != due or len(set(extras)) != due or not set(extras) <= set(self.otto_deck)
+        ):
+            raise IllegalMoveError(
+                f"Otto draws {due} extra card(s) from his own deck, not {list(extras)}"
+            )
         self.log.append(
             {
                 "round": self.round,
                 "active": OTTO,
                 "drawn": list(self.drawn),
                 "decision": decision.to_json(),
-                "extra": None,
+                "extras": [],
                 "otto_placed": [],
                 "discarded": [],
             }
@@ -281,31 +291,44 @@ class SoloGame:
         self.pending = list(decision.you_get)
         self.otto_taking = list(decision.otto_takes)
         # Assumption (README): with Otto's own deck empty, he goes without the extra card.
-        if decision.extra_card and self.otto_deck:
-            if extra is None and self.physical:
-                self.phase = OTTO_EXTRA
-                return decision
-            self._finish_otto(extra if extra is not None else self.otto_deck[0])
-        else:
-            self._finish_otto(None)
+        self.extras_due = due
+        if extras is None and self.physical and due:
+            self.phase = OTTO_EXTRA
+            return decision
+        for card_id in self.otto_deck[:due] if extras is None else extras:
+            self._draw_extra(card_id)
+        self._finish_otto()
         return decision
 
     def otto_extra(self, card_id: str) -> list[str]:
-        """A real table: the card drawn from Otto's own deck. Returns Otto's placement order."""
+        """A real table: a card drawn from Otto's own deck. Once he has every extra card he is
+        due, places his cards and returns the order (before that, [])."""
         self._expect(OTTO_EXTRA)
-        return self._finish_otto(card_id)
+        self._draw_extra(card_id)
+        if self.extras_due:
+            return []
+        return self._finish_otto()
 
-    def _finish_otto(self, extra: str | None) -> list[str]:
-        cards = list(self.otto_taking)
-        if extra is not None:
-            if extra not in self.otto_deck:
-                raise IllegalMoveError(f"card {extra} is not in Otto's own deck")
-            self.otto_deck.remove(extra)
-            cards.append(extra)
-        otto_order, discards = place_best(self.deck, self.otto, cards)
+    def _draw_extra(self, card_id: str) -> None:
+        if card_id not in self.otto_deck:
+            raise IllegalMoveError(f"card {card_id} is not in Otto's own deck")
+        self.otto_deck.remove(card_id)
+        self.otto_extras.append(card_id)
+        self.extras_due -= 1
+
+    def _finish_otto(self) -> list[str]:
+        extras = list(self.otto_extras)
+        # The cards he chose land first; an extra card that cannot land goes to the box.
+        otto_order, discards = place_best(
+            self.deck, self.otto, [*self.otto_taking, *extras], must_keep=self.otto_taking
+        )
         self.box.extend(discards)
-        self.log[-1].update(extra=extra, otto_placed=otto_order, discarded=discards)
-        self.otto_taking = []
+        self.log[-1].update(
+            extras=extras,
+            otto_placed=otto_order,
+            discarded=discards,
+        )
+        self.otto_taking, self.otto_extras, self.extras_due = [], [], 0
         self.phase = YOU_PLACE
         return otto_order
 
@@ -363,6 +386,8 @@ class SoloGame:
             "taken": list(self.taken),
             "pending": list(self.pending),
             "otto_taking": list(self.otto_taking),
+            "otto_extras": list(self.otto_extras),
+            "extras_due": self.extras_due,
             "physical": self.physical,
             "unseen": self.unseen,
             "log": list(self.log),
@@ -390,6 +415,9 @@ class SoloGame:
                 taken=list(data.get("taken", [])),
                 pending=list(data["pending"]),
                 otto_taking=list(data.get("otto_taking", [])),
+                otto_extras=list(data.get("otto_extras", [])),
+                # saved before Otto could be two cards short: waiting meant one extra card
+                extras_due=int(data.get("extras_due", 1 if data["phase"] == OTTO_EXTRA else 0)),
                 physical=bool(data.get("physical", False)),
                 unseen=int(data.get("unseen", 0)),
                 log=list(data["log"]),
@@ -407,6 +435,7 @@ class SoloGame:
             game.drawn,
             game.pending,
             game.otto_taking,
+            game.otto_extras,
         ):
             deck.cards_for(ids)
         return game
@@ -438,10 +467,20 @@ def next_step(game: SoloGame | None) -> str:
         whose = "your" if FACE_DOWN in game.taken else "Otto's"
         return f"the face-down card goes into {whose} mixtape: turn it face up and give it"
     if game.phase == OTTO_EXTRA:
-        return "Otto keeps one card: draw his extra card from his own deck and give it"
+        return f"{otto_short(game)}: draw his extra card from his own deck and give it"
     if game.phase == YOU_PLACE:
         return f"place the cards Otto left you: {', '.join(game.pending)}"
     return "the game is over"
+
+
+def otto_short(game: SoloGame) -> str:
+    """Why Otto draws from his own deck, in words ("Otto keeps one card", "... one of two")."""
+    kept = len(game.otto_taking)
+    keeps = f"Otto keeps {'one card' if kept == 1 else 'no card'}"
+    drawn = len(game.otto_extras)
+    if drawn + game.extras_due > 1:
+        return f"{keeps} (extra card {drawn + 1} of {drawn + game.extras_due})"
+    return keeps
 
 
 # ---- the simulated human ----------------------------------------------------------------

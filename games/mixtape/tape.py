@@ -73,12 +73,15 @@ class Tape:
         return tape
 
 
-def best_order(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> list[str]:
+def best_order(
+    deck: Deck, tape: Tape, card_ids: Sequence[str], must_keep: Sequence[str] = ()
+) -> list[str]:
     """The placement order (rulings): one that keeps every card that can be kept (a card that
-    would push the cube off the Equalizer goes to the box); among those, the best Flow; then the
-    better total; then the order the cards were given in."""
+    would push the cube off the Equalizer goes to the box), the cards in ``must_keep`` before any
+    other; among those, the best Flow; then the better total; then the order the cards were given
+    in."""
     best: list[str] = list(card_ids)
-    best_key: tuple[int, int, int] | None = None
+    best_key: tuple[int, int, int, int] | None = None
     seen: set[tuple[str, ...]] = set()
     for order in permutations(card_ids):
         if order in seen:
@@ -87,15 +90,17 @@ def best_order(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> list[str]:
         trial = tape.copy()
         dropped = trial.place_all(deck, order)
         score = trial.score(deck)
-        key = (-len(dropped), score.flow, score.total)
+        key = (-len(set(dropped) & set(must_keep)), -len(dropped), score.flow, score.total)
         if best_key is None or key > best_key:
             best, best_key = list(order), key
     return best
 
 
-def place_best(deck: Deck, tape: Tape, card_ids: Sequence[str]) -> tuple[list[str], list[str]]:
+def place_best(
+    deck: Deck, tape: Tape, card_ids: Sequence[str], must_keep: Sequence[str] = ()
+) -> tuple[list[str], list[str]]:
     """Place cards in the :func:`best_order`; returns (order used, discarded ids)."""
-    order = best_order(deck, tape, card_ids)
+    order = best_order(deck, tape, card_ids, must_keep)
     return order, tape.place_all(deck, order)
 
 

@@ -44,6 +44,38 @@ WORST_CASES: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
+# Hands found slow by an audit (issue 38): tag texts in an owner-picked order with blanking texts
+# whose result the tag choices can change. By name, as the audit wrote them.
+REPORTED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
+    "7 cards: Rogue, Shuri, Moira, Xavier Mansion, Selene, Vibranium Shield, Jean Grey": (
+        "Rogue", "Shuri", "Moira MacTaggert", "Xavier Mansion", "Selene", "Vibranium Shield",
+        "Jean Grey",
+    ),
+    "10 cards: the seven tag texts + Kang, Mystique, Hack In": (
+        "Vision", "Shuri", "Spider-Man", "Rogue", "X-Jet", "Moira MacTaggert", "Xavier Mansion",
+        "Kang", "Mystique", "Hack In",
+    ),
+    "10 cards: six tag texts, Hidden Lair, Selene, Jean Grey, Vibranium Shield": (
+        "Vision", "Shuri", "Rogue", "X-Jet", "Moira MacTaggert", "Xavier Mansion", "Hidden Lair",
+        "Selene", "Jean Grey", "Vibranium Shield",
+    ),
+    "10 cards: four tag texts, Hidden Lair, Selene, Juggernaut, Vibranium Shield, Jean Grey, "
+    "Tony Stark": (
+        "Rogue", "Shuri", "Moira MacTaggert", "Xavier Mansion", "Hidden Lair", "Selene",
+        "Juggernaut", "Vibranium Shield", "Jean Grey", "Tony Stark",
+    ),
+}  # fmt: skip
+# What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
+# turns over or reads many tags, and the cards that feed them.
+HARD_CARDS = tuple(
+    sorted(
+        {
+            *CHOICE_CARDS, *BLANKING_CARDS, *TRANSFORM_CARDS, *TAG_TEXT_CARDS, *ENABLING_CARDS,
+            "MR48", "MR56", "MR67", "MR72", "MR73", "MR75",
+        }
+    )
+)  # fmt: skip
+
 
 def is_legal(cards: list[Card]) -> bool:
     """Printed types allow a score: at least one HERO or ALLY and one VILLAIN."""
@@ -59,20 +91,6 @@ def random_legal_hand(
     while True:
         hand = rng.sample(cards, size)
         if is_legal(hand):
-            return hand
-
-
-def random_choice_hand(
-    rng: random.Random, size: int, choice_cards: int, catalogue: Catalogue | None = None
-) -> list[Card]:
-    """A random hand holding ``choice_cards`` cards with owner choices (and maybe blankers)."""
-    catalogue = catalogue or default_catalogue()
-    chosen = [catalogue[c] for c in rng.sample(CHOICE_CARDS, choice_cards)]
-    rest = [c for c in catalogue.cards if c not in chosen]
-    while True:
-        hand = chosen + rng.sample(rest, size - choice_cards)
-        rng.shuffle(hand)
-        if is_legal(hand) or rng.random() < 0.1:
             return hand
 
 

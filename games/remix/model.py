@@ -63,6 +63,8 @@ class Hand:
         self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
         self.loki = next((i for i, c in enumerate(self.hand) if c.id == LOKI), None)
         self._base: dict[int, State] = {}
+        self._counted: dict[tuple[bool, bool], list[tuple[int, ...]]] = {}
+        self._powers = [c.power for c in self.hand]
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
@@ -80,21 +82,23 @@ class Hand:
         alive = tuple(i for i in range(self.n) if mask >> i & 1)
         magneto = any(hand[i].magneto for i in alive)
         hack_in = any(hand[i].hack_in for i in alive)
+        rows = self._counted.get((magneto, hack_in))
+        if rows is None:
+            rows = [counted(c.printed, magneto, hack_in) for c in hand]
+            self._counted[(magneto, hack_in)] = rows
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         tags: list[tuple[int, ...] | None] = [None] * self.n
-        counts = [0] * len(TAGS)
         for i in alive:
             c = hand[i]
             types[c.type] = types.get(c.type, 0) + 1
             ids[c.id] = i
-            row = counted(c.printed, magneto, hack_in)
-            tags[i] = row
-            for t in range(len(TAGS)):
-                counts[t] += row[t]
-        powers = [c.power for c in hand]
-        state = State(hand, alive, tags, powers, counts, types, ids, magneto, hack_in)
-        self.checkpoint(state)
+            tags[i] = rows[i]
+        columns = zip(*(rows[i] for i in alive), strict=True)
+        counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
+        state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
+        if self.transformers:
+            self.checkpoint(state)
         self._base[mask] = state
         return state
 

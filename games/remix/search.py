@@ -15,7 +15,7 @@ blanking order and target, pruned only where the outcome cannot change.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,9 @@ from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
 Path = tuple[tuple[int, Any], ...]
+# What a completed way of the tag texts is worth, and its signature: of the ways with the same
+# signature only the first way to the best value is kept (the search's "best only").
+Finish = Callable[[tuple[State, ...]], tuple[int, Any]]
 
 
 class Projector:
@@ -132,12 +135,16 @@ class Settler:
     """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
 
     def __init__(
-        self, hand: Hand, analysis: Analysis, masks: Sequence[int], best_only: bool = False
+        self,
+        hand: Hand,
+        analysis: Analysis,
+        masks: Sequence[int],
+        finish: Finish | None = None,
     ) -> None:
         self.hand = hand
         self.analysis = analysis
         self.masks = list(masks)
-        self.best_only = best_only and len(self.masks) == 1
+        self.finish = finish
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -270,8 +277,10 @@ class Settler:
         barred, waits = self.constraints(texts)
         bit = {p: 1 << k for k, p in enumerate(texts)}
         full = (1 << len(texts)) - 1
-        best_only = self.best_only and not later
-        best: tuple[int, Node] | None = None
+        finish = self.finish if not later else None
+        # with ``finish``: per signature, the first way to its best value (and when it was found)
+        best: dict[Any, tuple[int, int, Node]] = {}
+        found = 0
         left = {0: later | frozenset(texts)}  # the texts still to act, by the done bits
         # the frontier is already merged under this projection (what is left is the same)
         layer: dict[Any, tuple[Node, int, int | None]] = {
@@ -290,20 +299,20 @@ class Settler:
                     if after not in left:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
                     for option in self.options(node, p, left[done]):
-                        if best_only and after == full:  # score it, keep only the best
-                            s = node.states[0].copy()
-                            self.hand.act(s, p, option)
-                            value = self.hand.points(s)
-                            if best is None or value > best[0]:
-                                best = (value, Node((s,), (*node.path, (p, option))))
-                            continue
                         child = self.step(node, p, option)
+                        if finish is not None and after == full:  # keep the best per signature
+                            value, signature = finish(child.states)
+                            kept = best.get(signature)
+                            if kept is None or value > kept[0]:
+                                best[signature] = (value, found, child)
+                            found += 1
+                            continue
                         key = (after, mark, self.key(child.states, left[after]))
                         if key not in nxt:
                             nxt[key] = (child, after, mark)
             layer = nxt
-        if best is not None:
-            return [best[1]]
+        if finish is not None:
+            return [node for _, _, node in sorted(best.values(), key=lambda kept: kept[1])]
         merged: dict[Any, Node] = {}
         for node, _, _ in layer.values():
             merged.setdefault(self.key(node.states, later), node)
@@ -311,12 +320,12 @@ class Settler:
 
 
 def settle_all(
-    hand: Hand, analysis: Analysis, masks: Sequence[int], best_only: bool = False
+    hand: Hand, analysis: Analysis, masks: Sequence[int], finish: Finish | None = None
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
-    ``best_only`` (one mask, nothing assumed about it), only a way to the best score."""
-    return Settler(hand, analysis, masks, best_only).run()
+    ``finish``, only the first way to the best value for each signature it gives."""
+    return Settler(hand, analysis, masks, finish).run()
 
 
 @dataclass
@@ -325,42 +334,107 @@ class Best:
     path: Path
     outcome: Outcome
     valid: bool
+    index: int  # the ending's place in the order :func:`explore` found them (ties: the first)
+
+
+@dataclass
+class Ending:
+    """The endings of the blanking that leave the same cards: their search, once it is due."""
+
+    index: int
+    blanked: int
+    group: list[Outcome]
+    mask: int
+    valid: bool
+    views: list[int]  # the masks the sensitive blanking texts looked at (not ``mask``)
+    nodes: list[Node] | None = None  # every way worth scoring, once searched
+    bound: tuple[int, bool, bool] = (0, False, False)  # no key of this ending is higher
+
+    @property
+    def assumes(self) -> bool:
+        return any(o.assumed for o in self.group)
 
 
 def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, Outcome, bool]:
     """The owner's best choices, their value before Loki's draw, how the blanking ended and
-    whether the hand is valid."""
-    if analysis is None and hand.texts:
-        analysis = Analysis(hand)
+    whether the hand is valid.
+
+    Branch and bound over the endings of the blanking: each ending's optimistic key (its best
+    value with nothing assumed about what the sensitive blanking texts saw) comes from the cheap
+    one-view search; the endings are then searched in full most promising first, and one whose
+    bound cannot beat the best found so far is never searched. On equal keys the first ending in
+    :func:`explore`'s order wins, as it would without the bound."""
     endings: dict[int, list[Outcome]] = {}
     for outcome in explore(hand, analysis.sensitive if analysis else set()):
         endings.setdefault(outcome.blanked, []).append(outcome)
-    best: Best | None = None
-    for blanked, group in endings.items():
+    plans: list[Ending] = []
+    for index, (blanked, group) in enumerate(endings.items()):
         mask = hand.full & ~blanked
         valid = hand.valid(hand.base_state(mask))
         views = sorted({m for o in group for m, _, _ in o.assumed} - {mask})
+        plan = Ending(index, blanked, group, mask, valid, views)
         texts = any(mask >> p & 1 for p in hand.texts)
         if analysis is None or not (views or valid and texts):
-            nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
+            plan.nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
+            optimistic = hand.points(plan.nodes[0].states[0]) if valid else 0
         else:
-            assumes = any(o.assumed for o in group)
-            nodes = settle_all(hand, analysis, [mask, *views], best_only=not assumes)
-        masks = [mask, *views]
-        for node in nodes:
-            value = hand.points(node.states[0]) if valid else 0
-            found: dict[tuple[int, int], Any] = {}
-            for outcome in group:
-                if not _holds(hand, node, masks, outcome, found):
-                    continue
-                total = value - (hand.selene_penalty(outcome.selene, blanked) if valid else 0)
-                key = (total, hand.draw_safe(blanked, valid), valid)
-                if best is None or key > best.key:
-                    best = Best(key, node.path, outcome, valid)
+            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], [], valid))
+            if not plan.assumes:
+                plan.nodes = single
+            optimistic = max(hand.points(n.states[0]) for n in single) if valid else 0
+        if valid:
+            optimistic -= min(hand.selene_penalty(o.selene, blanked) for o in group)
+        plan.bound = (optimistic, hand.draw_safe(blanked, valid), valid)
+        plans.append(plan)
+    best: Best | None = None
+    for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
+        if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
+            continue  # this ending cannot beat (or come before) the best found so far
+        found = _best_of(hand, analysis, plan)
+        if found is not None and (
+            best is None or (found.key, -found.index) > (best.key, -best.index)
+        ):
+            best = found
     assert best is not None
     options = {pos: option for pos, option in best.path if hand.hand[pos].tag_text is not None}
     order = tuple(pos for pos, _ in best.path)
     return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
+
+
+def _finisher(hand: Hand, masks: list[int], tests: list[tuple[int, int]], valid: bool) -> Finish:
+    """What a completed way is worth (its points, 0 in a hand that scores nothing) and what
+    the sensitive blanking texts found in their views (``tests``: (mask, blanking card))."""
+    where = [masks.index(mask) for mask, _ in tests]
+
+    def finish(states: tuple[State, ...]) -> tuple[int, Any]:
+        value = hand.points(states[0]) if valid else 0
+        return value, tuple(
+            blank_test(hand, b, states[k]) for k, (_, b) in zip(where, tests, strict=True)
+        )
+
+    return finish
+
+
+def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None:
+    """The ending's best key and a way to it (the first such way), or None when no way makes
+    its assumptions true."""
+    masks = [plan.mask, *plan.views]
+    if plan.nodes is None:
+        assert analysis is not None
+        tests = sorted({(m, b) for o in plan.group for m, b, _ in o.assumed})
+        plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
+    best: Best | None = None
+    for node in plan.nodes:
+        value = hand.points(node.states[0]) if plan.valid else 0
+        found: dict[tuple[int, int], Any] = {}
+        for outcome in plan.group:
+            if not _holds(hand, node, masks, outcome, found):
+                continue
+            penalty = hand.selene_penalty(outcome.selene, plan.blanked) if plan.valid else 0
+            key = (value - penalty, hand.draw_safe(plan.blanked, plan.valid), plan.valid)
+            if best is None or key > best.key:
+                best = Best(key, node.path, outcome, plan.valid, plan.index)
+    return best
 
 
 def _holds(

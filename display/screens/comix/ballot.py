@@ -4,11 +4,13 @@ Players review one at a time, in seat order:
 
 1. *pass*: "Pass the box to NAME - everybody else, look away". Nothing of any ballot is shown.
    Opening the ballot needs a hold of OK (a press only says so), so a bumped box opens nothing.
-2. *assign*: story by story, the story being reviewed in big letters and the token being chosen
-   as a big coloured disc (LEFT/RIGHT: the tokens still in hand, OK places it, BACK takes the last
-   one back). Tokens already placed are identical grey dots: a glance at the box shows how far
-   the reviewer is, never what they gave. When the rules force a token (the last slot must be
-   Neutral if none was placed yet) one line says why.
+2. *assign*: story by story, the story being reviewed in big letters. Each step opens on a
+   grey "?" disc: the knob (LEFT/RIGHT) brings up the tokens still in hand one at a time, the
+   one being chosen as a big coloured disc, OK places it, BACK takes the last one back. Tokens
+   still in hand and tokens already placed are rows of identical grey dots, and which token the
+   step opens on never depends on what was placed: a glance at the box shows how far the
+   reviewer is, never what they gave or kept. When the rules force a token (the last slot must
+   be Neutral if none was placed yet) one line says why, once the reviewer turns the knob.
 3. *summary*: the only page with the placed tokens in colour. LEFT/RIGHT pick a token, OK changes
    just that one (from the hand, or swapped with another story's token); "Seal ballot" (where the
    cursor starts) seals it. BACK goes back one step: it takes the last token back, never the
@@ -17,10 +19,12 @@ Players review one at a time, in seat order:
    screen's curtain ("All N ballots are in - put the box in the middle - OK to reveal").
 
 An open ballot blanks itself back to the *pass* screen after :data:`IDLE_BLANK` seconds without a
-press (the box put down on the table); the tokens placed so far stay in memory and come back with
-the next hold of OK. A ballot being filled in is never written to the store, the screen snapshot
-or any log: only a sealed ballot is saved (inside the game state, needed to survive a power cut).
-After a power cut mid-ballot the box comes back on the *pass* screen for the same reviewer.
+press (the box put down on the table); the tokens placed so far stay in memory and the next hold of
+OK reopens on the step it was at (its "?" disc) - a complete ballot on *ready* ("every token
+placed - OK to check it"), never on the coloured summary, whoever holds OK. A ballot being
+filled in is never written to the store, the screen snapshot or any log: only a sealed ballot
+is saved (inside the game state, needed to survive a power cut). After a power cut mid-ballot
+the box comes back on the *pass* screen for the same reviewer.
 """
 
 from __future__ import annotations
@@ -42,7 +46,9 @@ if TYPE_CHECKING:
 
 PICK_ORDER = (Token.ORIGINAL, Token.EXCITING, Token.COMPOSED, Token.NEUTRAL)
 PASS, ASSIGN, SUMMARY, CHANGE, REFUSED = "pass", "assign", "summary", "change", "refused"
-OPEN_STAGES = (ASSIGN, SUMMARY, CHANGE, REFUSED)
+READY = "ready"  # a complete ballot reopened after a blank: no token shown until OK
+OPEN_STAGES = (ASSIGN, SUMMARY, CHANGE, REFUSED, READY)
+NONE_CHOSEN = -1  # assign: the step's "?" disc, before the knob brings up a token
 IDLE_BLANK = 20.0  # seconds without a press before an open ballot blanks to the pass screen
 HINT_SECONDS = 3.0  # how long "hold OK to open" stays after a short press on the pass screen
 PLACED_DOT = (150, 150, 160)  # every placed token, whatever its kind, while placing
@@ -57,7 +63,8 @@ class BallotScreen(GameScreen):
         super().__init__(app, game)
         self.stage = PASS
         self.picks: list[Token] = []  # tokens placed so far, in slot order (never saved)
-        self.cursor = 0  # assign: index in offered(); change: index in change_options()
+        #: assign: index in offered() (NONE_CHOSEN: the "?" disc); change: in change_options()
+        self.cursor = NONE_CHOSEN
         self.review = 0  # summary: a slot index, or len(slots) for "Seal ballot"
         self.refusal = ""
         self.last_input = app.clock.now()
@@ -104,20 +111,19 @@ class BallotScreen(GameScreen):
         return ballot
 
     def open_ballot(self) -> None:
-        """The reviewer held OK: their ballot, where they left it (or a new one)."""
+        """The reviewer held OK: their ballot, where they left it (or a new one) - on the step's
+        "?" disc, or *ready* if every token is placed; never on the coloured summary, as whoever
+        holds OK after the box was put down may not be its reviewer."""
         self.refusal = ""
-        self.cursor = 0
-        if len(self.picks) == len(self.slots()):
-            self.stage, self.review = SUMMARY, len(self.slots())
-        else:
-            self.stage = ASSIGN
+        self.cursor = NONE_CHOSEN
+        self.stage = READY if len(self.picks) == len(self.slots()) else ASSIGN
 
     def place(self, token: Token) -> None:
         if token not in self.offered():
             self.app.toast(f"You have no {token.label} token left to place.")
             return
         self.picks.append(token)
-        self.cursor = 0
+        self.cursor = NONE_CHOSEN
         if len(self.picks) == len(self.slots()):
             self.stage = SUMMARY
             self.review = len(self.slots())  # on "Seal ballot": sealing stays one press
@@ -159,7 +165,7 @@ class BallotScreen(GameScreen):
             self.stage = REFUSED
             return
         self.picks = []  # wipe before anything else is drawn
-        self.cursor = 0
+        self.cursor = NONE_CHOSEN
         self.stage = PASS
         self.hint_until = -1.0
         self.save()
@@ -183,6 +189,12 @@ class BallotScreen(GameScreen):
             self.handle_summary(action)
         elif self.stage == CHANGE:
             self.handle_change(action)
+        elif self.stage == READY:
+            if action is Action.OK:
+                self.stage, self.review = SUMMARY, len(self.slots())
+            elif action is Action.BACK:  # one step back, as from the summary
+                self.picks.pop()
+                self.stage, self.cursor = ASSIGN, NONE_CHOSEN
         elif self.stage == REFUSED and action in (Action.OK, Action.BACK):
             self.stage = SUMMARY
 
@@ -190,14 +202,20 @@ class BallotScreen(GameScreen):
         offered = self.offered()
         self.cursor = min(self.cursor, len(offered) - 1)
         if action in (Action.LEFT, Action.RIGHT):
-            step = -1 if action is Action.LEFT else 1
-            self.cursor = (self.cursor + step) % len(offered)
+            if self.cursor == NONE_CHOSEN:  # from the "?" disc: RIGHT the first, LEFT the last
+                self.cursor = 0 if action is Action.RIGHT else len(offered) - 1
+            else:
+                step = -1 if action is Action.LEFT else 1
+                self.cursor = (self.cursor + step) % len(offered)
         elif action is Action.OK:
-            self.place(offered[self.cursor])
+            if self.cursor == NONE_CHOSEN:
+                self.app.toast("Turn the knob to choose a token first.")
+            else:
+                self.place(offered[self.cursor])
         elif action is Action.BACK:
             if self.picks:
                 self.picks.pop()
-                self.cursor = 0
+                self.cursor = NONE_CHOSEN
             else:
                 self.stage = PASS
 
@@ -213,7 +231,7 @@ class BallotScreen(GameScreen):
                 self.stage, self.cursor = CHANGE, 0
         elif action is Action.BACK:  # one step back: the last token returns to the hand
             self.picks.pop()
-            self.stage, self.cursor = ASSIGN, 0
+            self.stage, self.cursor = ASSIGN, NONE_CHOSEN
 
     def handle_change(self, action: Action) -> None:
         options = self.change_options(self.review)
@@ -239,7 +257,7 @@ class BallotScreen(GameScreen):
         super().handle_hold(action)
 
     def handle_tap(self, x: int, y: int) -> bool:
-        if self.stage != ASSIGN:
+        if self.stage != ASSIGN or self.cursor == NONE_CHOSEN:
             return False
         for rect, token in self._chips:
             if rect.collidepoint(x, y):
@@ -264,6 +282,8 @@ class BallotScreen(GameScreen):
             self.draw_assign(surface)
         elif self.stage == CHANGE:
             self.draw_change(surface)
+        elif self.stage == READY:
+            self.draw_ready(surface)
         else:
             self.draw_summary(surface)
 
@@ -323,23 +343,30 @@ class BallotScreen(GameScreen):
         name = story + ("  (yours)" if story == own else "")
         ui.text(surface, name, (ui.MARGIN, 34), ui.BIG, ui.TEXT, max_width=width - 2 * ui.MARGIN)
 
-    def carousel(self, surface: pygame.Surface, tokens: list[Token], chosen: int, top: int) -> None:
-        """The chosen token as a big disc with its name; the other choices as small discs."""
+    def carousel(
+        self, surface: pygame.Surface, tokens: list[Token], chosen: int, top: int, kept: int
+    ) -> None:
+        """The chosen token as a big coloured disc with its name (``chosen`` NONE_CHOSEN: a grey
+        "?" disc, "Turn < > to choose"); below it ``kept`` identical grey dots, the tokens
+        still in hand - their kinds are never drawn, so a glance tells nothing placed."""
         centre = (170, top + 80)
-        token = tokens[chosen]
-        rect = token_chip(surface, token, centre, 74)
-        self._chips.append((rect, token))
-        ui.text(surface, token.label, (330, top + 44), ui.BIG, ui.TEXT, "topleft")
-        if len(tokens) > 1:
-            ui.text(surface, "<", (centre[0] - 112, centre[1]), ui.BIG, ui.ACCENT, "center")
-            ui.text(surface, ">", (centre[0] + 112, centre[1]), ui.BIG, ui.ACCENT, "center")
-        x = 330
-        for index, other in enumerate(tokens):
-            if index == chosen:
-                continue
-            small = token_chip(surface, other, (x + 26, top + 146), 26)
-            self._chips.append((small, other))
-            x += 64
+        if chosen == NONE_CHOSEN:
+            pygame.draw.circle(surface, ui.PANEL, centre, 74)
+            pygame.draw.circle(surface, ui.DIM, centre, 74, width=4)
+            ui.text(surface, "?", centre, ui.HUGE, ui.DIM, "center")
+            ui.text(surface, "Turn < > to choose", (330, top + 52), ui.LARGE, ui.TEXT, "topleft")
+        else:
+            token = tokens[chosen]
+            rect = token_chip(surface, token, centre, 74)
+            self._chips.append((rect, token))
+            ui.text(surface, token.label, (330, top + 44), ui.BIG, ui.TEXT, "topleft")
+        ui.text(surface, "<", (centre[0] - 112, centre[1]), ui.BIG, ui.ACCENT, "center")
+        ui.text(surface, ">", (centre[0] + 112, centre[1]), ui.BIG, ui.ACCENT, "center")
+        label = ui.text(surface, "In hand:", (330, top + 146), ui.SMALL, ui.DIM, "midleft")
+        x = label.right + 24
+        for _ in range(kept):
+            pygame.draw.circle(surface, PLACED_DOT, (x, top + 146), 12)
+            x += 34
 
     def draw_assign(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
@@ -349,8 +376,9 @@ class BallotScreen(GameScreen):
         self.story_heading(surface, story, label)
         offered = self.offered()
         self.cursor = min(self.cursor, len(offered) - 1)
-        self.carousel(surface, offered, self.cursor, 112)
-        if self.neutral_forced():
+        kept = sum(self.hand().values())
+        self.carousel(surface, offered, self.cursor, 112, kept)
+        if self.neutral_forced() and self.cursor != NONE_CHOSEN:
             ui.text(
                 surface,
                 NEUTRAL_NEEDED,
@@ -367,7 +395,7 @@ class BallotScreen(GameScreen):
         self.story_heading(surface, story, f"{self.reviewer} - change the token on")
         options = self.change_options(self.review)
         self.cursor = min(self.cursor, len(options) - 1)
-        self.carousel(surface, [t for t, _ in options], self.cursor, 112)
+        self.carousel(surface, [t for t, _ in options], self.cursor, 112, sum(self.hand().values()))
         token, swap = options[self.cursor]
         if len(options) == 1:
             note = "No other token can go here."
@@ -385,6 +413,28 @@ class BallotScreen(GameScreen):
             ui.ACCENT,
             "bottomleft",
             max_width=width - 2 * ui.MARGIN,
+        )
+
+    def draw_ready(self, surface: pygame.Surface) -> None:
+        """A complete ballot reopened after a blank: how far, never which tokens."""
+        width, height = surface.get_size()
+        count = len(self.slots())
+        ui.text(surface, f"{self.reviewer} - ballot", (ui.MARGIN, 6), ui.SMALL, ui.DIM)
+        self.progress_dots(surface, width - ui.MARGIN, 26)
+        ui.text(
+            surface,
+            f"All {count} tokens placed",
+            (ui.MARGIN, 34),
+            ui.BIG,
+            ui.TEXT,
+            max_width=width - 2 * ui.MARGIN,
+        )
+        ui.paragraph(
+            surface,
+            "OK shows your ballot to check and seal. Nobody else should be looking.",
+            pygame.Rect(ui.MARGIN, 130, width - 2 * ui.MARGIN, height - 140),
+            ui.MEDIUM,
+            ui.TEXT,
         )
 
     def draw_summary(self, surface: pygame.Surface) -> None:
@@ -444,7 +494,14 @@ class BallotScreen(GameScreen):
     def legend(self) -> list[LegendItem]:
         if self.stage == PASS:
             return [(Action.OK, "Hold: open"), (Action.BACK, "Menu")]
+        if self.stage == READY:
+            return [(Action.OK, "Check"), (Action.BACK, "Undo")]
         if self.stage == ASSIGN:
+            if self.cursor == NONE_CHOSEN:
+                return [
+                    ((Action.LEFT, Action.RIGHT), "Choose a token"),
+                    (Action.BACK, "Undo" if self.picks else "Not me"),
+                ]
             return [
                 ((Action.LEFT, Action.RIGHT), "Token"),
                 (Action.OK, "Place"),

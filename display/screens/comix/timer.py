@@ -142,6 +142,8 @@ class ScriptingScreen(GameScreen):
         self._counted = 0  # the count-in number last beeped (3, 2, 1; 0 = none)
         self.back_pressed_at: float | None = None  # BACK pressed: say to hold it to leave
         self.pressed_at: dict[str, float] = {}  # story -> app time it was declared done
+        #: Buttons whose current press declared a story done: their hold is not an undo.
+        self.declared_by_press: set[Action] = set()
         self.selected = 0  # for tables with fewer seat buttons than stories: LEFT/RIGHT + OK
         self.saved_second: int | None = None  # whole second of sand last written to the store
         self._tiles: list[pygame.Rect] = []
@@ -183,36 +185,31 @@ class ScriptingScreen(GameScreen):
         return len(self.game.setup.stories) > self.app.config.seat_count
 
     # -- events -------------------------------------------------------------------------------
-    def toggle(self, index: int) -> None:
-        """A seat button: declare story ``index`` done, or take it back within two seconds."""
+    def toggle(self, index: int) -> bool:
+        """A seat button: declare story ``index`` done, or take it back within two seconds.
+        True if this press declared it done."""
         stories = self.game.setup.story_names
         if index >= len(stories):
             self.app.toast(f"There is no story at seat {index + 1} this game.")
-            return
+            return False
         story = stories[index]
         now = self.app.clock.now()
         if story in self.scripting.done_order:
             if self.scripting.timed_out:
                 self.app.toast("Time is up: declarations are final.")
-                return
+                return False
             if now - self.pressed_at.get(story, -1e9) <= UNDO_WINDOW:
-                self.game.undo_done(story)
-                self.pressed_at.pop(story, None)
-                if not self.scripting.done_order:
-                    self.timer.reset()
-                    self.app.hardware.set_bar(0.0)
-                else:
-                    self.timer.resume(now)
-                self.app.toast(f"{story}: not done after all - keep scripting.")
-                self.save()
+                self.undo(story)
             else:
-                self.app.toast(f"{story} was declared done; that cannot be taken back now.")
-            return
+                # Too late for a quick second press: a stray press must not undo, so taking
+                # it back now is a deliberate hold of the same button (handle_hold).
+                self.app.toast(f"{story} is done. To take it back, hold {self.key_name(index)}.")
+            return False
         try:
             self.game.declare_done(story)
         except ScriptingError as error:
             self.app.toast(str(error))
-            return
+            return False
         self.pressed_at[story] = now
         if len(self.scripting.done_order) == 1:
             self.timer.start(now)  # the first creator flips the sand timer
@@ -220,33 +217,78 @@ class ScriptingScreen(GameScreen):
         if self.scripting.all_done:
             self.timer.stop(now)
         self.save()
+        return True
+
+    def key_name(self, index: int) -> str:
+        """The button that holds story ``index``'s declaration: its seat, or OK beyond them."""
+        return f"SEAT {index + 1}" if index < self.app.config.seat_count else "OK"
+
+    def undo(self, story: str) -> None:
+        """Take back "done" for ``story``: saved and beeped like the press that declared it."""
+        now = self.app.clock.now()
+        self.game.undo_done(story)
+        self.pressed_at.pop(story, None)
+        if not self.scripting.done_order:
+            self.timer.reset()
+            self.app.hardware.set_bar(0.0)
+        else:
+            self.timer.resume(now)
+        self.app.hardware.beep(880.0, 0.08)
+        self.app.toast(f"{story}: not done after all - keep scripting.")
+        self.save()
 
     def handle(self, action: Action) -> None:
         if action in SEAT_ACTIONS:
             assert action.seat is not None
-            self.toggle(action.seat - 1)
+            self.declared_by_press.discard(action)
+            if self.toggle(action.seat - 1):
+                self.declared_by_press.add(action)
         elif action is Action.OK:
+            self.declared_by_press.discard(action)
             if self.scripting.over:
                 self.app.hardware.outputs_off()
                 self.game.start_storytelling()
                 self.next_phase()
             elif self.timer.paused:
                 self.timer.count_in(self.app.clock.now())  # "Continue": 3, 2, 1, then sand
-            else:
-                self.toggle(self.selected)
+            elif self.few_buttons and not self.scripting.over:
+                # Only where some stories have no seat button of their own does OK mark one:
+                # elsewhere a stray OK (a second press on the title screen) must not flip the sand.
+                if self.toggle(self.selected):
+                    self.declared_by_press.add(action)
         elif action in (Action.LEFT, Action.RIGHT):
-            step = -1 if action is Action.LEFT else 1
-            self.selected = (self.selected + step) % len(self.game.setup.stories)
+            if self.few_buttons and not self.scripting.over:
+                step = -1 if action is Action.LEFT else 1
+                self.selected = (self.selected + step) % len(self.game.setup.stories)
         elif action is Action.BACK:
             # One press does not leave (nor pause): the legend says to hold it.
             self.back_pressed_at = self.app.clock.now()
 
     def handle_hold(self, action: Action) -> None:
         """Holding BACK leaves the timer for the Co-Mix menu; the sand pauses (:meth:`on_hide`)
-        and "Continue the game" counts it in again."""
+        and "Continue the game" counts it in again. Holding a seat button (or OK on the chosen
+        story, where OK marks stories) takes back a "done" declared by an earlier press: the
+        deliberate undo once the two seconds of a quick second press are over."""
         if action is Action.BACK:
             self.back_pressed_at = None
             self.leave()
+            return
+        if action in SEAT_ACTIONS:
+            assert action.seat is not None
+            index = action.seat - 1
+        elif action is Action.OK and self.few_buttons:
+            index = self.selected
+        else:
+            return
+        if action in self.declared_by_press:
+            return  # this very press declared it: holding on is not an undo
+        stories = self.game.setup.story_names
+        if index >= len(stories) or stories[index] not in self.scripting.done_order:
+            return
+        if self.scripting.timed_out:
+            self.app.toast("Time is up: declarations are final.")
+            return
+        self.undo(stories[index])
 
     def handle_tap(self, x: int, y: int) -> bool:
         for index, tile in enumerate(self._tiles):
@@ -313,6 +355,7 @@ class ScriptingScreen(GameScreen):
             and self.scripting.done_order
         ):
             self.draw_spotlight(surface, main, working[0], remaining, colour)
+            self.draw_cursor(surface)
             return
         clock_w = 270
         column = pygame.Rect(main.left, main.top, clock_w, main.height)
@@ -332,6 +375,17 @@ class ScriptingScreen(GameScreen):
             main.left + clock_w + 10, main.top, main.width - clock_w - 10, main.height
         )
         self.draw_tiles(surface, tiles)
+        if not waiting:
+            self.draw_cursor(surface)
+
+    def draw_cursor(self, surface: pygame.Surface) -> None:
+        """Where OK and the knob act (more stories than seat buttons), the story OK marks is
+        framed in the accent colour; elsewhere there is no cursor, as OK marks nothing."""
+        if not self.few_buttons or self.scripting.over or self.selected >= len(self._tiles):
+            return
+        tile = self._tiles[self.selected]
+        if tile.width:
+            pygame.draw.rect(surface, ui.ACCENT, tile.inflate(8, 8), width=4, border_radius=12)
 
     def draw_paused(self, surface: pygame.Surface, area: pygame.Rect, now: float) -> None:
         """A paused sand: a "PAUSED" banner over the time left; counting in: the big 3, 2, 1."""
@@ -540,7 +594,6 @@ class ScriptingScreen(GameScreen):
                 note = "SLOW" if story.name in slow else place
                 self.draw_done_tile(surface, tile, index, name, note)
                 continue
-            selected = index == self.selected and self.few_buttons
             colour = story_colour(index)
             if self.scripting.timed_out:  # not done in time: framed in red, said in words
                 ui.panel(surface, tile, ui.PANEL, border=ui.BAD)
@@ -565,8 +618,6 @@ class ScriptingScreen(GameScreen):
                 continue
             ui.panel(surface, tile, ui.PANEL)
             pygame.draw.rect(surface, colour, tile, width=4, border_radius=10)
-            if selected:
-                pygame.draw.rect(surface, ui.ACCENT, tile.inflate(6, 6), width=3, border_radius=12)
             badge = seat_badge(surface, index + 1, (tile.left + 10, tile.centery), colour)
             name_x = badge.right + 12
             room_w = tile.right - 12 - name_x
@@ -597,20 +648,27 @@ class ScriptingScreen(GameScreen):
                 return [(Action.BACK, "Keep holding to leave - the sand pauses")]
             return [(Action.BACK, "Keep holding to leave")]
         leave: LegendItem = (Action.BACK, "Hold to leave")
+        undo = "Undo" if self.undo_open() else "Hold to undo"
         if self.scripting.over:
-            if self.undo_open():  # the undo key, first, only for its two seconds
-                return [(seats, "Undo"), (Action.OK, "Storytelling"), leave]
-            return [(Action.OK, "Storytelling"), leave]
+            if self.scripting.timed_out:
+                return [(Action.OK, "Storytelling"), leave]
+            return [(seats, undo), (Action.OK, "Storytelling"), leave]
         if self.timer.paused:
             return [(Action.OK, "Continue"), (seats, "Done"), leave]
-        items: list[LegendItem] = [
-            (seats, "Story done / undo" if self.undo_open() else "Story done")
-        ]
-        if self.few_buttons:
-            items.append(((Action.LEFT, Action.RIGHT), "Choose"))
-            items.append((Action.OK, "Done"))
-        items.append(leave)
-        return items
+        if self.few_buttons:  # the legend is full: the seats' undo is said by the toast
+            stories = self.game.setup.story_names
+            chosen_done = stories[self.selected] in self.scripting.done_order
+            return [
+                (seats, "Done / undo" if self.undo_open() else "Done"),
+                (Action.OK, undo if chosen_done else "Mark done"),
+                ((Action.LEFT, Action.RIGHT), "Choose"),
+                leave,
+            ]
+        if not self.scripting.done_order:
+            done = "Story done"
+        else:
+            done = "Story done / undo" if self.undo_open() else "Done; hold to undo"
+        return [(seats, done), leave]
 
     def snapshot(self) -> dict[str, Any]:
         now = self.app.clock.now()

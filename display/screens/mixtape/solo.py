@@ -37,6 +37,7 @@ from games.mixtape.solo import (
     YOU,
     YOU_CHOOSE,
     YOU_PLACE,
+    otto_short,
 )
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 LINE = 31  # a line of SMALL type
 CHIP_H = 36  # a card in a drawn mixtape
-CHIP_ROWS = 3  # the last cards of each column shown (the rest counted: "+2")
+CHIP_ROWS = 3  # during play, the last cards of each column shown (the rest counted: "A +2")
 TILE_H = 48  # a drawn card on your turn
 
 
@@ -98,6 +99,9 @@ class MixtapeCardsScreen(PhotoReviewScreen):
     def names_read(self) -> list[str]:
         return [c.name for c in self.cards if c.name]
 
+    def count_short(self) -> int:
+        return self.expected - len(self.cards) if self.reading is not None and self.cards else 0
+
     def ready(self) -> bool:
         return super().ready() and len(self.names_read()) == self.expected
 
@@ -125,6 +129,8 @@ class SoloScreen(Screen):
         super().__init__(app)
         self.choice = 0
         self.message = ""  # what happened in the last step (placements), shown on top
+        self.end_row = 0  # game over: the first row of the whole mixtapes shown (the knob)
+        self.end_rows_shown = 1  # game over: how many rows fit (set when drawn)
         self._game: SoloGame | None = None  # the stored game, read once per change
 
     # -- state --------------------------------------------------------------------------------
@@ -201,7 +207,7 @@ class SoloScreen(Screen):
             return (
                 "extra",
                 1,
-                "Otto kept one card: draw one from his own deck, lay it alone, then SHUTTER.",
+                f"{otto_short(game)}: draw one from his own deck, lay it alone, then SHUTTER.",
             )
         return ("", 0, "")
 
@@ -276,9 +282,20 @@ class SoloScreen(Screen):
                 self.save(game, before)
             elif game.phase == OVER and action is Action.OK:
                 self.app.pop()
+            elif game.phase == OVER and action in (Action.LEFT, Action.RIGHT):
+                self.scroll_end(game, -1 if action is Action.LEFT else 1)
         except MixtapeError as error:
             self._game = None
             self.app.toast(in_words(game.deck, str(error)))
+
+    def scroll_end(self, game: SoloGame, step: int) -> None:
+        """Game over: the knob moves the whole mixtapes by one row of cards."""
+        last = max(0, self.longest(game) - self.end_rows_shown)
+        self.end_row = max(0, min(last, self.end_row + step))
+
+    @staticmethod
+    def longest(game: SoloGame) -> int:
+        return max(len(column) for t in (game.you, game.otto) for column in (t.a, t.b))
 
     def choose(self, game: SoloGame, action: Action, before: dict[str, Any]) -> None:
         options = game.your_options()
@@ -310,6 +327,9 @@ class SoloScreen(Screen):
         if game is not None and game.phase == YOU_CHOOSE:
             self.draw_choice(surface, game)
             return
+        if game is not None and game.phase == OVER:
+            self.draw_over(surface, game)
+            return
         y = 6
         if self.message:
             area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 2 * LINE)
@@ -321,9 +341,7 @@ class SoloScreen(Screen):
         y = self.draw_tapes(surface, game, y) + 6
         area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, height - y - 2)
         purpose, _, what = self.prompt(game)
-        if game.phase == OVER:
-            self.draw_over(surface, game, area)
-        elif purpose:
+        if purpose:
             ui.paragraph(surface, f"Round {game.round}. {what}", area, ui.SMALL)
         elif game.phase == YOU_PLACE:
             ui.paragraph(surface, self.placing_text(game), area, ui.SMALL)
@@ -339,18 +357,32 @@ class SoloScreen(Screen):
         """Both mixtapes side by side, each as its two columns of cards (the last
         ``CHIP_ROWS`` of each column; the cards placed by the last step outlined); returns the
         y under them."""
-        scores = game.scores()
-        fresh = self.fresh_cards(game)
-        gap = 12
-        panel_w = (surface.get_width() - 2 * ui.MARGIN - gap) // 2
-        longest = max(len(column) for t in (game.you, game.otto) for column in (t.a, t.b))
+        longest = self.longest(game)
         rows = max(1, min(CHIP_ROWS, longest))
         height = LINE + 14 + rows * (CHIP_H + 4)
+        self.draw_panels(surface, game, y, height, None)
+        return y + height
+
+    def draw_panels(
+        self, surface: pygame.Surface, game: SoloGame, y: int, height: int, first: int | None
+    ) -> tuple[int, int]:
+        """Both mixtapes in panels ``height`` high from ``y``: the score on top, then the two
+        columns - from row ``first`` (game over: the whole mixtape, scrolled by the knob) or,
+        with ``first`` None, the last :data:`CHIP_ROWS` of each column, the earlier ones
+        counted in the panel's top right corner ("A +2"), clear of the score. Returns (rows
+        shown, rows in all)."""
+        scores = game.scores()
+        fresh = self.fresh_cards(game) if first is None else set()
+        gap = 12
+        panel_w = (surface.get_width() - 2 * ui.MARGIN - gap) // 2
+        longest = self.longest(game)
+        rows = max(1, (height - LINE - 14) // (CHIP_H + 4))
+        winner = game.winner() if game.phase == OVER else None
         for index, (who, tape) in enumerate(((YOU, game.you), (OTTO, game.otto))):
             box = pygame.Rect(ui.MARGIN + index * (panel_w + gap), y, panel_w, height)
-            ui.panel(surface, box, ui.PANEL)
+            ui.panel(surface, box, ui.PANEL, border=ui.GOOD if who == winner else None)
             name = "You" if who == YOU else "Otto"
-            ui.text(
+            score = ui.text(
                 surface,
                 f"{name}  {scores[who].total} pts",
                 (box.left + 10, box.top + 6),
@@ -358,27 +390,45 @@ class SoloScreen(Screen):
                 ui.ACCENT,
             )
             column_w = (box.width - 30) // 2
+            earlier: list[str] = []
+            top = box.top + LINE + 10
             for side_index, side in enumerate(("A", "B")):
                 column = tape.column(side)
                 left = box.left + 10 + side_index * (column_w + 10)
-                shown = column[-rows:]
-                hidden = len(column) - len(shown)
-                top = box.top + LINE + 10
-                if hidden:
-                    ui.text(
-                        surface,
-                        f"+{hidden}",
-                        (left + column_w, box.top + 6),
-                        ui.SMALL,
-                        ui.DIM,
-                        anchor="topright",
-                    )
+                if first is None:
+                    shown = column[-rows:]
+                    if len(column) > len(shown):
+                        earlier.append(f"{side} +{len(column) - len(shown)}")
+                else:
+                    shown = column[first : first + rows]
                 for row, card_id in enumerate(shown):
                     chip = pygame.Rect(left, top + row * (CHIP_H + 4), column_w, CHIP_H)
                     self.draw_chip(surface, game, card_id, chip, card_id in fresh)
                 if not column:
                     ui.text(surface, f"Trk {side}", (left + 8, top + 2), ui.SMALL, ui.DIM)
-        return y + height
+            note = "  ".join(earlier)
+            if who == winner:
+                note = "WINS"
+            if note:
+                ui.text(
+                    surface,
+                    note,
+                    (box.right - 10, box.top + 6),
+                    ui.SMALL,
+                    ui.GOOD if who == winner else ui.DIM,
+                    anchor="topright",
+                    max_width=box.right - 10 - score.right - 16,
+                )
+        return min(rows, longest), longest
+
+    @staticmethod
+    def scroll_mark(surface: pygame.Surface, centre: tuple[int, int], up: bool, lit: bool) -> None:
+        """A triangle pointing up or down: accent where more cards lie that way (the knob),
+        dim where the mixtapes end."""
+        x, y = centre
+        tip, base = (y - 9, y + 7) if up else (y + 9, y - 7)
+        points = [(x - 12, base), (x + 12, base), (x, tip)]
+        pygame.draw.polygon(surface, ui.ACCENT if lit else ui.DIM, points)
 
     @staticmethod
     def draw_chip(
@@ -401,18 +451,44 @@ class SoloScreen(Screen):
             max_width=chip.width - 24,
         )
 
-    def draw_over(self, surface: pygame.Surface, game: SoloGame, area: pygame.Rect) -> None:
+    def draw_over(self, surface: pygame.Surface, game: SoloGame) -> None:
+        """Game over: both whole mixtapes (the knob scrolls them by whole rows when they are
+        longer than the screen), each score in its panel's corner, the winner's panel framed
+        in green; under them each score's parts and the verdict."""
+        width, height = surface.get_size()
         scores = game.scores()
         you, otto = scores[YOU].total, scores[OTTO].total
         verdict = "You win!" if game.winner() == YOU else "Otto wins."
-        text = f"Game over. You {you}, Otto {otto}. {verdict}"
         if you == otto:
-            text += " A tie goes to Otto."
-        y = ui.paragraph(surface, text, area, ui.SMALL, ui.ACCENT)
-        for who, label in ((YOU, "You"), (OTTO, "Otto")):
-            s = scores[who]
-            line = f"{label}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
-            ui.text(surface, line, (area.left, y), ui.SMALL, max_width=area.width)
+            verdict += " A tie goes to Otto."
+        lines = [
+            f"{label} {s.total}: balance {s.balance_points} + flow {s.flow} + genres {s.genres}"
+            for label, s in (("You", scores[YOU]), ("Otto", scores[OTTO]))
+        ]
+        lines.append(f"Game over. {verdict}")
+        panels_h = height - 6 - len(lines) * LINE - 8
+        self.end_rows_shown, longest = self.draw_panels(surface, game, 6, panels_h, self.end_row)
+        self.end_row = max(0, min(self.end_row, longest - self.end_rows_shown))
+        y = 6 + panels_h + 6
+        if longest > self.end_rows_shown:  # where the rows shown are, beside the verdict
+            first, last = self.end_row + 1, self.end_row + self.end_rows_shown
+            right = width - ui.MARGIN
+            centre_y = y + (len(lines) - 1) * LINE + LINE // 2
+            self.scroll_mark(surface, (right - 12, centre_y), False, last < longest)
+            self.scroll_mark(surface, (right - 40, centre_y), True, first > 1)
+            ui.text(
+                surface,
+                f"rows {first}-{last} of {longest}",
+                (right - 62, centre_y),
+                ui.SMALL,
+                ui.DIM,
+                anchor="midright",
+            )
+        for index, line in enumerate(lines):
+            colour = ui.ACCENT if index == len(lines) - 1 else ui.TEXT
+            ui.text(
+                surface, line, (ui.MARGIN, y), ui.SMALL, colour, max_width=width - 2 * ui.MARGIN
+            )
             y += LINE
 
     def draw_choice(self, surface: pygame.Surface, game: SoloGame) -> None:
@@ -500,6 +576,8 @@ class SoloScreen(Screen):
             items.append((Action.OK, "Placed"))
         elif game is not None and game.phase == OVER:
             items.append((Action.OK, "Done"))
+            if self.longest(game) > self.end_rows_shown:
+                items.append(((Action.LEFT, Action.RIGHT), "Scroll"))
         items += [(Action.SEAT_1, "Undo"), (Action.BACK, "Menu")]
         return items
 
