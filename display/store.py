@@ -551,8 +551,8 @@ class Store:
     def close(self, timeout: float | None = None) -> None:
         """Write what is left and close. Under write-behind the writer gets ``timeout`` seconds
         (default :data:`CLOSE_TIMEOUT`: systemd's stop timeout must not run out on a card that
-        stopped answering); then :class:`StoreError` says which commits were not saved. A failed last write raises
-        ``sqlite3.OperationalError``."""
+        stopped answering); then :class:`StoreError` says which commits were not saved. A failed
+        last write raises ``sqlite3.OperationalError``."""
         finished = True
         timeout = CLOSE_TIMEOUT if timeout is None else timeout
         try:

@@ -88,14 +88,23 @@ def test_decode_photo_refuses_in_this_process_too() -> None:
         decode_photo(tiff_bomb())
 
 
+@pytest.fixture(scope="module")
+def gallery(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("gallery")
+    references = Gallery()
+    references.enroll("Brass Key", render_card_face("Brass Key", 0), "generated")
+    references.save(folder)
+    return folder
+
+
 @pytest.mark.parametrize("kind", ["tiff", "jpeg", "webp"])
 def test_identify_refuses_in_one_line(
-    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, kind: str, gallery: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make, suffix, _size = BOMBS[kind]
     photo = tmp_path / f"bomb{suffix}"
     photo.write_bytes(make())
-    code = main(["vision", "identify", str(photo), "--gallery", str(tmp_path / "none")])
+    code = main(["vision", "identify", str(photo), "--gallery", str(gallery)])
     err = capsys.readouterr().err
     assert code == 2 and "megapixels are refused" in err and len(err.strip().splitlines()) == 1
 

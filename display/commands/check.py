@@ -86,19 +86,7 @@ def register(commands: Any, benches: Any) -> None:
     secrecy.add_argument("--keep", type=Path, metavar="DIR", help="keep the screenshots in DIR")
     secrecy.set_defaults(func=secrecy_command)
 
-    faults = checks.add_parser(
-        "faults",
-        help="a full, locked or read-only card, planted links, image and parser bombs",
-        description="Replay the unlucky owner's and the attacker's cases through the real "
-        "command line: the card full to the last byte (a tmpfs), the database locked, a second "
-        "appliance, a read-only bind mount, planted links, three image bombs (peak memory "
-        "measured) and parser bombs. One line per case: what happened, held or not. Mounting "
-        "needs root; without it those cases are skipped.",
-    )
-    faults.add_argument(
-        "--only", help="comma-separated groups (default all): " + ", ".join(FAULT_GROUPS)
-    )
-    faults.set_defaults(func=faults_command)
+    _register_faults(checks)
 
     soak = checks.add_parser(
         "soak",
@@ -197,6 +185,22 @@ def fuzz_command(args: argparse.Namespace) -> int:
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1
+
+
+def _register_faults(checks: Any) -> None:
+    faults = checks.add_parser(
+        "faults",
+        help="a full, locked or read-only card, planted links, image and parser bombs",
+        description="Replay the unlucky owner's and the attacker's cases through the real "
+        "command line: the card full to the last byte (a tmpfs), the database locked, a second "
+        "appliance, a read-only bind mount, planted links, three image bombs (peak memory "
+        "measured) and parser bombs. One line per case: what happened, held or not. Mounting "
+        "needs root; without it those cases are skipped.",
+    )
+    faults.add_argument(
+        "--only", help="comma-separated groups (default all): " + ", ".join(FAULT_GROUPS)
+    )
+    faults.set_defaults(func=faults_command)
 
 
 def faults_command(args: argparse.Namespace) -> int:
