@@ -22,7 +22,7 @@ from typing import Any
 from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS
+from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS, CardType
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
@@ -54,7 +54,7 @@ class Projector:
         if texts:
             watched |= transformers
         if copier:
-            watched |= {i for i in alive if cards[i].type == "HERO"}
+            watched |= {i for i in alive if cards[i].type == CardType.HERO}
         if doublers:
             watched |= {i for i in alive if MUTANT in analysis.possible[i]}
         self.watched = sorted(watched)
@@ -64,11 +64,14 @@ class Projector:
             [i for i in sorted(loose - watched) if cards[i].type == kind] for kind in kinds
         ]
         levels = analysis.levels
-        caps = [99 if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels]
-        if doublers:
-            caps[MUTANT] = max(caps[MUTANT], 1)
+        # how many instances of each tag a watched card's key keeps (None: all of them)
+        caps: list[int | None] = [
+            None if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels
+        ]
+        if doublers and caps[MUTANT] == 0:
+            caps[MUTANT] = 1
         self.caps = tuple(caps)
-        self.exact = all(c == 99 for c in caps) and not copier
+        self.exact = all(c is None for c in caps) and not copier
         self.coded = [t for t in range(len(TAGS)) if levels[t] >= PRESENCE]
         self.counted = [t for t in range(len(TAGS)) if levels[t] == COUNTS]
         self.present = [t for t in range(len(TAGS)) if levels[t] == GLOBAL]
@@ -83,7 +86,9 @@ class Projector:
     def _row(self, row: tuple[int, ...]) -> Any:
         found = self._rows.get(row)
         if found is None:
-            found = tuple([min(r, c) for r, c in zip(row, self.caps, strict=True)])
+            found = tuple(
+                [r if c is None else min(r, c) for r, c in zip(row, self.caps, strict=True)]
+            )
             if self.idle:
                 found += (any(row[t] for t in self.idle),)
             self._rows[row] = found
@@ -180,7 +185,8 @@ class Settler:
 
         def useful(s: State, pos: int, tag: int) -> int:
             worth = self.analysis.useful(s, pos, tag)
-            if worth != IDLE or tag not in idle or hand[pos].type != "HERO" or pos in copiers:
+            hero = hand[pos].type == CardType.HERO
+            if worth != IDLE or tag not in idle or not hero or pos in copiers:
                 return worth
             row = s.tags[pos]  # a first idle tag lets Rogue take this HERO's power alone
             return USEFUL if row is not None and not any(row[t] for t in idle) else IDLE
