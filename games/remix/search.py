@@ -208,16 +208,20 @@ class Settler:
                         found.append(option)
         return found
 
-    def step(self, node: Node, pos: int, option: Any) -> Node:
-        states = []
-        for s in node.states:
+    def acted(self, states: tuple[State, ...], pos: int, option: Any) -> tuple[State, ...]:
+        """The states after the text at ``pos`` acted with ``option`` (copies)."""
+        after = []
+        for s in states:
             if s.tags[pos] is None:
-                states.append(s)  # the card is blanked in this view: its text does nothing
+                after.append(s)  # the card is blanked in this view: its text does nothing
                 continue
             s2 = s.copy()
             self.hand.act(s2, pos, option)
-            states.append(s2)
-        return Node(tuple(states), (*node.path, (pos, option)))
+            after.append(s2)
+        return tuple(after)
+
+    def step(self, node: Node, pos: int, option: Any) -> Node:
+        return Node(self.acted(node.states, pos, option), (*node.path, (pos, option)))
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
@@ -304,15 +308,19 @@ class Settler:
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
                     if after not in left:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
+                    last_text = finish is not None and after == full
                     for option in self.options(node, p, left[done]):
-                        child = self.step(node, p, option)
-                        if finish is not None and after == full:  # keep the best per signature
-                            value, signature = finish(child.states)
+                        if last_text:  # keep only the best per signature (no node per way)
+                            assert finish is not None
+                            states = self.acted(node.states, p, option)
+                            value, signature = finish(states)
                             kept = best.get(signature)
                             if kept is None or value > kept[0]:
+                                child = Node(states, (*node.path, (p, option)))
                                 best[signature] = (value, found, child)
                             found += 1
                             continue
+                        child = self.step(node, p, option)
                         key = (after, mark, self.key(child.states, left[after]))
                         if key not in nxt:
                             nxt[key] = (child, after, mark)
