@@ -392,8 +392,10 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
             plan.nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
             optimistic = hand.points(plan.nodes[0].states[0]) if valid else 0
         else:
-            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], [], valid))
-            if not plan.assumes:
+            # one view: the search itself is as cheap as a bound; more: bound it first
+            tests = [] if views else _tests(group)
+            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], tests, valid))
+            if not views:
                 plan.nodes = single
             optimistic = max(hand.points(n.states[0]) for n in single) if valid else 0
         if valid:
@@ -413,6 +415,11 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     options = {pos: option for pos, option in best.path if hand.hand[pos].tag_text is not None}
     order = tuple(pos for pos, _ in best.path)
     return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
+
+
+def _tests(group: list[Outcome]) -> list[tuple[int, int]]:
+    """The (view, blanking card) pairs whose test the endings of ``group`` assume."""
+    return sorted({(m, b) for o in group for m, b, _ in o.assumed})
 
 
 def _finisher(hand: Hand, masks: list[int], tests: list[tuple[int, int]], valid: bool) -> Finish:
@@ -435,7 +442,7 @@ def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None
     masks = [plan.mask, *plan.views]
     if plan.nodes is None:
         assert analysis is not None
-        tests = sorted({(m, b) for o in plan.group for m, b, _ in o.assumed})
+        tests = _tests(plan.group)
         plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
     best: Best | None = None
     for node in plan.nodes:
