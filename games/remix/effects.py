@@ -377,6 +377,12 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
     if out.tag_text is not None and out.gains:
         raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
+    out.levels = _levels(out)
+    return out
+
+
+def _levels(out: CompiledCard) -> tuple[tuple[int, Level], ...]:
+    """(tag, how much it matters) for every tag the card's effects read."""
     levels: dict[int, Level] = {}
     for tags, level in (
         (out.anywhere, Level.GLOBAL),
@@ -385,5 +391,4 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
     ):
         for t in tags:
             levels[t] = max(levels.get(t, Level.IGNORED), level)
-    out.levels = tuple(sorted(levels.items()))
-    return out
+    return tuple(sorted(levels.items()))
