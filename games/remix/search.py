@@ -210,6 +210,13 @@ class Settler:
 
     def acted(self, states: tuple[State, ...], pos: int, option: Any) -> tuple[State, ...]:
         """The states after the text at ``pos`` acted with ``option`` (copies)."""
+        if len(states) == 1:  # the common case, and the search's innermost loop
+            s = states[0]
+            if s.tags[pos] is None:
+                return states
+            s = s.copy()
+            self.hand.act(s, pos, option)
+            return (s,)
         after = []
         for s in states:
             if s.tags[pos] is None:
@@ -426,6 +433,11 @@ def _finisher(hand: Hand, masks: list[int], tests: list[tuple[int, int]], valid:
     """What a completed way is worth (its points, 0 in a hand that scores nothing) and what
     the sensitive blanking texts found in their views (``tests``: (mask, blanking card))."""
     where = [masks.index(mask) for mask, _ in tests]
+    if not tests:  # the common case, and the search's innermost loop: nothing to test
+        points = hand.points
+        if valid:
+            return lambda states: (points(states[0]), ())
+        return lambda states: (0, ())
 
     def finish(states: tuple[State, ...]) -> tuple[int, Any]:
         value = hand.points(states[0]) if valid else 0
