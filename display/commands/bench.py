@@ -94,10 +94,10 @@ def _remix(benches: Any) -> None:
     bench.add_argument(
         "--climb",
         type=int,
-        default=100,
+        default=40,
         metavar="STEPS",
         help="hill-climb STEPS swaps for each of 7, 8 and 10 cards towards the slowest hands and "
-        "list the ten slowest (default 100; 0: no climb)",
+        "list the ten slowest (default 40; 0: no climb)",
     )
     bench.set_defaults(func=bench_remix)
 

@@ -199,10 +199,6 @@ class TableSetup:
                 return story
         raise KeyError(player)
 
-    def seat_of(self, player: str) -> int:
-        """Seat number, counted from 1 clockwise."""
-        return self.players.index(player) + 1
-
     def to_json(self) -> dict[str, Any]:
         return {
             "players": list(self.players),

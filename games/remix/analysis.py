@@ -21,11 +21,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.remix.model import Hand
-from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAG_INDEX, TAGS, TECH
+from games.remix.names import (
+    HERO_OR_ALLY,
+    INTEL,
+    MUTANT,
+    TAG_INDEX,
+    TAGS,
+    TECH,
+    CardType,
+    Level,
+)
 from games.remix.rules import HARMFUL, HEROES, IDLE, OTHERS, SELF, USEFUL
 from games.remix.state import State
 
-IGNORED, GLOBAL, PRESENCE, COUNTS = 0, 1, 2, 3
+IGNORED, GLOBAL, PRESENCE, COUNTS = Level
 Feature = tuple[int, int]  # (card position, tag)
 
 
@@ -90,7 +99,7 @@ class Analysis:
             return [pos]
         if scope == OTHERS:
             return [j for j, c in enumerate(hand) if j != pos and c.type in HERO_OR_ALLY]
-        return [j for j, c in enumerate(hand) if j != pos and c.type == "HERO"]
+        return [j for j, c in enumerate(hand) if j != pos and c.type == CardType.HERO]
 
     def _possible(self) -> list[set[int]]:
         hand = self.hand.hand
@@ -146,9 +155,9 @@ class Analysis:
             changed = tags != before
         return tags
 
-    def _levels(self) -> tuple[int, ...]:
+    def _levels(self) -> tuple[Level, ...]:
         hand = self.hand.hand
-        levels = [IGNORED] * len(TAGS)
+        levels: list[Level] = [IGNORED] * len(TAGS)
         for c in hand:
             for t, level in c.levels:
                 levels[t] = max(levels[t], level)

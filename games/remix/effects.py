@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.remix.catalogue import Card, RemixError
-from games.remix.names import NUMBER_WORDS, TAG_INDEX, signed, tag_label, type_label
+from games.remix.names import (
+    HERO_OR_ALLY,
+    NUMBER_WORDS,
+    TAG_INDEX,
+    Level,
+    signed,
+    tag_label,
+    type_label,
+)
 from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
 from games.remix.state import Cond, Scorer, State, tag_counts
 
@@ -276,14 +284,14 @@ class CompiledCard:
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
-    levels: tuple[tuple[int, int], ...] = ()  # (tag, how much it matters) for the search
+    levels: tuple[tuple[int, Level], ...] = ()  # (tag, how much it matters) for the search
     tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
     hack_in: bool = False  # each Tech tag also counts as an Intel tag
     magneto: bool = False  # every Tech tag is ignored
 
     @property
     def hero_or_ally(self) -> bool:
-        return self.type in ("HERO", "ALLY")
+        return self.type in HERO_OR_ALLY
 
     @property
     def has_text(self) -> bool:
@@ -369,9 +377,18 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
     if out.tag_text is not None and out.gains:
         raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
-    levels: dict[int, int] = {}
-    for tags, level in ((out.anywhere, 1), (out.seen, 2), (out.reads, 3)):  # see rules.GLOBAL...
-        for t in tags:
-            levels[t] = max(levels.get(t, 0), level)
-    out.levels = tuple(sorted(levels.items()))
+    out.levels = _levels(out)
     return out
+
+
+def _levels(out: CompiledCard) -> tuple[tuple[int, Level], ...]:
+    """(tag, how much it matters) for every tag the card's effects read."""
+    levels: dict[int, Level] = {}
+    for tags, level in (
+        (out.anywhere, Level.GLOBAL),
+        (out.seen, Level.PRESENCE),
+        (out.reads, Level.COUNTS),
+    ):
+        for t in tags:
+            levels[t] = max(levels.get(t, Level.IGNORED), level)
+    return tuple(sorted(levels.items()))

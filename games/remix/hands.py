@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.remix.catalogue import Card, Catalogue, default_catalogue
+from games.remix.names import HERO_OR_ALLY, CardType
 
 # Cards whose owner has a decision to make (tag choices, blank targets) or whose blanking text
 # takes part in the owner-chosen order.
@@ -80,7 +81,7 @@ HARD_CARDS = tuple(
 def is_legal(cards: list[Card]) -> bool:
     """Printed types allow a score: at least one HERO or ALLY and one VILLAIN."""
     types = {card.type for card in cards}
-    return "VILLAIN" in types and bool(types & {"HERO", "ALLY"})
+    return CardType.VILLAIN in types and bool(types & HERO_OR_ALLY)
 
 
 def random_legal_hand(

@@ -23,7 +23,7 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import TAGS, TEXT_ORDER
+from games.remix.names import TAGS, TEXT_ORDER, CardType
 from games.remix.state import State, counted
 
 LOKI = "MR70"
@@ -159,7 +159,9 @@ class Hand:
     # ------------------------------------------------------------------ scoring
     def valid(self, s: State) -> bool:
         types = s.types
-        return bool(types.get("VILLAIN")) and bool(types.get("HERO") or types.get("ALLY"))
+        return bool(types.get(CardType.VILLAIN)) and bool(
+            types.get(CardType.HERO) or types.get(CardType.ALLY)
+        )
 
     def points(self, s: State, with_draw: bool = False) -> int:
         """Base power plus every bonus and penalty of the cards left (Loki's draw only when

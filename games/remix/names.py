@@ -7,6 +7,8 @@ rules and the compiler can all depend on it without depending on each other.
 
 from __future__ import annotations
 
+from enum import IntEnum, StrEnum
+
 TAGS: tuple[str, ...] = (
     "tech",
     "intel",
@@ -32,16 +34,32 @@ RANGE = TAG_INDEX["range"]
 MUTANT = TAG_INDEX["mutant"]
 ALL_TAGS = frozenset(range(len(TAGS)))
 
-TYPES: tuple[str, ...] = (
-    "HERO",
-    "ALLY",
-    "CONDITION",
-    "EQUIPMENT",
-    "LOCATION",
-    "MANEUVER",
-    "VILLAIN",
-)
-HERO_OR_ALLY = frozenset({"HERO", "ALLY"})
+
+class CardType(StrEnum):
+    """A card's type as the catalogue writes it (a str: it compares equal to "HERO")."""
+
+    HERO = "HERO"
+    ALLY = "ALLY"
+    CONDITION = "CONDITION"
+    EQUIPMENT = "EQUIPMENT"
+    LOCATION = "LOCATION"
+    MANEUVER = "MANEUVER"
+    VILLAIN = "VILLAIN"
+
+
+TYPES: tuple[str, ...] = tuple(CardType)
+HERO_OR_ALLY = frozenset({CardType.HERO, CardType.ALLY})
+
+
+class Level(IntEnum):
+    """How much of a tag can matter to a hand's score, a transform or a sensitive blanking
+    text (the search prunes with it; ordered: each level says more than the one before)."""
+
+    IGNORED = 0  # nothing reads it
+    GLOBAL = 1  # only whether the hand has it (Kang)
+    PRESENCE = 2  # which cards carry it (Mystique, Avoid Crossfire, "a HERO that has Agility")
+    COUNTS = 3  # also how many instances there are
+
 
 # The kinds of effect a card can declare in cards.toml (one per table).
 EFFECT_KINDS: tuple[str, ...] = (

@@ -22,7 +22,7 @@ from typing import Any
 from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS
+from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS, CardType
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
@@ -54,7 +54,7 @@ class Projector:
         if texts:
             watched |= transformers
         if copier:
-            watched |= {i for i in alive if cards[i].type == "HERO"}
+            watched |= {i for i in alive if cards[i].type == CardType.HERO}
         if doublers:
             watched |= {i for i in alive if MUTANT in analysis.possible[i]}
         self.watched = sorted(watched)
@@ -64,11 +64,14 @@ class Projector:
             [i for i in sorted(loose - watched) if cards[i].type == kind] for kind in kinds
         ]
         levels = analysis.levels
-        caps = [99 if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels]
-        if doublers:
-            caps[MUTANT] = max(caps[MUTANT], 1)
+        # how many instances of each tag a watched card's key keeps (None: all of them)
+        caps: list[int | None] = [
+            None if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels
+        ]
+        if doublers and caps[MUTANT] == 0:
+            caps[MUTANT] = 1
         self.caps = tuple(caps)
-        self.exact = all(c == 99 for c in caps) and not copier
+        self.exact = all(c is None for c in caps) and not copier
         self.coded = [t for t in range(len(TAGS)) if levels[t] >= PRESENCE]
         self.counted = [t for t in range(len(TAGS)) if levels[t] == COUNTS]
         self.present = [t for t in range(len(TAGS)) if levels[t] == GLOBAL]
@@ -83,7 +86,9 @@ class Projector:
     def _row(self, row: tuple[int, ...]) -> Any:
         found = self._rows.get(row)
         if found is None:
-            found = tuple([min(r, c) for r, c in zip(row, self.caps, strict=True)])
+            found = tuple(
+                [r if c is None else min(r, c) for r, c in zip(row, self.caps, strict=True)]
+            )
             if self.idle:
                 found += (any(row[t] for t in self.idle),)
             self._rows[row] = found
@@ -180,7 +185,8 @@ class Settler:
 
         def useful(s: State, pos: int, tag: int) -> int:
             worth = self.analysis.useful(s, pos, tag)
-            if worth != IDLE or tag not in idle or hand[pos].type != "HERO" or pos in copiers:
+            hero = hand[pos].type == CardType.HERO
+            if worth != IDLE or tag not in idle or not hero or pos in copiers:
                 return worth
             row = s.tags[pos]  # a first idle tag lets Rogue take this HERO's power alone
             return USEFUL if row is not None and not any(row[t] for t in idle) else IDLE
@@ -202,16 +208,27 @@ class Settler:
                         found.append(option)
         return found
 
-    def step(self, node: Node, pos: int, option: Any) -> Node:
-        states = []
-        for s in node.states:
+    def acted(self, states: tuple[State, ...], pos: int, option: Any) -> tuple[State, ...]:
+        """The states after the text at ``pos`` acted with ``option`` (copies)."""
+        if len(states) == 1:  # the common case, and the search's innermost loop
+            s = states[0]
             if s.tags[pos] is None:
-                states.append(s)  # the card is blanked in this view: its text does nothing
+                return states
+            s = s.copy()
+            self.hand.act(s, pos, option)
+            return (s,)
+        after = []
+        for s in states:
+            if s.tags[pos] is None:
+                after.append(s)  # the card is blanked in this view: its text does nothing
                 continue
             s2 = s.copy()
             self.hand.act(s2, pos, option)
-            states.append(s2)
-        return Node(tuple(states), (*node.path, (pos, option)))
+            after.append(s2)
+        return tuple(after)
+
+    def step(self, node: Node, pos: int, option: Any) -> Node:
+        return Node(self.acted(node.states, pos, option), (*node.path, (pos, option)))
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
@@ -298,15 +315,19 @@ class Settler:
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
                     if after not in left:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
+                    last_text = finish is not None and after == full
                     for option in self.options(node, p, left[done]):
-                        child = self.step(node, p, option)
-                        if finish is not None and after == full:  # keep the best per signature
-                            value, signature = finish(child.states)
+                        if last_text:  # keep only the best per signature (no node per way)
+                            assert finish is not None
+                            states = self.acted(node.states, p, option)
+                            value, signature = finish(states)
                             kept = best.get(signature)
                             if kept is None or value > kept[0]:
+                                child = Node(states, (*node.path, (p, option)))
                                 best[signature] = (value, found, child)
                             found += 1
                             continue
+                        child = self.step(node, p, option)
                         key = (after, mark, self.key(child.states, left[after]))
                         if key not in nxt:
                             nxt[key] = (child, after, mark)
@@ -378,8 +399,10 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
             plan.nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
             optimistic = hand.points(plan.nodes[0].states[0]) if valid else 0
         else:
-            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], [], valid))
-            if not plan.assumes:
+            # one view: the search itself is as cheap as a bound; more: bound it first
+            tests = [] if views else _tests(group)
+            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], tests, valid))
+            if not views:
                 plan.nodes = single
             optimistic = max(hand.points(n.states[0]) for n in single) if valid else 0
         if valid:
@@ -401,10 +424,20 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
 
 
+def _tests(group: list[Outcome]) -> list[tuple[int, int]]:
+    """The (view, blanking card) pairs whose test the endings of ``group`` assume."""
+    return sorted({(m, b) for o in group for m, b, _ in o.assumed})
+
+
 def _finisher(hand: Hand, masks: list[int], tests: list[tuple[int, int]], valid: bool) -> Finish:
     """What a completed way is worth (its points, 0 in a hand that scores nothing) and what
     the sensitive blanking texts found in their views (``tests``: (mask, blanking card))."""
     where = [masks.index(mask) for mask, _ in tests]
+    if not tests:  # the common case, and the search's innermost loop: nothing to test
+        points = hand.points
+        if valid:
+            return lambda states: (points(states[0]), ())
+        return lambda states: (0, ())
 
     def finish(states: tuple[State, ...]) -> tuple[int, Any]:
         value = hand.points(states[0]) if valid else 0
@@ -421,7 +454,7 @@ def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None
     masks = [plan.mask, *plan.views]
     if plan.nodes is None:
         assert analysis is not None
-        tests = sorted({(m, b) for o in plan.group for m, b, _ in o.assumed})
+        tests = _tests(plan.group)
         plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
     best: Best | None = None
     for node in plan.nodes:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from games.remix.catalogue import Card
-from games.remix.names import INTEL, MUTANT, TAGS, TECH
+from games.remix.names import INTEL, MUTANT, TAGS, TECH, CardType
 
 NO_TAGS: tuple[int, ...] = (0,) * len(TAGS)
 Row = tuple[int, ...]
@@ -140,7 +140,7 @@ class State:
         return row is not None and row[tag] > 0
 
     def is_mutant_hero(self, pos: int) -> bool:
-        return self.hand[pos].type == "HERO" and self.has(pos, MUTANT)
+        return self.hand[pos].type == CardType.HERO and self.has(pos, MUTANT)
 
     def double(self, hero: int, tag: int) -> bool:
         """Count one of a Mutant HERO's tags twice (Moira, Xavier Mansion): one more instance,
