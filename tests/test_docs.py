@@ -369,3 +369,22 @@ def test_the_manual_builds(manual: Path) -> None:
     )
     assert build.returncode == 0, build.stderr[-3000:]
     assert (manual / "site" / "index.html").is_file()
+
+
+TEST_NAME = re.compile(r"\b(test_[a-z0-9_]+)(\.py)?\b")
+
+
+def test_every_test_a_page_names_exists() -> None:
+    """A reading that names the test pinning it names a real one (and a real test file)."""
+    files = {path.name for path in (ROOT / "tests").glob("test_*.py")}
+    defined = {
+        name
+        for path in (ROOT / "tests").glob("test_*.py")
+        for name in re.findall(r"^\s*def (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+    }
+    for path in PAGES:
+        for name, is_file in TEST_NAME.findall(path.read_text(encoding="utf-8")):
+            if is_file:
+                assert f"{name}.py" in files, f"{path.name} names a missing tests/{name}.py"
+            else:
+                assert name in defined, f"{path.name} names a test that does not exist: {name}"
