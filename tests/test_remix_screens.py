@@ -193,7 +193,7 @@ def test_a_hand_of_six_says_so_before_any_total(app: Any, recorder: TextRecorder
     assert "retake or add one" in words
     assert screen.score_value() is None  # no total yet
     assert str(score_hand(SIX).total) not in words.split("\n")
-    app.press(Action.LEFT)  # on "+ add a missed card"
+    app.press(Action.LEFT)  # on "+ Add a card"
     app.press(Action.OK)
     app.type_text("Mystique")
     app.press(Action.OK)

@@ -452,8 +452,11 @@ class PhotoReviewScreen(SlowWork):
                     mark = " (fixed)"
                 label = f"{prefix} {self.card_label(card.name or '')}{mark}"
             rows.append((label, STATUS_COLOURS[status] if status != OK else ui.TEXT))
-        rows.append(("+ add a missed card", ui.DIM))
-        rows.append((self.finish_label, ui.GOOD if self.ready() else ui.DIM))
+        rows.append(("+ Add a card", ui.DIM))
+        # green only when one OK there does what it says (a wrong count asks first)
+        rows.append(
+            (self.finish_label, ui.GOOD if self.ready() and not self.count_short() else ui.DIM)
+        )
         return rows
 
     def legend(self) -> list[LegendItem]:
