@@ -155,7 +155,7 @@ def test_breakdown_words_are_at_least_small(app: Any, recorder: TextRecorder) ->
         drawn = scroll_through(app, recorder)
         small = [d.content for d in drawn if d.size < ui.SMALL and d.content]
         assert not small
-        assert screen.scroll == screen.last_scroll > 0  # the knob reached the end
+        assert screen.scroll >= screen.last_scroll > 0  # the knob reached the end
         app.pop()
 
 
@@ -508,3 +508,27 @@ def test_a_weak_lookalike_is_offered_but_not_under_the_cursor(
     app.press(Action.OK)
     app.press(Action.OK)
     assert hand.cards[0].name == "Black Widow"
+
+
+def test_the_breakdown_pages_by_whole_rows(app: Any, recorder: TextRecorder) -> None:
+    """Each knob step shows a page whose first line is a row's first line (a card's name and
+    points, or a decision): never the half of a card's reasons at the top."""
+    screen = result_screen(app, ANN)
+    app.render()
+    starts = screen.row_starts()
+    pages = [screen.scroll]
+    for _ in range(12):
+        app.press(Action.RIGHT)
+        app.render()
+        pages.append(screen.scroll)
+    assert all(page in starts for page in pages)
+    assert pages[-1] >= screen.last_scroll > 0  # to the end...
+    shown = pages[0]
+    for page in sorted(set(pages))[1:]:
+        assert page - shown <= screen.visible  # ...with no line skipped between pages
+        shown = page
+    for _ in range(12):
+        app.press(Action.LEFT)
+        app.render()
+        assert screen.scroll in starts
+    assert screen.scroll == 0

@@ -221,11 +221,17 @@ class PickScreen(MenuScreen):
             self.draw_letters(surface, letters_top)
 
     def draw_top(self, surface: pygame.Surface) -> int:
+        """The prompt, wrapped (two lines at most, so the list keeps its room)."""
         if not self.prompt:
             return 8
         width = surface.get_width()
-        line = ui.fit(self.prompt, ui.SMALL, width - 2 * ui.MARGIN)
-        return ui.text(surface, line, (ui.MARGIN, 6), ui.SMALL).bottom + 6
+        lines = ui.wrap(self.prompt, ui.SMALL, width - 2 * ui.MARGIN)
+        if len(lines) > 2:
+            lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, width - 2 * ui.MARGIN)]
+        y = 6
+        for line in lines:
+            y = ui.text(surface, line, (ui.MARGIN, y), ui.SMALL).bottom
+        return y + 6
 
     def draw_letters(self, surface: pygame.Surface, top: int) -> int:
         """The letter row, scrolled to keep the current group in view; returns its bottom."""
