@@ -47,6 +47,7 @@ wall_clock = time.time
 
 GO_HZ = 1760.0  # the count-in's last beep, when the sand runs again
 BACK_HINT_SECONDS = 3.0  # after a short BACK press the legend says to hold it, this long
+NOTICE_SECONDS = 3.0  # a message over the title (declared, taken back, too late...)
 
 
 def sand_depths(fraction: float, bulb: float, half: float, neck: float) -> tuple[float, float]:
@@ -150,6 +151,7 @@ class ScriptingScreen(GameScreen):
         self.glass = pygame.Rect(0, 0, 0, 0)  # where the hourglass was last drawn (content area)
         self._lit_seats: tuple[int, ...] | None = None  # seat LEDs last lit (None: not yet)
         self.banner = pygame.Rect(0, 0, 0, 0)  # the ALL DONE / TIME IS UP banner, once drawn
+        self.notice_text, self.notice_until = "", -1.0
 
     @property
     def scripting(self) -> Scripting:
@@ -190,25 +192,25 @@ class ScriptingScreen(GameScreen):
         True if this press declared it done."""
         stories = self.game.setup.story_names
         if index >= len(stories):
-            self.app.toast(f"There is no story at seat {index + 1} this game.")
+            self.notice(f"There is no story at seat {index + 1} this game.")
             return False
         story = stories[index]
         now = self.app.clock.now()
         if story in self.scripting.done_order:
             if self.scripting.timed_out:
-                self.app.toast("Time is up: declarations are final.")
+                self.notice("Time is up: declarations are final.")
                 return False
             if now - self.pressed_at.get(story, -1e9) <= UNDO_WINDOW:
                 self.undo(story)
             else:
                 # Too late for a quick second press: a stray press must not undo, so taking
                 # it back now is a deliberate hold of the same button (handle_hold).
-                self.app.toast(f"{story} is done. To take it back, hold {self.key_name(index)}.")
+                self.notice(f"{story} is done. To take it back, hold {self.key_name(index)}.")
             return False
         try:
             self.game.declare_done(story)
         except ScriptingError as error:
-            self.app.toast(str(error))
+            self.notice(str(error))
             return False
         self.pressed_at[story] = now
         if len(self.scripting.done_order) == 1:
@@ -234,7 +236,7 @@ class ScriptingScreen(GameScreen):
         else:
             self.timer.resume(now)
         self.app.hardware.beep(880.0, 0.08)
-        self.app.toast(f"{story}: not done after all - keep scripting.")
+        self.notice(f"{story}: not done after all - keep scripting.")
         self.save()
 
     def handle(self, action: Action) -> None:
@@ -286,7 +288,7 @@ class ScriptingScreen(GameScreen):
         if index >= len(stories) or stories[index] not in self.scripting.done_order:
             return
         if self.scripting.timed_out:
-            self.app.toast("Time is up: declarations are final.")
+            self.notice("Time is up: declarations are final.")
             return
         self.undo(stories[index])
 
@@ -333,8 +335,35 @@ class ScriptingScreen(GameScreen):
             self.app.hardware.set_seat_leds(seats)
 
     # -- drawing ------------------------------------------------------------------------------
+    def notice(self, content: str) -> None:
+        """A short message for :data:`NOTICE_SECONDS` drawn over the round's title - not a
+        toast, which would take the legend's place, and the legend says how to undo."""
+        self.notice_text, self.notice_until = content, self.app.clock.now() + NOTICE_SECONDS
+
+    def draw_notice(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        if self.app.clock.now() >= self.notice_until:
+            return
+        lines = ui.wrap(self.notice_text, ui.SMALL, area.width - 24)[:2]
+        line_h = ui.font(ui.SMALL).get_linesize()
+        box = pygame.Rect(area.left, area.top, area.width, line_h * len(lines) + 12)
+        ui.panel(surface, box, ui.HEADER, border=ui.INFO)
+        for index, line in enumerate(lines):
+            ui.text(
+                surface,
+                line,
+                (box.centerx, box.top + 6 + index * line_h),
+                ui.SMALL,
+                ui.TEXT,
+                "midtop",
+            )
+
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
+        self.draw_scene(surface, width, height)
+        right = pygame.Rect(self.glass.right + 18, 0, width - self.glass.right - 30, height)
+        self.draw_notice(surface, right)
+
+    def draw_scene(self, surface: pygame.Surface, width: int, height: int) -> None:
         now = self.app.clock.now()
         remaining = self.timer.remaining(now)
         warning = self.timer.running and remaining <= WARNING_SECONDS
