@@ -532,3 +532,16 @@ def test_the_breakdown_pages_by_whole_rows(app: Any, recorder: TextRecorder) -> 
         app.render()
         assert screen.scroll in starts
     assert screen.scroll == 0
+
+
+def test_a_letter_chosen_shows_its_names_from_the_top(app: Any, recorder: TextRecorder) -> None:
+    unread_card(app, [])
+    pick = app.top
+    letters = [name for name, _ in pick.groups]
+    for _ in range(letters.index("S")):
+        app.press(Action.RIGHT)
+    app.press(Action.OK)  # into the names under S
+    labels = [label for _, label, _ in pick.options]
+    drawn = [d.content for d in recorder.frame(app) if d.content.strip("> ") in labels]
+    assert drawn[0].strip("> ") == "Sauron"  # no names of R above it
+    assert all(name.strip("> ")[:1] in "STU" for name in drawn)
