@@ -333,7 +333,8 @@ class SoloScreen(Screen):
             return
         y = 6
         if self.message:
-            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 2 * LINE)
+            # three lines: Otto's longest reasons whole (the tapes move down to make room)
+            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 3 * LINE)
             y = ui.paragraph(surface, self.message, area, ui.SMALL, ui.INFO) + 6
         if game is None:
             area = pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, height - y - 10)
