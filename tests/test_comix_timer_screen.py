@@ -17,7 +17,8 @@ from display.clock import FakeClock
 from display.launch import RunOptions, build_app
 from display.screens.comix.common import NAMESPACE, TIMER_KEY, save_game
 from display.screens.comix.menu import ComixMenuScreen
-from display.screens.comix.timer import ScriptingScreen, sand_depths
+from display.screens.comix.timer import ScriptingScreen
+from display.widgets.hourglass import sand_depths
 from games.comix import Game, TableSetup
 
 TITLE = "The Craziest Day of My Life"
