@@ -86,8 +86,8 @@ def ballot_steps(stories: list[str], ballot: dict[str, list[str]]) -> list[list[
             offered = ["neutral"]
         # each step opens on the "?" disc: RIGHT brings up the first token in hand, LEFT the
         # last; the shorter way round
-        right, left = offered.index(token) + 1, len(offered) - offered.index(token)
-        turns = ["press right"] * right if right <= left else ["press left"] * left
+        rights, lefts = offered.index(token) + 1, len(offered) - offered.index(token)
+        turns = ["press right"] * rights if rights <= lefts else ["press left"] * lefts
         steps.append([*turns, "press ok"])
         placed.append(token)
     return steps
