@@ -52,8 +52,3 @@ class Action(Enum):
 
 
 SEAT_ACTIONS = (Action.SEAT_1, Action.SEAT_2, Action.SEAT_3, Action.SEAT_4, Action.SEAT_5)
-
-
-def seat_action(seat: int) -> Action:
-    """Seat number 1..5 -> its Action."""
-    return SEAT_ACTIONS[seat - 1]

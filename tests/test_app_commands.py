@@ -38,9 +38,30 @@ def test_demo_writes_a_png_for_every_shot(tmp_path: Path, capsys, monkeypatch):
         return targets
 
     monkeypatch.setattr(ui, "legend_bar", legend_bar)
+    # Must-read text cut short: a line shortened with "..." (ui.fit, which ui.text uses for
+    # max_width) or a paragraph whose last lines fall off its box. None may be, on any screen.
+    cut: set[str] = set()
+    real_fit, real_paragraph = ui.fit, ui.paragraph
+
+    def fit(content, size, max_width):
+        shown = real_fit(content, size, max_width)
+        if shown != content:
+            cut.add(f"{content!r} shown as {shown!r}")
+        return shown
+
+    def paragraph(surface, content, rect, size=ui.SMALL, color=ui.TEXT, align="left"):
+        bottom = real_paragraph(surface, content, rect, size, color, align)
+        lines = len(ui.wrap(content, size, rect.width))
+        if (bottom - rect.top) // ui.font(size).get_linesize() < lines:
+            cut.add(f"{content!r}: its last lines fall off")
+        return bottom
+
+    monkeypatch.setattr(ui, "fit", fit)
+    monkeypatch.setattr(ui, "paragraph", paragraph)
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out)]) == 0
     assert dropped == set()  # every key a demo screen uses is in its legend
+    assert cut == set()  # and no must-read text is cut
     printed = capsys.readouterr().out.strip().splitlines()
     assert printed[-1] == str(out)
     tour = sorted((out / "10-home").glob("*.png"))

@@ -249,8 +249,9 @@ def test_every_phase_screen_comes_back_after_a_restart(tmp_path: Path, cut: int,
 
 
 def test_names_on_the_on_screen_keyboard(tmp_path: Path) -> None:
-    keyboard = ["press ok"] + ["press right"] * 13 + ["press ok", "press ok"]  # A, N, N
-    keyboard += ["press right"] * 17 + ["press ok"]  # DONE
+    # the cursor starts on the likeliest first letter (J), one step left of A; then N, N
+    keyboard = ["press right", "press ok", "press ok", "press ok"]
+    keyboard += ["hold ok 2"]  # Done (the letter the hold's press typed is taken back)
     lines = ["press ok", "press ok", "press right", "press ok", "press ok", *keyboard]
     lines += ["type Bob", "press ok", "type Cy", "press ok", "type Di", "press ok", "press ok"]
     lines += ["press right"] * 6 + ["press ok"]

@@ -17,7 +17,8 @@ from display.clock import FakeClock
 from display.launch import RunOptions, build_app
 from display.screens.comix.common import NAMESPACE, TIMER_KEY, save_game
 from display.screens.comix.menu import ComixMenuScreen
-from display.screens.comix.timer import ScriptingScreen, sand_depths
+from display.screens.comix.timer import ScriptingScreen
+from display.widgets.hourglass import sand_depths
 from games.comix import Game, TableSetup
 
 TITLE = "The Craziest Day of My Life"
@@ -468,3 +469,16 @@ def test_ok_and_the_knob_act_only_with_more_stories_than_seats_and_show_a_cursor
         assert table.screen.scripting.done_order == []
     finally:
         table.close()
+
+
+def test_messages_leave_the_legend_in_place(table: Table, monkeypatch) -> None:
+    """A press too late to take 'done' back says to hold the button - over the title, not as
+    a toast in the legend's place, as the legend is what says how to undo."""
+    table.press("seat_1")
+    table.advance(3)
+    table.press("seat_1")
+    texts = [t for t, _, _ in drawn_texts(table, monkeypatch)]
+    assert any("To take it back, hold SEAT 1" in t for t in texts)
+    assert "Done; hold to undo" in texts  # the legend, still there
+    table.advance(3.1)
+    assert not any("take it back" in t for t, _, _ in drawn_texts(table, monkeypatch))

@@ -91,3 +91,35 @@ def test_a_new_remix_table_offers_the_same_players_in_order(tmp_path: Path) -> N
         assert keyboard.keys()[:3] == ["Cat", "Ann", "Ben"] and keyboard.cursor == 0
         app.press(Action.OK)  # one press: Cat is the first player again
         assert app.top.who == "Cat"  # type: ignore[attr-defined]
+
+
+def test_nothing_enrolled_offers_no_export_and_a_finished_solo_game_says_so(
+    tmp_path: Path,
+) -> None:
+    from display.screens.enrol.menu import EnrolMenuScreen
+    from display.screens.mixtape.common import NAMESPACE, SOLO_KEY
+
+    with sim_app(tmp_path) as app:
+        enrol = EnrolMenuScreen(app)
+        app.push(enrol)
+        assert "Export to one file" not in labels(enrol)  # an export of nothing is no file
+        assert "Import from the file" in labels(enrol)
+        app.pop()
+        app.store.put(NAMESPACE, SOLO_KEY, {"kind": "mixtape-solo", "phase": "over"})
+        menu = MixtapeMenuScreen(app)
+        notes = {label: note for _, label, note in menu.rows()}
+        assert notes["Solo game vs Otto"] == "game over"  # not "in progress"
+
+
+def test_six_long_names_never_run_over_the_names_label(tmp_path: Path) -> None:
+    from display import ui
+
+    with sim_app(tmp_path) as app:
+        setup = SetupScreen(app)
+        app.push(setup)
+        setup.count = 6
+        setup.set_names(["Annabel", "Benedict", "Catherine", "Dominic", "Evelyn", "Florence"])
+        note = setup.value_text("names")
+        assert note.startswith("Annabel, Benedict") and note.endswith("+3")
+        room = app.size[0] - 2 * ui.MARGIN - 62 - 24  # the row less its marks
+        assert ui.text_width("Names", ui.MEDIUM) + ui.text_width(note, ui.SMALL) < room

@@ -166,7 +166,7 @@ def test_a_doubtful_card_is_confirmed_before_scoring(tmp_path: Path) -> None:
         screen.reading = Reading(cards, 0.4, (160, 120))
         screen.selected = 3
         app.push(screen)
-        assert not screen.ready() and "1 card(s) to settle" in screen.score_text()
+        assert not screen.ready() and "1 card to settle" in screen.score_text()
         app.press(Action.OK)  # the pick list, the recogniser's name first
         assert app.top.kind == "flow.pick"
         assert app.top.options[0][0] == "Selene" and app.top.options[1][0] == "Sentinels"

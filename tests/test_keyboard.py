@@ -11,6 +11,7 @@ from flowkit import sim_app
 from display.actions import Action
 from display.screens.comix.setup import NamesScreen
 from display.widgets.keyboard import KEYS, KeyboardScreen, recent_names, remember_names
+from display.widgets.name_letters import next_letters
 
 
 class Asker:
@@ -70,10 +71,11 @@ def test_typed_letters_narrow_the_names_offered_and_a_new_name_is_remembered(
         keyboard.at = "B"
         app.press(Action.OK)
         assert keyboard.text == "B" and keyboard.keys()[:2] == ["Bea", "Ben"]
-        assert keyboard.keys()[keyboard.cursor] == "B"  # the cursor stays on its key
+        # the cursor on the likeliest next letter of a name, the names just before it
+        assert keyboard.keys()[keyboard.cursor] == keyboard.likeliest() == "E"
         keyboard.at = "O"
         app.press(Action.OK)
-        assert keyboard.keys()[0] == "A"  # "Bo": no recent name starts so
+        assert keyboard.offered() == []  # "Bo": no recent name starts so
         keyboard.at = "B"
         app.press(Action.OK)
         app.press(Action.SHUTTER)
@@ -130,5 +132,20 @@ def test_holding_ok_finishes_without_the_letter_its_press_typed(tmp_path: Path) 
         app.release(Action.OK)
         assert app.top is names and names.names[0] == "Ann" and recent_names(app) == ["Ann"]
         app.press(Action.OK)
-        app.press(Action.OK)  # a press types, as ever
-        assert isinstance(app.top, KeyboardScreen) and app.top.text == "A"
+        app.press(Action.OK)  # a press types, as ever (the likeliest first letter of a name)
+        assert isinstance(app.top, KeyboardScreen) and app.top.text == next_letters("", 1)[0]
+
+
+def test_a_new_three_letter_name_by_knob_takes_at_most_12_presses(tmp_path: Path) -> None:
+    """The likely next letters come first: after each letter the cursor is on the likeliest
+    one, the others either side; the grid is unchanged for taps and typing."""
+    from display.checks.presses_keyboard import NAMES, type_one
+
+    counts = sorted(c.steps + c.presses for c in (type_one(name, fast=False) for name in NAMES))
+    assert counts[len(counts) // 2] <= 12  # the median, slow turns (detents + OK + hold)
+    with sim_app(tmp_path) as app:
+        keyboard = KeyboardScreen(app, "Name", names=True)
+        app.push(keyboard)
+        keyboard.handle_text("Z")  # typed text: unchanged, the cursor on DONE
+        assert keyboard.text == "Z" and keyboard.keys()[keyboard.cursor] == "DONE"
+        assert keyboard.keys()[-len(KEYS) :] == KEYS  # the grid, as ever

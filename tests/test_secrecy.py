@@ -20,6 +20,7 @@ from display.checks.scenarios import (
     FOUR_BALLOTS,
     FOUR_BALLOTS_OTHER,
     ballot_presses,
+    ballot_steps,
     comix_game,
     comix_setup,
 )
@@ -76,7 +77,8 @@ def test_a_crash_mid_ballot_reports_no_ballot(
     lines = comix_setup(FOUR, rounds=1) + ["press ok", "press seat1", "press seat2"]
     lines += ["press seat3", "press seat4", "press ok"] + ["press ok"] * 4
     lines += ballot_presses(FOUR, FOUR_BALLOTS["Ann"])  # Ann's ballot is sealed
-    lines += ballot_presses(FOUR, FOUR_BALLOTS["Ben"])[:7]  # Ben places two tokens
+    first, second = ballot_steps(FOUR, FOUR_BALLOTS["Ben"])[:2]
+    lines += ["hold ok 2", *first, *second]  # Ben places two tokens
     original_place = comix_ballot.BallotScreen.place
 
     def place_then_fail(self: comix_ballot.BallotScreen, token: object) -> None:

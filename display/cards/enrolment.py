@@ -112,12 +112,6 @@ class Enrolment:
         entry = self.cards.get(key)
         return None if entry is None else str(entry["name"])
 
-    def key_of(self, name: str) -> str | None:
-        for key, entry in self.cards.items():
-            if entry["name"] == name:
-                return key
-        return None
-
     def gallery(self) -> Any:
         """The recogniser's gallery of every enrolled card (loaded once, kept up to date)."""
         if self._gallery is None:

@@ -84,8 +84,11 @@ def ballot_steps(stories: list[str], ballot: dict[str, list[str]]) -> list[list[
         offered = [t for t in PICK_ORDER if left[t] > 0]
         if index == len(wanted) - 1 and "neutral" not in placed:
             offered = ["neutral"]
-        # each step opens on the "?" disc: the first RIGHT brings up the first token in hand
-        steps.append(["press right"] * (offered.index(token) + 1) + ["press ok"])
+        # each step opens on the "?" disc: RIGHT brings up the first token in hand, LEFT the
+        # last; the shorter way round
+        rights, lefts = offered.index(token) + 1, len(offered) - offered.index(token)
+        turns = ["press right"] * rights if rights <= lefts else ["press left"] * lefts
+        steps.append([*turns, "press ok"])
         placed.append(token)
     return steps
 

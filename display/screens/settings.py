@@ -13,6 +13,7 @@ from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
 from display.widgets.confirm import ConfirmScreen, Saved, UndoOffer, keep_for_undo
 from display.widgets.keyboard import KeyboardScreen
+from display.widgets.menu import MenuScreen
 
 if TYPE_CHECKING:
     from display.app import App
@@ -42,43 +43,27 @@ def clear_saved_games(app: App) -> Saved:
 
 
 @register_screen
-class SettingsScreen(Screen):
+class SettingsScreen(MenuScreen):
+    """Sound, status LED, the table's name, clearing saved games (with undo), About: the
+    menu widget's rows, moves, taps and undo offer; OK changes the chosen setting."""
+
     kind = "settings"
     title = "Settings"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
-        self.selected = 0
-        self.undo: UndoOffer | None = None  # the saved games just cleared, for a few seconds
-        self._rows: list[pygame.Rect] = []
+    def rows(self) -> list[tuple[str, str, str]]:
+        current = settings.load(self.app.store)
+        on_off = {True: "ON", False: "OFF"}
+        labels = {
+            "sound": ("Sound", on_off[current.sound]),
+            "status_led": ("Status LED", on_off[current.status_led]),
+            "table_name": ("Table name", current.table_name or "none"),
+            "clear": ("Clear saved games", ""),
+            "about": ("About this Tablekeeper", ""),
+        }
+        return [(item, *labels[item]) for item in ITEMS]
 
-    def undo_live(self) -> bool:
-        return self.undo is not None and self.undo.live(self.app.clock.now())
-
-    def update(self, now: float) -> None:
-        if self.undo is not None and not self.undo.live(now):
-            self.undo = None
-
-    def handle(self, action: Action) -> None:
-        if action is Action.BACK and self.undo is not None and self.undo_live():
-            self.undo.take(self.app)
-            self.undo = None
-        elif action is Action.LEFT:
-            self.selected = (self.selected - 1) % len(ITEMS)
-        elif action is Action.RIGHT:
-            self.selected = (self.selected + 1) % len(ITEMS)
-        elif action is Action.OK:
-            self.choose(ITEMS[self.selected])
-        elif action is Action.BACK:
-            self.app.pop()
-
-    def handle_tap(self, x: int, y: int) -> bool:
-        for index, row in enumerate(self._rows):
-            if row.collidepoint(x, y):
-                self.selected = index
-                self.choose(ITEMS[index])
-                return True
-        return False
+    def open(self, key: str) -> None:
+        self.choose(key)
 
     def choose(self, item: str) -> None:
         current = settings.load(self.app.store)
@@ -117,40 +102,16 @@ class SettingsScreen(Screen):
             current.table_name = result or ""
             settings.save(self.app.store, self.app.hardware, current)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        current = settings.load(self.app.store)
-        on_off = {True: "ON", False: "OFF"}
-        items = [
-            ui.MenuItem("Sound", on_off[current.sound]),
-            ui.MenuItem("Status LED", on_off[current.status_led]),
-            ui.MenuItem("Table name", current.table_name or "none"),
-            ui.MenuItem("Clear saved games", ""),
-            ui.MenuItem("About this Tablekeeper", ""),
-        ]
-        bottom = height - (70 if self.undo_live() else 16)
-        area = pygame.Rect(ui.MARGIN, 16, width - 2 * ui.MARGIN, bottom - 16)
-        self._rows = ui.menu(surface, items, self.selected, area)
-        if self.undo is not None and self.undo_live():
-            self.undo.draw(surface, self.app.clock.now())
-
     def legend(self) -> list[LegendItem]:
-        back: LegendItem = (Action.BACK, "Back")
-        if self.undo is not None and self.undo_live():
-            back = self.undo.legend_item(self.app.clock.now())
-        return [((Action.LEFT, Action.RIGHT), "Choose"), (Action.OK, "Change"), back]
-
-    def snapshot(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"selected": self.selected}
-        if self.undo is not None and self.undo_live():
-            data["undo"] = self.undo.to_json(self.app.clock.now())
-        return data
+        return [
+            (key, "Change" if key is Action.OK else meaning) for key, meaning in super().legend()
+        ]
 
     @classmethod
     def restore(cls, app: App, data: dict[str, Any]) -> Screen:
-        screen = cls(app)
-        screen.selected = int(data.get("selected", 0)) % len(ITEMS)
-        screen.undo = UndoOffer.from_json(data.get("undo"), app.clock.now())
+        screen = super().restore(app, data)
+        assert isinstance(screen, SettingsScreen)
+        screen.selected %= len(ITEMS)
         return screen
 
 

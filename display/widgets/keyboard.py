@@ -17,6 +17,10 @@ The buttons, the same wherever the keyboard is used:
 * LEFT/RIGHT (the knob) move over the keys - turned fast, the cursor jumps further (up to
   ``MAX_JUMP`` keys a detent) - OK types the key (DEL deletes, DONE finishes); a tap on a key
   types it. The cursor starts on the first recent name, or on A (on DONE when there is text);
+* a name keyboard also offers a row of the letters most likely to come next in a name
+  (:mod:`~display.widgets.name_letters`), first in the knob's order: after each letter typed
+  the cursor is on the likeliest next one, so a short name takes a few steps, not a trip
+  round the alphabet (the grid itself, taps and typed text are unchanged);
 * holding OK finishes, like DONE (the letter its press typed is taken back);
 * BACK deletes the last character; on an empty field BACK cancels (nothing typed is lost by one
   press); holding BACK goes home, as everywhere;
@@ -36,6 +40,7 @@ import pygame
 from display import ui
 from display.actions import Action
 from display.screen import LegendItem, Screen, register_screen
+from display.widgets.name_letters import next_letters
 
 if TYPE_CHECKING:
     from display.app import App
@@ -50,6 +55,7 @@ RECENT_LIMIT = 12
 SHOWN_NAMES = 4  # recent names offered at once (one row of keys)
 FAST_TURN = 0.12  # seconds between two detents the same way that count as a fast turn
 MAX_JUMP = 4  # keys a single detent moves at most, turned fast
+SUGGESTED = 8  # likely next letters a name keyboard offers first
 
 
 def recent_names(app: App) -> list[str]:
@@ -96,9 +102,11 @@ class KeyboardScreen(Screen):
         self.title = title or prompt
         self.names = names
         self.exclude = [str(name) for name in exclude]
-        offered = self.offered()
-        #: the key under the cursor (a label: the keys offered change as letters are typed)
-        self.at = DONE if self.text else (offered[0] if offered else "A")
+        #: the key under the cursor (a label: the keys offered change as letters are typed);
+        #: ``on_suggested``: the label is in the row of likely next letters, not the grid
+        self.at, self.on_suggested = DONE, False
+        if not self.text:
+            self.to_first_key()
         self._turn: tuple[int, float, int] = (0, -1e9, 0)  # direction, time, fast streak
         self._before_press = self.text  # the text before the last OK (a hold of it: Done)
         self._keys: list[pygame.Rect] = []
@@ -121,16 +129,54 @@ class KeyboardScreen(Screen):
         ]
         return names[:SHOWN_NAMES]
 
+    def suggested(self) -> list[str]:
+        """The likely next letters of a name in the order of their row: the likeliest in the
+        middle (where the cursor lands), the next ones alternately right and left of it, so
+        either way of the knob reaches them (none for other text, or a full field)."""
+        if not self.names or len(self.text) >= self.limit:
+            return []
+        likely = next_letters(self.text, SUGGESTED)
+        row: list[str] = []
+        for rank, letter in enumerate(likely):
+            if rank % 2:
+                row.append(letter)
+            else:
+                row.insert(0, letter)
+        return row
+
+    def likeliest(self) -> str | None:
+        suggested = self.suggested()
+        return suggested[(len(suggested) - 1) // 2] if suggested else None
+
     def keys(self) -> list[str]:
-        """Every key in cursor order: the recent names offered, then the letter wheel."""
-        return [*self.offered(), *KEYS]
+        """Every key in cursor order: the recent names offered, the likely next letters, then
+        the letter wheel."""
+        return [*self.offered(), *self.suggested(), *KEYS]
+
+    def to_first_key(self) -> None:
+        """The cursor on the first recent name, else on the likeliest next letter, else A."""
+        offered, likeliest = self.offered(), self.likeliest()
+        self.on_suggested = not offered and likeliest is not None
+        self.at = offered[0] if offered else likeliest or "A"
 
     @property
     def cursor(self) -> int:
+        offered, suggested = self.offered(), self.suggested()
+        if self.on_suggested and self.at in suggested:
+            return len(offered) + suggested.index(self.at)
+        if self.at in offered:
+            return offered.index(self.at)
+        if self.at in KEYS:
+            return len(offered) + len(suggested) + KEYS.index(self.at)
+        self.to_first_key()  # a name no longer offered: the first key
+        return 0
+
+    def move_to(self, index: int) -> None:
         keys = self.keys()
-        if self.at not in keys:  # a name no longer offered: the first one still offered, or A
-            self.at = keys[0]
-        return keys.index(self.at)
+        index %= len(keys)
+        start = len(self.offered())
+        self.at = keys[index]
+        self.on_suggested = start <= index < start + len(self.suggested())
 
     # -- input --------------------------------------------------------------------------------
     def press_key(self, key: str) -> None:
@@ -145,6 +191,9 @@ class KeyboardScreen(Screen):
             if self.text and self.text[-1] != " " and letter.isalpha():
                 letter = letter.lower()  # "ANN" typed key by key reads as "Ann"
             self.add(letter)
+            likeliest = self.likeliest()
+            if likeliest is not None:  # on the likeliest next letter (a name one step away)
+                self.at, self.on_suggested = likeliest, True
 
     def finish(self, text: str) -> None:
         text = text.strip()
@@ -167,8 +216,7 @@ class KeyboardScreen(Screen):
         fast = direction == last_direction and 0 < now - last_time <= FAST_TURN
         streak = streak + 1 if fast else 0
         self._turn = (direction, now, streak)
-        keys = self.keys()
-        self.at = keys[(self.cursor + direction * jump(streak)) % len(keys)]
+        self.move_to(self.cursor + direction * jump(streak))
 
     def handle(self, action: Action) -> None:
         if action is Action.LEFT:
@@ -200,12 +248,12 @@ class KeyboardScreen(Screen):
                 self.text = self.text[:-1]
             elif character.isprintable():
                 self.add(character)
-        self.at = DONE
+        self.at, self.on_suggested = DONE, False
 
     def handle_tap(self, x: int, y: int) -> bool:
-        for key, rect in zip(self.keys(), self._keys, strict=False):
+        for index, (key, rect) in enumerate(zip(self.keys(), self._keys, strict=False)):
             if rect.collidepoint(x, y):
-                self.at = key
+                self.move_to(index)
                 self.press_key(key)
                 return True
         return False
@@ -224,20 +272,31 @@ class KeyboardScreen(Screen):
             max_width=field.width - 32,
         )
         top = field.bottom + 8
-        offered = self.offered()
+        offered, suggested = self.offered(), self.suggested()
         letter_rows = (len(KEYS) + KEY_COLUMNS - 1) // KEY_COLUMNS
-        rows = letter_rows + (1 if offered else 0)
+        rows = letter_rows + (1 if offered else 0) + (1 if suggested else 0)
         key_h = min(66, (height - top - 4) // rows)
         key_w = (width - 2 * ui.MARGIN) // KEY_COLUMNS
-        chosen_key = self.keys()[self.cursor]
+        cursor = self.cursor
         self._keys = []
         if offered:  # one row of recent names, as wide as they need
             name_w = (width - 2 * ui.MARGIN) // SHOWN_NAMES
             for index, name in enumerate(offered):
                 rect = pygame.Rect(ui.MARGIN + index * name_w, top, name_w - 6, key_h - 6)
-                self.draw_key(surface, rect, name, name == chosen_key, ui.INFO)
+                self.draw_key(surface, rect, name, index == cursor, ui.INFO)
                 self._keys.append(rect)
             top += key_h
+        if suggested:  # the likely next letters, framed like the names: offered first
+            heading = ui.text(surface, "Next?", (ui.MARGIN, top + (key_h - 6) // 2), ui.SMALL,
+                              ui.INFO, "midleft")  # fmt: skip
+            left = heading.right + 12
+            for index, letter in enumerate(suggested, start=len(offered)):
+                rect = pygame.Rect(left, top, key_w - 6, key_h - 6)
+                self.draw_key(surface, rect, letter, index == cursor, ui.INFO)
+                self._keys.append(rect)
+                left += key_w
+            top += key_h
+        grid = len(offered) + len(suggested)
         for index, key in enumerate(KEYS):
             row, column = divmod(index, KEY_COLUMNS)
             rect = pygame.Rect(ui.MARGIN + column * key_w, top + row * key_h, key_w - 6, key_h - 6)
@@ -248,7 +307,7 @@ class KeyboardScreen(Screen):
             if key == DONE:  # the last key runs to the edge and says the shortcut
                 rect.width = width - ui.MARGIN - rect.left - 6
                 label = "DONE or hold OK"
-            self.draw_key(surface, rect, label, key == chosen_key)
+            self.draw_key(surface, rect, label, grid + index == cursor)
             self._keys.append(rect)
 
     def draw_key(
@@ -281,6 +340,7 @@ class KeyboardScreen(Screen):
             "text": self.text,
             "limit": self.limit,
             "at": self.at,
+            "on_suggested": self.on_suggested,
             "names": self.names,
             "exclude": self.exclude,
         }
@@ -298,6 +358,7 @@ class KeyboardScreen(Screen):
         screen = cls(app, prompt, text, limit, str(data.get("title", "")), names, exclude)
         if "at" in data:
             screen.at = str(data["at"])
+            screen.on_suggested = bool(data.get("on_suggested", False))
         elif "cursor" in data:  # saved by an older version: an index into the letter wheel
             screen.at = KEYS[int(data["cursor"]) % len(KEYS)]
         return screen

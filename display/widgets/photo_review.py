@@ -394,9 +394,15 @@ class PhotoReviewScreen(SlowWork):
         visible = max(1, (bottom - y) // row_h)
         first = min(max(0, self.selected - visible + 1), max(0, len(rows) - visible))
         self._row_rects = [pygame.Rect(0, 0, 0, 0)] * len(rows)
+        width = area.width
+        if len(rows) > visible:  # a scroll bar says rows are out of sight (above or below)
+            # in the screen's right margin, so the rows keep (almost) all their width
+            track = pygame.Rect(area.left, y, area.width + 10, visible * row_h - 2)
+            ui.scroll_bar(surface, track, first, visible, len(rows))
+            width -= 4
         for slot, index in enumerate(range(first, min(len(rows), first + visible))):
             label, colour = rows[index]
-            rect = pygame.Rect(area.left, y + slot * row_h, area.width, row_h - 2)
+            rect = pygame.Rect(area.left, y + slot * row_h, width, row_h - 2)
             self._row_rects[index] = rect
             if index == self.selected:
                 pygame.draw.rect(surface, ui.ACCENT, rect, border_radius=5)
@@ -452,8 +458,11 @@ class PhotoReviewScreen(SlowWork):
                     mark = " (fixed)"
                 label = f"{prefix} {self.card_label(card.name or '')}{mark}"
             rows.append((label, STATUS_COLOURS[status] if status != OK else ui.TEXT))
-        rows.append(("+ add a missed card", ui.DIM))
-        rows.append((self.finish_label, ui.GOOD if self.ready() else ui.DIM))
+        rows.append(("+ Add a card", ui.DIM))
+        # green only when one OK there does what it says (a wrong count asks first)
+        rows.append(
+            (self.finish_label, ui.GOOD if self.ready() and not self.count_short() else ui.DIM)
+        )
         return rows
 
     def legend(self) -> list[LegendItem]:

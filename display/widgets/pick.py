@@ -136,6 +136,8 @@ class PickScreen(MenuScreen):
         if self.on_letters and lookalikes and len(self.groups) > 1:
             self.selected = self.groups[1][1]
         self._cells: list[tuple[pygame.Rect, int]] = []
+        #: the first row the list shows: a letter's first name stays on top when chosen
+        self.list_top = self.selected
 
     # -- where the selection is -----------------------------------------------------------------
     def group(self) -> int:
@@ -172,11 +174,13 @@ class PickScreen(MenuScreen):
             self.selected = self.groups[(self.group() + step) % len(self.groups)][1]
         elif action is Action.OK:
             self.on_letters = False
+            self.list_top = self.selected  # the letter's names from the top, none above
 
     def handle_text(self, text: str) -> None:
         index = best_match(text, [label for _, label, _ in self.options])
         if index is not None:
             self.selected = index
+            self.list_top = index
             self.on_letters = False
 
     def handle_tap(self, x: int, y: int) -> bool:
@@ -204,28 +208,47 @@ class PickScreen(MenuScreen):
         self.selected = max(0, min(self.selected, len(self.options) - 1))
         area = pygame.Rect(left, top, width - ui.MARGIN - left, height - 32 - top)
         items = [ui.MenuItem(label, note) for _, label, note in self.options]
-        # On the letters the list shows the letter's names from the top, none chosen yet.
-        self._rows = ui.menu(
+        # On the letters the list shows the letter's names from the top, none chosen yet; in
+        # the names it scrolls only as far as the cursor needs (a letter's first name chosen
+        # stays on top, with no names of the letter before above it).
+        row_h = ui.font(self.menu_size).get_linesize() + 16
+        visible = max(1, (area.height + self.row_gap) // (row_h + self.row_gap))
+        top = self.selected if self.on_letters else self.list_top
+        top = min(top, self.selected)
+        top = max(top, self.selected - visible + 1)
+        top = max(0, min(top, len(items) - visible))
+        self.list_top = top
+        if len(items) > visible:
+            ui.scroll_bar(surface, area, top, visible, len(items))
+            area = pygame.Rect(area.left, area.top, area.width - ui.SCROLL_BAR_W - 8, area.height)
+        shown = ui.menu(
             surface,
-            items,
-            self.selected,
+            items[top : top + visible],
+            self.selected - top,
             area,
             self.menu_size,
             self.row_gap,
             highlight=not self.on_letters,
-            top_row=self.on_letters,
         )
+        self._rows = [pygame.Rect(0, 0, 0, 0)] * len(items)
+        self._rows[top : top + len(shown)] = shown
         if self.groups:  # drawn over the list's "more above", which the row says already
             strip = pygame.Rect(0, letters_top, width, top - letters_top)
             surface.fill(ui.BACKGROUND, strip)
             self.draw_letters(surface, letters_top)
 
     def draw_top(self, surface: pygame.Surface) -> int:
+        """The prompt, wrapped (two lines at most, so the list keeps its room)."""
         if not self.prompt:
             return 8
         width = surface.get_width()
-        line = ui.fit(self.prompt, ui.SMALL, width - 2 * ui.MARGIN)
-        return ui.text(surface, line, (ui.MARGIN, 6), ui.SMALL).bottom + 6
+        lines = ui.wrap(self.prompt, ui.SMALL, width - 2 * ui.MARGIN)
+        if len(lines) > 2:
+            lines = [lines[0], ui.fit(" ".join(lines[1:]), ui.SMALL, width - 2 * ui.MARGIN)]
+        y = 6
+        for line in lines:
+            y = ui.text(surface, line, (ui.MARGIN, y), ui.SMALL).bottom
+        return y + 6
 
     def draw_letters(self, surface: pygame.Surface, top: int) -> int:
         """The letter row, scrolled to keep the current group in view; returns its bottom."""

@@ -24,6 +24,7 @@ from display.widgets.confirm import ConfirmScreen
 from display.widgets.keyboard import KeyboardScreen
 from display.widgets.menu import MenuScreen
 from display.widgets.photo_review import PhotoReviewScreen
+from display.widgets.words import count
 
 if TYPE_CHECKING:
     from display.app import App
@@ -94,7 +95,7 @@ class TableScreen(MenuScreen):
             if shoot:
                 hand.shoot()
             else:
-                prompt = f"Name of player {number} (BACK: keep)"
+                prompt = f"Player {number}'s name"
                 seated = [player["name"] for player in players]
                 keyboard = KeyboardScreen(self.app, prompt, names=True, exclude=seated)
                 self.app.push(keyboard, purpose="name")
@@ -202,7 +203,7 @@ class TableHandScreen(PhotoReviewScreen):
         if self.reading is None:
             return ""
         if not self.ready():
-            return f"{len(self.reading.unresolved)} card(s) to settle before scoring."
+            return f"{count(len(self.reading.unresolved), 'card')} to settle before scoring."
         if self.count_problem():
             return self.count_problem()
         result = self.scored()

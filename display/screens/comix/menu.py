@@ -51,7 +51,14 @@ class ComixMenuScreen(MenuScreen):
         game = load_game(self.app)
         rows = []
         if game is not None and game.phase != OVER:
-            note = f"round {game.round.number} of {game.setup.rounds}, {PHASE_WORDS[game.phase]}"
+            note = f"round {game.round.number} of {game.setup.rounds}"
+            room = self.app.size[0] - 2 * ui.MARGIN - 62 - 24  # the row, less its marks
+            phase = f"{note}, {PHASE_WORDS[game.phase]}"
+            if (
+                ui.text_width("Continue the game", self.menu_size) + ui.text_width(phase, ui.SMALL)
+                <= room
+            ):
+                note = phase  # the phase too, where the label still shows whole
             away = self.app.store.get(NAMESPACE, TIMER_KEY)
             if game.phase == SCRIPTING and away and away.get("paused"):
                 note = f"sand PAUSED {clock_text(float(away.get('remaining', 0.0)))}"

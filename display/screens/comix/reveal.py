@@ -281,9 +281,11 @@ class RevealScreen(GameScreen):
         area = pygame.Rect(ui.MARGIN, 0, width - 2 * ui.MARGIN, height)
         column_w = area.width // columns
         top = 36
-        footer = 34 if columns == 1 else 0
+        footer = 34  # the tie-break line, however many players
         row_h = min(72, (height - top - footer) // per_column)
-        two_lines = columns == 1 and row_h >= 64
+        two_lines = row_h >= 64
+        # two columns: the breakdown goes under the round's points ("3+4": story + reviews)
+        split_round = columns == 2 and two_lines
         names = setup.story_names
         for c in range(columns):
             right = area.left + (c + 1) * column_w - (12 if columns == 2 else 0)
@@ -308,10 +310,10 @@ class RevealScreen(GameScreen):
             shown = counted(gained, progress)
             name_w = row.width - 22 - 236
             size = ui.MEDIUM if columns == 1 else ui.SMALL
-            if two_lines:
+            own, reviews = result.creator_points[player], result.reviewer_points[player]
+            if two_lines and not split_round:
                 ui.text(surface, player, (row.left + 22, row.top + 2), size, ui.TEXT,
                         max_width=name_w)  # fmt: skip
-                own, reviews = result.creator_points[player], result.reviewer_points[player]
                 ui.text(
                     surface,
                     f"{own} story + {reviews} reviews",
@@ -324,16 +326,25 @@ class RevealScreen(GameScreen):
             else:
                 ui.text(surface, player, (row.left + 22, row.centery), size, ui.TEXT, "midleft",
                         max_width=name_w)  # fmt: skip
-            ui.text(surface, f"+{shown}", (row.right - 200, row.centery), ui.MEDIUM,
-                    ui.GOOD if gained else ui.DIM, "midright")  # fmt: skip
+            if split_round:
+                ui.text(surface, f"+{shown}", (row.right - 200, row.top + 2), ui.SMALL,
+                        ui.GOOD if gained else ui.DIM, "topright")  # fmt: skip
+                ui.text(surface, f"{own}+{reviews}", (row.right - 200, row.bottom - 2), ui.SMALL,
+                        ui.DIM, "bottomright")  # fmt: skip
+            else:
+                ui.text(surface, f"+{shown}", (row.right - 200, row.centery), ui.MEDIUM,
+                        ui.GOOD if gained else ui.DIM, "midright")  # fmt: skip
             ui.text(surface, str(before + shown), (row.right - 92, row.centery), ui.LARGE,
                     ui.ACCENT, "midright")  # fmt: skip
             ui.text(surface, str(slow[player]), (row.right - 14, row.centery), ui.MEDIUM,
                     ui.BAD if slow[player] else ui.DIM, "midright")  # fmt: skip
         if footer:
+            words = "Equal points: fewer Slow tokens wins"
+            if split_round:
+                words = "Round: story+reviews. Ties: fewer Slow tokens win"
             ui.text(
                 surface,
-                "Equal points: fewer Slow tokens wins",
+                words,
                 (width // 2, height - 2),
                 ui.SMALL,
                 ui.DIM,

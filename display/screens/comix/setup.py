@@ -74,7 +74,7 @@ class SetupScreen(Screen):
         if row == "players":
             return str(self.count)
         if row == "names":
-            return ", ".join(self.players)
+            return self.names_note()
         if row == "teams":
             return teams_note(self.count)
         if row == "rounds":
@@ -86,6 +86,18 @@ class SetupScreen(Screen):
         if row == "storyteller":
             return f"{self.storyteller} s" if self.storyteller else "off"
         return ""
+
+    def names_note(self) -> str:
+        """The names beside "Names", as many as fit beside the label, the rest counted
+        ("Ann, Ben, Cat, Dan +2"): a long list must never run over the label."""
+        room = self.app.size[0] - 2 * ui.MARGIN - 62 - 24 - ui.text_width("Names", ui.MEDIUM) - 20
+        players = self.players
+        for shown in range(len(players), 0, -1):
+            rest = len(players) - shown
+            note = ", ".join(players[:shown]) + (f" +{rest}" if rest else "")
+            if ui.text_width(note, ui.SMALL) <= room:
+                return note
+        return f"{len(players)} players"
 
     def step(self, row: str, delta: int) -> None:
         def cycle(options: tuple[int, ...] | list[int], current: int) -> int:

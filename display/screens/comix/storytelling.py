@@ -146,17 +146,13 @@ class StorytellingScreen(GameScreen):
             line = f"{part.teller}: {part.label}"
             ui.text(surface, line, (x, y), ui.MEDIUM, max_width=panel.width - 36)
             y += 42
-        if len(parts) > 1:
-            ui.text(surface, f"SEAT {index + 1} swaps the split", (x, y), ui.SMALL, ui.DIM)
+        if len(parts) > 1:  # a team: its seat button is in the legend too
+            ui.text(surface, f"SEAT {index + 1} swaps the split", (x, y), ui.SMALL, ui.ACCENT)
             y += 36
-        ui.text(
-            surface,
-            f'Title: "{self.game.round.title}"',
-            (x, y),
-            ui.SMALL,
-            ui.TEXT,
-            max_width=panel.width - 36,
-        )
+        # the title wrapped, above the timer's line (never cut)
+        bottom = panel.bottom - (58 if self.timer is not None else 10)
+        title = pygame.Rect(x, y, panel.width - 36, bottom - y)
+        ui.paragraph(surface, f'Title: "{self.game.round.title}"', title, ui.SMALL, ui.TEXT)
         if self.timer is not None:
             now = self.app.clock.now()
             left = self.timer.remaining(now)
@@ -174,10 +170,16 @@ class StorytellingScreen(GameScreen):
     def legend(self) -> list[LegendItem]:
         last = self.game.round.storyteller >= len(self.game.setup.stories) - 1
         items: list[LegendItem] = [(Action.OK, "Reviews" if last else "Next")]
+        order = self.game.telling_order()
+        current = self.game.round.storyteller
+        team = current < len(order) and len(self.game.parts(order[current])) > 1
+        seat = self.game.setup.story_names.index(order[current]) if team else len(SEAT_ACTIONS)
+        if seat < len(SEAT_ACTIONS):  # a team telling: its seat button swaps the split
+            items.append((SEAT_ACTIONS[seat], "Split"))
         if self.timer is not None:
             items.append((Action.RIGHT, "Timer"))
-        items.append((Action.LEFT, "Previous"))
-        items.append((Action.BACK, "Menu"))
+        items.append((Action.LEFT, "Prev" if seat < len(SEAT_ACTIONS) else "Previous"))
+        items.append((Action.BACK, "Menu"))  # the first to go for want of room
         return items
 
     def snapshot(self) -> dict[str, Any]:

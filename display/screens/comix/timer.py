@@ -10,7 +10,6 @@ back. When every story is done, or time runs out, the screen says who takes Slow
 from __future__ import annotations
 
 import copy
-import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +33,7 @@ from display.screens.comix.common import (
     settings,
     story_colour,
 )
+from display.widgets.hourglass import draw_hourglass
 from games.comix import Game, Scripting, ScriptingError
 from games.comix.game import SCRIPTING
 from games.comix.timer import WARNING_SECONDS, SandTimer
@@ -47,28 +47,7 @@ wall_clock = time.time
 
 GO_HZ = 1760.0  # the count-in's last beep, when the sand runs again
 BACK_HINT_SECONDS = 3.0  # after a short BACK press the legend says to hold it, this long
-
-
-def sand_depths(fraction: float, bulb: float, half: float, neck: float) -> tuple[float, float]:
-    """How deep the sand stands in each bulb so that its *area* is right: ``(top, pile)``.
-
-    A bulb is a trapezoid ``bulb`` high, ``2 * half`` wide at its open end and ``2 * neck`` at
-    the neck. ``top`` is the depth of the sand above the neck in the upper bulb (its area is
-    ``fraction`` of a bulb's), ``pile`` the height of the pile in the lower bulb (the rest).
-    Sand drawn by height instead would show the square of the time left: at 0:41 of 1:30 a
-    top bulb filled to 46 % of its height holds only a quarter of its area.
-    """
-    fraction = max(0.0, min(1.0, fraction))
-    slope = (half - neck) / bulb  # how much the half-width grows per pixel away from the neck
-    full = bulb * (half + neck) / 2  # half a bulb's area (half-widths throughout)
-    if slope <= 0:  # a straight tube: area is proportional to height
-        return bulb * fraction, bulb * (1 - fraction)
-    # upper bulb: neck * d + slope * d^2 / 2 = fraction * full
-    top = (math.sqrt(neck * neck + 2 * slope * fraction * full) - neck) / slope
-    # lower bulb, from its wide bottom: half * p - slope * p^2 / 2 = (1 - fraction) * full
-    under = max(0.0, half * half - 2 * slope * (1 - fraction) * full)
-    pile = (half - math.sqrt(under)) / slope
-    return min(bulb, top), min(bulb, pile)
+NOTICE_SECONDS = 3.0  # a message over the title (declared, taken back, too late...)
 
 
 def draw_check(surface: pygame.Surface, box: pygame.Rect, colour: tuple[int, int, int]) -> None:
@@ -79,50 +58,6 @@ def draw_check(surface: pygame.Surface, box: pygame.Rect, colour: tuple[int, int
         (box.right, box.top + 2),
     ]
     pygame.draw.lines(surface, colour, False, points, max(4, box.width // 6))
-
-
-def draw_hourglass(
-    surface: pygame.Surface, rect: pygame.Rect, fraction: float, colour: tuple[int, int, int]
-) -> None:
-    """An hourglass whose top bulb holds ``fraction`` of the sand and bottom bulb the rest,
-    by area (:func:`sand_depths`), so the sand seen is the time left."""
-    cx, top, bottom, mid = rect.centerx, rect.top, rect.bottom, rect.centery
-    half = rect.width // 2
-    neck = 6
-    upper = [(cx - half, top), (cx + half, top), (cx + neck, mid), (cx - neck, mid)]
-    lower = [(cx - neck, mid), (cx + neck, mid), (cx + half, bottom), (cx - half, bottom)]
-    fraction = max(0.0, min(1.0, fraction))
-    bulb = mid - top
-    slope = (half - neck) / bulb
-    depth, pile = sand_depths(fraction, bulb, half, neck)
-    # top bulb: the sand sits on the neck, its surface ``depth`` above it
-    if depth > 0:
-        width_at = neck + slope * depth
-        sand_top = [
-            (cx - width_at, mid - depth),
-            (cx + width_at, mid - depth),
-            (cx + neck, mid),
-            (cx - neck, mid),
-        ]
-        pygame.draw.polygon(surface, colour, sand_top)
-    # bottom bulb: a pile growing from the bottom
-    if pile > 0:
-        surface_y = bottom - pile
-        width_at = half - slope * pile
-        sand_bottom = [
-            (cx - width_at, surface_y),
-            (cx + width_at, surface_y),
-            (cx + half, bottom),
-            (cx - half, bottom),
-        ]
-        pygame.draw.polygon(surface, colour, sand_bottom)
-        if 0 < fraction < 1:
-            pygame.draw.line(surface, colour, (cx, mid), (cx, surface_y), 3)
-    pygame.draw.polygon(surface, ui.TEXT, upper, width=3)
-    pygame.draw.polygon(surface, ui.TEXT, lower, width=3)
-    # the frame's end plates sit just outside the bulbs, so they hide no sand
-    pygame.draw.rect(surface, ui.TEXT, (cx - half - 8, top - 6, 2 * half + 16, 6))
-    pygame.draw.rect(surface, ui.TEXT, (cx - half - 8, bottom, 2 * half + 16, 6))
 
 
 @register_screen
@@ -150,6 +85,7 @@ class ScriptingScreen(GameScreen):
         self.glass = pygame.Rect(0, 0, 0, 0)  # where the hourglass was last drawn (content area)
         self._lit_seats: tuple[int, ...] | None = None  # seat LEDs last lit (None: not yet)
         self.banner = pygame.Rect(0, 0, 0, 0)  # the ALL DONE / TIME IS UP banner, once drawn
+        self.notice_text, self.notice_until = "", -1.0
 
     @property
     def scripting(self) -> Scripting:
@@ -190,25 +126,25 @@ class ScriptingScreen(GameScreen):
         True if this press declared it done."""
         stories = self.game.setup.story_names
         if index >= len(stories):
-            self.app.toast(f"There is no story at seat {index + 1} this game.")
+            self.notice(f"There is no story at seat {index + 1} this game.")
             return False
         story = stories[index]
         now = self.app.clock.now()
         if story in self.scripting.done_order:
             if self.scripting.timed_out:
-                self.app.toast("Time is up: declarations are final.")
+                self.notice("Time is up: declarations are final.")
                 return False
             if now - self.pressed_at.get(story, -1e9) <= UNDO_WINDOW:
                 self.undo(story)
             else:
                 # Too late for a quick second press: a stray press must not undo, so taking
                 # it back now is a deliberate hold of the same button (handle_hold).
-                self.app.toast(f"{story} is done. To take it back, hold {self.key_name(index)}.")
+                self.notice(f"{story} is done. To take it back, hold {self.key_name(index)}.")
             return False
         try:
             self.game.declare_done(story)
         except ScriptingError as error:
-            self.app.toast(str(error))
+            self.notice(str(error))
             return False
         self.pressed_at[story] = now
         if len(self.scripting.done_order) == 1:
@@ -234,7 +170,7 @@ class ScriptingScreen(GameScreen):
         else:
             self.timer.resume(now)
         self.app.hardware.beep(880.0, 0.08)
-        self.app.toast(f"{story}: not done after all - keep scripting.")
+        self.notice(f"{story}: not done after all - keep scripting.")
         self.save()
 
     def handle(self, action: Action) -> None:
@@ -286,7 +222,7 @@ class ScriptingScreen(GameScreen):
         if index >= len(stories) or stories[index] not in self.scripting.done_order:
             return
         if self.scripting.timed_out:
-            self.app.toast("Time is up: declarations are final.")
+            self.notice("Time is up: declarations are final.")
             return
         self.undo(stories[index])
 
@@ -333,8 +269,35 @@ class ScriptingScreen(GameScreen):
             self.app.hardware.set_seat_leds(seats)
 
     # -- drawing ------------------------------------------------------------------------------
+    def notice(self, content: str) -> None:
+        """A short message for :data:`NOTICE_SECONDS` drawn over the round's title - not a
+        toast, which would take the legend's place, and the legend says how to undo."""
+        self.notice_text, self.notice_until = content, self.app.clock.now() + NOTICE_SECONDS
+
+    def draw_notice(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        if self.app.clock.now() >= self.notice_until:
+            return
+        lines = ui.wrap(self.notice_text, ui.SMALL, area.width - 24)[:2]
+        line_h = ui.font(ui.SMALL).get_linesize()
+        box = pygame.Rect(area.left, area.top, area.width, line_h * len(lines) + 12)
+        ui.panel(surface, box, ui.HEADER, border=ui.INFO)
+        for index, line in enumerate(lines):
+            ui.text(
+                surface,
+                line,
+                (box.centerx, box.top + 6 + index * line_h),
+                ui.SMALL,
+                ui.TEXT,
+                "midtop",
+            )
+
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
+        self.draw_scene(surface, width, height)
+        right = pygame.Rect(self.glass.right + 18, 0, width - self.glass.right - 30, height)
+        self.draw_notice(surface, right)
+
+    def draw_scene(self, surface: pygame.Surface, width: int, height: int) -> None:
         now = self.app.clock.now()
         remaining = self.timer.remaining(now)
         warning = self.timer.running and remaining <= WARNING_SECONDS

@@ -222,7 +222,7 @@ class EqualizerScreen(Screen):
     start square. LEFT/RIGHT change the value, OK moves on, SEAT 1 saves."""
 
     kind = "enrol.equalizer"
-    title = "Mixtape - Equalizer squares"
+    title = "Mixtape - Equalizer"
 
     def __init__(
         self, app: App, squares: list[int] | None = None, start: int | None = None

@@ -31,6 +31,7 @@ from display.screens.enrol.common import (
 from display.widgets.photo_pane import PhotoPane
 from display.widgets.photo_view import PhotoView
 from display.widgets.slow import BUSY_READING, SlowWork
+from display.widgets.words import count
 
 if TYPE_CHECKING:
     from display.app import App
@@ -127,8 +128,8 @@ class EnrolBatchScreen(EnrolPhotoScreen):
             return
         if len(quads) != len(self.keys):
             self.error = (
-                f"Found {len(quads)} card(s) but {len(self.keys)} were asked for. Lay exactly "
-                "these cards apart, in rows, and press SHUTTER again."
+                f"Found {count(len(quads), 'card')} but {len(self.keys)} were asked for. "
+                "Lay exactly these cards apart, in rows, and press SHUTTER again."
             )
         else:
             self.error = ""
@@ -169,7 +170,9 @@ class EnrolBatchScreen(EnrolPhotoScreen):
             self.app.pop()
             fresh = len(enrolled) - again
             self.app.toast(
-                f"Re-enrolled {again} card(s)." if not fresh else f"Enrolled {fresh} card(s)."
+                f"Re-enrolled {count(again, 'card')}."
+                if not fresh
+                else f"Enrolled {count(fresh, 'card')}."
             )
 
     def handle(self, action: Action) -> None:
@@ -225,11 +228,17 @@ class EnrolBatchScreen(EnrolPhotoScreen):
             )
             return
         done = enrolment(self.app, self.game)
-        head = f"Lay out these {len(names)} cards in rows, in this order, then SHUTTER"
+        head = f"Lay out these {len(names)} cards in this order, then SHUTTER"
         ui.text(surface, head, (ui.MARGIN, 8), ui.SMALL, ui.ACCENT, max_width=width - 2 * ui.MARGIN)
+        # three columns when every name fits one; else two, so no card's name is cut
         columns = 3
+        labels = [f"{index + 1}. {name}" for index, name in enumerate(names)]
+        if any(
+            ui.text_width(label, ui.SMALL) > (width - 2 * ui.MARGIN) // 3 - 24 for label in labels
+        ):
+            columns = 2
         cell_w = (width - 2 * ui.MARGIN) // columns
-        row_h = 44
+        row_h = 44 if len(names) <= 4 * columns else 42
         for index, name in enumerate(names):
             row, column = divmod(index, columns)
             cell = pygame.Rect(ui.MARGIN + column * cell_w, 44 + row * row_h, cell_w - 8, row_h - 6)

@@ -31,17 +31,18 @@ class EnrolMenuScreen(SlowWork, MenuScreen):
     blurb = "Enrolment is kept in the state folder; export makes one file of it."
 
     def rows(self) -> list[tuple[str, str, str]]:
+        enrolled = 0
         try:
+            enrolled = len(enrolment(self.app, REMIX)) + len(enrolment(self.app, MIXTAPE))
             remix = f"{len(enrolment(self.app, REMIX))}/{len(remix_checklist())}"
             mixtape = f"{len(enrolment(self.app, MIXTAPE))} cards"
         except EnrolmentError:
             remix = mixtape = "damaged"
-        return [
-            (REMIX, "Marvel: Remix", remix),
-            (MIXTAPE, "I Made You a Mixtape", mixtape),
-            ("export", "Export to one file", ""),
-            ("import", "Import from the file", ""),
-        ]
+        rows = [(REMIX, "Marvel: Remix", remix), (MIXTAPE, "I Made You a Mixtape", mixtape)]
+        if enrolled:  # only what can be done is offered: an export of nothing is no file
+            rows.append(("export", "Export to one file", ""))
+        rows.append(("import", "Import from the file", ""))
+        return rows
 
     def open(self, key: str) -> None:
         state = self.app.store.state_dir

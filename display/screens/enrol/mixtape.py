@@ -17,7 +17,7 @@ from display.screens.enrol.game import GameEnrolScreen
 @register_screen
 class MixtapeEnrolScreen(GameEnrolScreen):
     kind = "enrol.mixtape"
-    title = "Enrol - I Made You a Mixtape"
+    title = "Enrol - Mixtape"
     game = MIXTAPE
 
     def rows(self) -> list[tuple[str, str, str]]:

@@ -22,6 +22,7 @@ from display.screens.enrol.common import (
     side_note,
 )
 from display.widgets.slow import BUSY_READING
+from display.widgets.words import count
 
 if TYPE_CHECKING:
     from display.app import App
@@ -137,7 +138,7 @@ class VerifyScreen(EnrolPhotoScreen):
                 return
             ui.text(
                 surface,
-                f"{len(self.misnamed)} card(s) would be misnamed",
+                f"{count(len(self.misnamed), 'card')} would be misnamed",
                 (ui.MARGIN, 8),
                 ui.MEDIUM,
                 ui.BAD,

@@ -31,12 +31,15 @@ class MixtapeMenuScreen(MenuScreen):
     def rows(self) -> list[tuple[str, str, str]]:
         players = len(load_table(self.app, NAMESPACE)["players"])
         solo = self.app.store.get(NAMESPACE, SOLO_KEY)
+        solo_note = ""
+        if isinstance(solo, dict):
+            solo_note = "game over" if solo.get("phase") == "over" else "in progress"
         ready = self.deck_problem() is None
         deck_note = f"{len(load_table_deck(self.app).cards)} cards" if ready else "not ready"
         first = "" if ready else "enrol first"
         rows = [
             ("table", "Score mixtapes", f"{players} scored" if players else first),
-            ("solo", "Solo game vs Otto", "in progress" if solo else first),
+            ("solo", "Solo game vs Otto", solo_note or first),
         ]
         if players:  # only what can be cleared is offered
             rows.append(("new", "New table", "same players first"))

@@ -25,6 +25,7 @@ from display.screens.mixtape.common import (
     load_table_deck,
     placement_text,
 )
+from display.widgets import words
 from display.widgets.photo_review import PhotoReviewScreen
 from games.mixtape import FACE_DOWN, MixtapeError, OttoDecision, SoloGame, best_order, points_gained
 from games.mixtape.solo import (
@@ -55,7 +56,7 @@ class MixtapeCardsScreen(PhotoReviewScreen):
     last row dismisses it with the settled card ids."""
 
     kind = "mixtape.cards"
-    title = "Mixtape - photograph the cards"
+    title = "Mixtape - cards photo"
     finish_label = "Use these cards"
 
     def __init__(self, app: App, expected: int = 3, what: str = "") -> None:
@@ -80,18 +81,19 @@ class MixtapeCardsScreen(PhotoReviewScreen):
             return ""
         count = len(self.names_read())
         if count != self.expected:
-            return f"{count} card(s) read; {self.expected} expected. Retake, add or remove."
+            found = words.count(count, "card")
+            return f"{found} read; {self.expected} expected. Retake, add or remove."
         if not self.ready():
-            return f"{len(self.reading.unresolved)} card(s) to settle."
-        return "All read. OK on the last row to use them."
+            return f"{words.count(len(self.reading.unresolved), 'card')} to settle."
+        return "All read: OK on the last row."
 
     def activate(self, row: int) -> None:
         count = len(self.names_read())
         if row == len(self.cards) + 1 and self.reading is not None and count != self.expected:
             if not self.reading.unresolved:
                 self.app.toast(
-                    f"{count} card(s) read, {self.expected} needed: add the missing one, "
-                    "remove an extra one, or SHUTTER to retake."
+                    f"{words.count(count, 'card')} read, {self.expected} needed: "
+                    "add the missing one, remove an extra one, or SHUTTER to retake."
                 )
                 return
         super().activate(row)
@@ -332,7 +334,8 @@ class SoloScreen(Screen):
             return
         y = 6
         if self.message:
-            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 2 * LINE)
+            # three lines: Otto's longest reasons whole (the tapes move down to make room)
+            area = pygame.Rect(ui.MARGIN, y, width - 2 * ui.MARGIN, 3 * LINE)
             y = ui.paragraph(surface, self.message, area, ui.SMALL, ui.INFO) + 6
         if game is None:
             area = pygame.Rect(ui.MARGIN, y + 10, width - 2 * ui.MARGIN, height - y - 10)

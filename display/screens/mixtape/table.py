@@ -47,7 +47,7 @@ class MixtapeTapeScreen(TableHandScreen):
     """A finished mixtape: Trk A left, Trk B right, each top to bottom."""
 
     kind = "mixtape.tape"
-    title = "Mixtape - photograph the mixtape"
+    title = "Mixtape - photo"
     layout = "columns"
     finish_label = "Score this mixtape"
 

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from display.app import App
     from games.remix import HandResult
 
-SCROLL_STEP = 2  # lines a knob step scrolls the breakdown
 
 #: one piece of text on a breakdown line: (x from the left edge, text, colour, anchor)
 Cell = tuple[int, str, tuple[int, int, int], str]
@@ -51,8 +50,15 @@ def decision(choice: str) -> str:
 
 def breakdown_lines(result: HandResult, width: int) -> list[list[Cell]]:
     """The breakdown as lines of cells (see :class:`RemixResultScreen`)."""
+    return [line for row in breakdown_rows(result, width) for line in row]
+
+
+def breakdown_rows(result: HandResult, width: int) -> list[list[list[Cell]]]:
+    """The breakdown as rows - a card with its reasons, a decision, a note - each its lines of
+    cells: the knob pages by whole rows, so none is ever cut at the top."""
     card_x, base_right, reasons_x, points_right = columns(width)
     reasons_w = reasons_width(width)
+    rows: list[list[list[Cell]]] = []
     out: list[list[Cell]] = []
     for card in result.cards:
         blanked = card.state == "blanked"
@@ -80,6 +86,7 @@ def breakdown_lines(result: HandResult, width: int) -> list[list[Cell]]:
                 cells.append((points_right, str(card.points), colour, "topright"))
             block.append(cells)
         out += block
+        rows.append(block)
     extras: list[tuple[str, tuple[int, int, int]]] = [
         (decision(choice["choice"]), ui.INFO) for choice in result.choices
     ]
@@ -88,8 +95,8 @@ def breakdown_lines(result: HandResult, width: int) -> list[list[Cell]]:
     for note in result.notes:  # the one saying why an invalid hand scores 0 is a problem
         extras.append((note[:1].upper() + note[1:], ui.BAD if "scores 0" in note else ui.ACCENT))
     for content, colour in extras:
-        out += [[(0, line, colour, "topleft")] for line in ui.wrap(content, ui.SMALL, width)]
-    return out
+        rows.append([[(0, line, colour, "topleft")] for line in ui.wrap(content, ui.SMALL, width)])
+    return rows
 
 
 @register_screen
@@ -105,8 +112,9 @@ class RemixResultScreen(SlowWork, TableResultScreen):
 
     def __init__(self, app: App, player: dict[str, Any], replaces: int | None = None) -> None:
         super().__init__(app, player, replaces)
-        self.scroll = 0
+        self.scroll = 0  # the first line shown: always the first line of a row
         self.last_scroll = 0  # the furthest scroll that still fills the screen (set by draw)
+        self.visible = 1  # lines the breakdown shows at once (set by draw)
         self._result: HandResult | None = None
 
     def result(self) -> HandResult:
@@ -129,16 +137,35 @@ class RemixResultScreen(SlowWork, TableResultScreen):
         if self.busy_handle(action):
             return
         owed = self.result().loki_owed
-        if action is Action.LEFT:
-            self.scroll = max(0, self.scroll - SCROLL_STEP)
-        elif action is Action.RIGHT:
-            self.scroll = min(self.last_scroll, self.scroll + SCROLL_STEP)
+        if action in (Action.LEFT, Action.RIGHT):
+            self.page(1 if action is Action.RIGHT else -1)
         elif action is Action.OK and owed:
             self.ask_loki()
         elif action is Action.SHUTTER and owed:
             self.photograph_loki()
         else:
             super().handle(action)
+
+    def row_starts(self) -> list[int]:
+        """The line each row of the breakdown starts on."""
+        starts, line = [], 0
+        for row in breakdown_rows(self.result(), self.app.size[0] - 2 * ui.MARGIN):
+            starts.append(line)
+            line += len(row)
+        return starts
+
+    def page(self, step: int) -> None:
+        """A knob step: the next page starts on the row the page cut (or the next one); the
+        previous page on the earliest row from which this page's first row is still in view."""
+        starts = self.row_starts()
+        if step > 0:
+            if self.scroll >= self.last_scroll:
+                return
+            cut = max(s for s in starts if s <= self.scroll + self.visible)
+            self.scroll = cut if cut > self.scroll else min(s for s in starts if s > self.scroll)
+        else:
+            back = [s for s in starts if self.scroll - self.visible <= s < self.scroll]
+            self.scroll = back[0] if back else max([0, *(s for s in starts if s < self.scroll)])
 
     def ask_loki(self) -> None:
         hand = set(self.player["cards"])
@@ -149,7 +176,7 @@ class RemixResultScreen(SlowWork, TableResultScreen):
         ]
         prompt = (
             "Loki: draw the top card of the REMIX deck. Which card is it? "
-            "(or BACK and photograph it with SHUTTER)"
+            "(Or BACK, then SHUTTER to photograph it.)"
         )
         self.app.push(PickScreen(self.app, "Remix - Loki's draw", prompt, options), purpose="loki")
 
@@ -207,7 +234,9 @@ class RemixResultScreen(SlowWork, TableResultScreen):
         lines = self.table(inner)
         visible = max(1, (height - y) // line_h)
         self.last_scroll = max(0, len(lines) - visible)
-        self.scroll = min(self.scroll, self.last_scroll)
+        self.visible = visible - 1  # a line for "more below"
+        if self.scroll > self.last_scroll:  # the end in view, from a row's first line
+            self.scroll = min(s for s in [*self.row_starts(), len(lines)] if s >= self.last_scroll)
         if self.scroll + visible < len(lines):
             visible -= 1  # room for "more below"
         for cells in lines[self.scroll : self.scroll + visible]:
@@ -261,7 +290,8 @@ class RemixResultScreen(SlowWork, TableResultScreen):
         base = super().legend()  # OK saves, BACK to the photo, SEAT 1 removes
         first: list[LegendItem] = base[:1]
         if self.result().loki_owed:
-            first = [(Action.OK, "Loki's draw"), (Action.SHUTTER, "Photo")]
+            # both say they are for Loki's card (BACK's photo is the hand's)
+            first = [(Action.OK, "Pick Loki"), (Action.SHUTTER, "Photo Loki")]
         scroll: list[LegendItem] = [((Action.LEFT, Action.RIGHT), "Scroll")]
         items = [*first, *scroll, *base[1:]]
         if ui.legend_width(items) > self.app.size[0]:
