@@ -300,10 +300,16 @@ def local_imports_without_a_reason(path: Path, tree: ast.Module) -> list[str]:
         for node in ast.walk(function):
             if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in type_only:
                 continue
-            first = node.lineno - 1  # the group of import lines this one belongs to
-            while first > 0 and source[first - 1].lstrip().startswith(("import ", "from ")):
+            first = node.lineno - 1  # the group of import (and blank) lines it belongs to
+            while first > 0 and (
+                not source[first - 1].strip()
+                or source[first - 1].lstrip().startswith(("import ", "from "))
+            ):
                 first -= 1
-            group = source[first : node.end_lineno or node.lineno]
+            last = node.end_lineno or node.lineno
+            while last < len(source) and source[last].lstrip().startswith(("import ", "from ")):
+                last += 1
+            group = source[first:last]
             above = source[first - 1].strip() if first > 0 else ""
             if not above.startswith("#") and not any("#" in line for line in group):
                 bare.append(f"{path.relative_to(ROOT)}:{node.lineno} {source[node.lineno - 1]}")

@@ -19,6 +19,7 @@ name 31 (typed), a 4-player table 141 (142 with last game's names).
 
 from __future__ import annotations
 
+import inspect
 import os
 import statistics
 import sys
@@ -28,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from display.actions import Action
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Gus", "Ivy", "Max", "Sam", "Zoe"]
 SLOW_GAP, FAST_GAP = 0.3, 0.05  # seconds between two detents
@@ -49,6 +52,7 @@ class Count:
 def appliance() -> Iterator[Any]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    # local: pygame loads only now, after the dummy drivers are chosen above
     from display.clock import FakeClock
     from display.launch import RunOptions, build_app
 
@@ -70,8 +74,6 @@ class Player:
         self.count = Count()
 
     def press(self, action: Any, gap: float = SLOW_GAP) -> None:
-        from display.actions import Action
-
         self.app.clock.advance(gap)
         self.app.update()
         self.app.press(action)
@@ -82,14 +84,10 @@ class Player:
             self.count.presses += 1
 
     def ok(self) -> None:
-        from display.actions import Action
-
         self.press(Action.OK)
 
     def hold_ok(self) -> None:
         """Hold OK for the hold time (one press, however long)."""
-        from display.actions import Action
-
         self.app.clock.advance(SLOW_GAP)
         self.app.update()
         self.app.press(Action.OK)
@@ -101,8 +99,6 @@ class Player:
 
     def turn_to(self, index_of: Any, target: int, size: int) -> None:
         """Turn until ``index_of()`` is ``target`` on a wheel of ``size`` positions."""
-        from display.actions import Action
-
         for _ in range(500):
             here = index_of()
             if here == target:
@@ -143,13 +139,13 @@ def keyboard_keys(keyboard: Any) -> list[str]:
     keys = getattr(keyboard, "keys", None)
     if callable(keys):
         return list(keys())
-    from display.widgets.keyboard import KEYS
+    from display.widgets.keyboard import KEYS  # local: pygame loads inside appliance() only
 
     return list(KEYS)
 
 
 def open_keyboard(app: Any) -> Any:
-    from display.widgets.keyboard import KeyboardScreen
+    from display.widgets.keyboard import KeyboardScreen  # local: pygame, inside appliance() only
 
     keyboard = KeyboardScreen(app, "Name", limit=16, **name_options(KeyboardScreen))
     app.push(keyboard)
@@ -158,8 +154,6 @@ def open_keyboard(app: Any) -> Any:
 
 def name_options(cls: Any) -> dict[str, Any]:
     """Ask for a name keyboard (recent names offered) where the keyboard knows of names."""
-    import inspect
-
     return {"names": True} if "names" in inspect.signature(cls).parameters else {}
 
 
@@ -177,15 +171,14 @@ def type_one(name: str, fast: bool, recent: list[str] | None = None) -> Count:
 
 def comix_table(fast: bool, names: list[str], last_game: bool) -> Count:
     """From the Co-Mix menu to round 1's title, for four players called ``names``."""
-    from display.screens.comix.common import load_game
+    # local: the screens load pygame, inside appliance() only (after the dummy drivers)
+    from display.screens.comix.common import load_game, save_game
     from display.screens.comix.menu import ComixMenuScreen
     from display.screens.comix.setup import SetupScreen
     from games.comix import Game, TableSetup
 
     with appliance() as app:
         if last_game:  # the same four played last time (their names typed then)
-            from display.screens.comix.common import save_game
-
             save_game(app, Game.new(TableSetup.create(names)))
             app.store.put(*RECENT_KEY, list(names))
         menu = ComixMenuScreen(app)

@@ -27,6 +27,8 @@ import pygame
 
 from display import ui
 from display.cards.enrolment import Enrolment, enrolled
+from display.cards.mixtape_deck import mixtape_attributes
+from display.screens.mixtape.common import NO_DETAILS, printed_words
 from games.remix import default_catalogue
 
 if TYPE_CHECKING:
@@ -71,8 +73,6 @@ def card_words(app: App, game: str, key: str) -> str:
     or its name), a Mixtape card's genre · side · balance once they are entered."""
     if game == REMIX:
         return dict(remix_checklist()).get(key, key)
-    from display.cards.mixtape_deck import mixtape_attributes
-    from display.screens.mixtape.common import NO_DETAILS, printed_words
 
     attributes = mixtape_attributes(enrolment(app, MIXTAPE)).get(key)
     if not attributes:
