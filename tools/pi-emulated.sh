@@ -156,7 +156,7 @@ one_release() {
   local requirements
   requirements="systemd/requirements-$(echo "$plan_release" | cut -d' ' -f1).txt"
   if ! in_root env $PIP_CERT_ENV sh -c "cd /opt/tablekeeper && python3 -m venv --system-site-packages .venv &&
-      .venv/bin/python -m pip install --quiet --disable-pip-version-check --only-binary :all: \
+      .venv/bin/python -m pip install --quiet --disable-pip-version-check --only-binary :all: --retries 10 \
         --report /opt/pip-report.json --requirement $requirements \
         /opt/wheels/tablekeeper-*.whl pytest 'hypothesis>=6.100'" >>"$out" 2>&1; then
     echo "failed: pip install (see $out)" >>"$summary"
