@@ -202,7 +202,7 @@ XDG_STATE_HOME=/tmp/state XDG_CONFIG_HOME=/tmp/config"
   echo "   demo"
   if in_root sh -c "cd /tmp && env $env_sim /opt/tablekeeper/.venv/bin/tablekeeper demo --out /tmp/demo" \
       > "$WORK/$release.demo" 2>&1; then
-    echo "demo: $(grep '^wrote' "$WORK/$release.demo")" >>"$summary"
+    echo "demo: $(grep '^wrote' "$WORK/$release.demo" | sed 's/ to:$//')" >>"$summary"
   else
     echo "failed: demo ($(tail -n1 "$WORK/$release.demo"))" >>"$summary"
   fi
