@@ -156,7 +156,7 @@ one_release() {
   local requirements
   requirements="systemd/requirements-$(echo "$plan_release" | cut -d' ' -f1).txt"
   if ! in_root env $PIP_CERT_ENV sh -c "cd /opt/tablekeeper && python3 -m venv --system-site-packages .venv &&
-      .venv/bin/python -m pip install --quiet --disable-pip-version-check --only-binary :all: \
+      .venv/bin/python -m pip install --quiet --disable-pip-version-check --only-binary :all: --retries 10 \
         --report /opt/pip-report.json --requirement $requirements \
         /opt/wheels/tablekeeper-*.whl pytest 'hypothesis>=6.100'" >>"$out" 2>&1; then
     echo "failed: pip install (see $out)" >>"$summary"
@@ -202,7 +202,7 @@ XDG_STATE_HOME=/tmp/state XDG_CONFIG_HOME=/tmp/config"
   echo "   demo"
   if in_root sh -c "cd /tmp && env $env_sim /opt/tablekeeper/.venv/bin/tablekeeper demo --out /tmp/demo" \
       > "$WORK/$release.demo" 2>&1; then
-    echo "demo: $(grep '^wrote' "$WORK/$release.demo")" >>"$summary"
+    echo "demo: $(grep '^wrote' "$WORK/$release.demo" | sed 's/ to:$//')" >>"$summary"
   else
     echo "failed: demo ($(tail -n1 "$WORK/$release.demo"))" >>"$summary"
   fi
