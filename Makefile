@@ -39,11 +39,11 @@ test-pi: $(PI_STAMP)
 
 # Development only, not part of `make test` (root; minutes per release): arm64 Bookworm and Trixie
 # roots under qemu-user, install.sh's plan and venv inside, the project from wheels, the tests
-# under emulation (tools/pi-emulated.sh). PI_TESTS="all" or test files; PI_RELEASES="trixie".
+# under emulation (systemd/pi-emulated.sh). PI_TESTS="all" or test files; PI_RELEASES="trixie".
 PI_TESTS ?=
 PI_RELEASES ?= bookworm trixie
 pi-emulated:
-	tools/pi-emulated.sh $(foreach release,$(PI_RELEASES),--release $(release)) \
+	systemd/pi-emulated.sh $(foreach release,$(PI_RELEASES),--release $(release)) \
 		$(if $(PI_TESTS),--tests $(PI_TESTS))
 
 demo: $(STAMP)

@@ -223,7 +223,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     os.replace(write_image(work / "PHOTO.jpg", scene(["A", "B", "C"], 8)), work / "PHOTO")
     (work / ".venv").mkdir()
     (work / ".venv" / "bin").symlink_to(Path(sys.executable).parent)
-    for folder in ("systemd", "tests", "display", "tools"):  # commands that name repository files
+    for folder in ("systemd", "tests", "display"):  # commands that name repository files
         if (ROOT / folder).exists():
             (work / folder).symlink_to(ROOT / folder)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "TABLEKEEPER"))}

@@ -2,7 +2,7 @@
 # `make pi-emulated`: the appliance's install on arm64 Raspberry Pi OS releases, without a Pi.
 # Development only (root, minutes per release; not part of `make test`).
 #
-#   sudo tools/pi-emulated.sh [--release bookworm|trixie]... [--tests all|PATTERN...]
+#   sudo systemd/pi-emulated.sh [--release bookworm|trixie]... [--tests all|PATTERN...]
 #
 # For each release (default: both) it builds an arm64 Debian root with debootstrap, run under
 # qemu-user through binfmt_misc (apt-get install debootstrap qemu-user-static binfmt-support),
