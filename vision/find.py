@@ -164,6 +164,24 @@ def _fit_ransac(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return h, inl
 
 
+def _shown_part(corners: np.ndarray, inliers: np.ndarray) -> np.ndarray:
+    """The part of a fitted card its features came from: the card's quad, clipped to the
+    bounding box of its inliers grown by ``SHOWN_PART_MARGIN`` of the card's size. A card
+    lying whole gets (nearly) its whole quad; a card in a fan, only the part that shows, so
+    the features of the card lying over it stay free to find that card."""
+    if len(inliers) < 3:
+        return corners
+    span = float(np.ptp(corners, axis=0).max()) * tuning.SHOWN_PART_MARGIN
+    x0, y0 = inliers.min(axis=0) - span
+    x1, y1 = inliers.max(axis=0) + span
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    area, shared = cv2.intersectConvexConvex(corners.astype(np.float32), box)
+    if area <= 0 or shared is None or len(shared) < 3:
+        return corners
+    hull = cv2.convexHull(shared.reshape(-1, 2).astype(np.float32)).reshape(-1, 2)
+    return hull
+
+
 def _fit_voted(
     points: np.ndarray, pairs: _Pairs, gallery: Gallery, work_size: tuple[int, int]
 ) -> list[Hypothesis]:
@@ -189,7 +207,8 @@ def _fit_voted(
             found.append(Hypothesis(int(entry), h, int(inl.sum()), {}))
             # Its inliers are spent too, so the loop always ends even if the fitted outline
             # misses them.
-            used |= in_quad(points, corners)
+            inlier_points = points[pairs.query[np.flatnonzero(sel)[inl]]]
+            used |= in_quad(points, _shown_part(corners, inlier_points))
             used[pairs.query[np.flatnonzero(sel)[inl]]] = True
             sel = (pairs.entry == entry) & ~used[pairs.query]
     return found

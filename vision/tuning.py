@@ -32,6 +32,21 @@ ACCEPT_CONFIDENCE = 0.5
 # An unnamed card is "too blurred" below this sharpness (detect.sharpness: ~1 crisp print,
 # ~0 blurred); hand-set against the blurred-card test. Higher: more "too blurred".
 BLUR_LIMIT = 0.35
+# ... or below this sharpness along its blurriest direction (detect.streak_sharpness): a shaken
+# camera. Motion family seed 11: cards shaken 10-28 px measure 0.32-0.50, sharp whole cards
+# (strangers, small families) 0.45-0.64. Higher: sharp strangers called "too blurred".
+STREAK_BLUR_LIMIT = 0.42
+# An unnamed card-shaped region is too plain to be a card (unknown.not_a_card) when, looked at
+# at PLAIN_VIEW px less a PLAIN_BORDER share each side, its grey spread is under PLAIN_MIN_STD,
+# or under PLAIN_MIN_DETAIL of it differs from its 1.5-px blur by PLAIN_DETAIL_LEVEL grey
+# levels while it is sharp. Cloth/clutter families seed 11: cards (strangers too) spread 39-63
+# with detail 0.39-0.65, shaken cards 30-54 with 0.14-0.35 (blurred, so kept); gingham checks
+# spread 1-4, plaid checks and a phone 16-32 with detail 0.10-0.23. Higher: strangers dropped.
+PLAIN_VIEW = (84, 117)
+PLAIN_BORDER = 0.1
+PLAIN_MIN_STD = 12.0
+PLAIN_DETAIL_LEVEL = 6.0
+PLAIN_MIN_DETAIL = 0.3
 
 # -- light: taking it out (vision.photometry) ----------------------------------------------------
 # The photo is stretched per channel so these percentiles (inside any padding) become black and
@@ -87,6 +102,10 @@ VOTES_FOR_SHORTLIST = 2  # a reference voted inside an outline at least this oft
 
 # -- fit: a card's corners from its votes (RANSAC) ----------------------------------------------
 MIN_FIND_INLIERS = 8  # a fit needs this many consistent matches (lower: more false fits to name)
+# A fit spends the photo features inside its card, clipped to its inliers' box grown by this
+# share of the card's size (a fan card's features come from the part that shows; tuned on the
+# fan family's seed 11). Lower frees more features for rival fits on the same card.
+SHOWN_PART_MARGIN = 0.1
 FIT_REPROJECTION = 8.0  # work-image px: a match this close to the fitted card counts (hand-set)
 FIT_ITERATIONS = 1000  # RANSAC rounds of the affine fit
 FIT_CONFIDENCE = 0.995  # RANSAC stop confidence of the affine fit
@@ -113,6 +132,10 @@ TABLE_VIEW_MAX_SIDE = 2200.0  # px: cap on the flat view (cost)
 # each. A table busy enough to crowd features keeps the search running.
 VIEW_MIN_FIRST_FEATURES = 30
 SAME_CARD_IOU = 0.3  # overlap (IoU) above which two finds are one card (also dedupe of names)
+# Two names overlapping under this IoU are two cards in layers (a fan shows 35-50 % of each card:
+# neighbours' whole-card fits overlap 0.3-0.5); tuned on the fan family's seed 11. Higher keeps
+# a second name on one card; lower drops fanned cards.
+LAYERED_MAX_IOU = 0.6
 
 # -- name: a rectified card against its shortlist -----------------------------------------------
 # Canonical px a rectified feature may sit from its reference's (hand-set with the grid of
@@ -194,6 +217,14 @@ LOOK_VETO_GAP = 0.25
 # The last word on every named card, cell by cell: right names scored 0.54 and up on dev
 # scenes (0.89+ on the real photos), not-enrolled cards named as their cycle 0.27-0.55.
 LOOK_MIN_CELLS_SIMILARITY = 0.45
+# The last word compares only the cells no other named card covers (a fan's lower cards), when
+# at least this many are left (a fan card showing 35 % of itself keeps its left column: 4);
+# fewer and the card keeps all 12 (tuned on the fan family's seed 11; lower judges a card on
+# too little of it).
+LOOK_MIN_VISIBLE_CELLS = 4
+# A named card overlapping another by more than this IoU lies in a hand (a fan), and its look
+# is judged on what shows (tuned on the fan family's seed 11; any real overlap counts).
+HAND_MIN_IOU = 0.05
 # ... and when another name lined up at least this share of the name's inliers (shared rules
 # text and frame), the look must be at least this close. Right names reached a share of 0.69
 # at most (seed-2026 benchmark and held-out split, both stacks), not-enrolled cards named as

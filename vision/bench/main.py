@@ -5,6 +5,9 @@
 - ``--lighting``: the lighting suite (:mod:`vision.bench.lighting`), on the benchmark's
   conditions or (``--light-set tuning``) on the ones the recogniser was tuned on;
 - ``--profile``: where the time goes (:mod:`vision.bench.profile`);
+- ``--families fan,cloth,...``: hands as players lay them (:mod:`vision.bench.families`), on the
+  real scans (``--real``; a tenth of the names left out of the gallery to be the strangers) or
+  on generated cards;
 - ``--quick``: a small run of all of it for CI (a few scenes per table); exits 1 when any card
   is named wrongly, so a second environment (the Pi's library versions) can be checked.
 """
@@ -30,6 +33,7 @@ from vision.bench.accuracy import (
     run_synthetic,
     synthetic_scenes,
 )
+from vision.bench.families import run_families, stranger_faces
 from vision.bench.lighting import run_lighting
 from vision.bench.profile import run_profile
 from vision.bench.scoring import BenchError, log
@@ -50,6 +54,8 @@ class Modes:
     profile: bool = False
     profile_scenes: int = 30
     quick: bool = False
+    families: tuple[str, ...] = ()
+    family_photos: int = 10
 
 
 def _real_gallery(real: Path, figures: dict[str, Any]) -> Gallery:
@@ -126,6 +132,55 @@ def _lighting(gallery: Gallery, faces: Faces, real: Path | None, seed: int, mode
     return out
 
 
+STRANGER_SHARE = 0.1  # of the real names, left out of the families' gallery to be strangers
+
+
+def _families(real: Path | None, gallery_dir: Path | None, seed: int, modes: Modes) -> Any:
+    """The families' gallery, cards and strangers, then their tables. With ``--real`` the
+    gallery holds the real scans but a tenth of the names (the same tenth for every seed, so
+    tuning and report seeds share a gallery); those scans are the strangers, with generated
+    ones."""
+    faces: Faces = []
+    strangers = stranger_faces(seed)
+    if real is not None:
+        folder = real / "gallery"
+        if not folder.is_dir():
+            raise BenchError(f"{real}: no gallery/ folder")
+        for path in sorted(folder.iterdir()):
+            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if img is not None:
+                faces.append((name_from_filename(path), img))
+        names = sorted({name for name, _ in faces})
+        pick = np.random.default_rng(39)
+        held = set(pick.choice(names, size=max(1, int(len(names) * STRANGER_SHARE)), replace=False))
+        strangers = [(n, f) for n, f in faces if n in held] + strangers
+        faces = [(n, f) for n, f in faces if n not in held]
+        gallery = Gallery()
+        for name, face in faces:
+            gallery.enroll(name, face)
+        describe = (
+            f"gallery: {len(faces)} real scans of {len(names) - len(held)} names; strangers: "
+            f"{len(held)} names' scans and generated cards"
+        )
+    elif gallery_dir is not None:
+        raise BenchError("--families draws its cards from --real's scans or generated cards")
+    else:
+        gallery = Gallery()
+        for name in [f"Card {i:03d}" for i in range(60)]:
+            face = render_card_face(name, 0)
+            faces.append((name, face))
+            gallery.enroll(name, face)
+        describe = "gallery: 60 generated cards; strangers: generated cards"
+    return run_families(
+        gallery, faces, strangers, list(modes.families), modes.family_photos, seed, describe
+    )
+
+
+def _family_wrong(families: dict[str, Any]) -> int:
+    all_ = families.get("all", {})
+    return int(all_.get("wrong", 0)) + int(all_.get("strangers_named", 0))
+
+
 def _wrong_names(figures: Any) -> int:
     """Every card named wrongly, and every card that is not enrolled given a name, anywhere in
     the figures (the quick run's pass mark)."""
@@ -161,6 +216,11 @@ def run_benchmark(
     cv2.setNumThreads(max(1, threads))
     log(f"OpenCV {cv2.__version__}, numpy {np.__version__}, OpenCV threads: {threads}")
     figures: dict[str, Any] = {}
+    if modes.families and not modes.quick:
+        figures["families"] = _families(real, gallery_dir, seed, modes)
+        if json_out is not None:
+            json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        return 1 if _family_wrong(figures["families"]) else 0
     gallery, faces = _gallery_and_faces(real, gallery_dir, figures)
     accuracy = modes.quick or not (modes.lighting or modes.profile)
     if accuracy and real is not None:
