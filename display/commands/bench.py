@@ -175,6 +175,12 @@ def _vision(benches: Any) -> None:
     bench.add_argument(
         "--family-photos", type=int, default=10, metavar="N", help="photos per family (10)"
     )
+    bench.add_argument(
+        "--markdown",
+        action="store_true",
+        help="with --families: also print the families' table as Markdown, headed by the "
+        "command (docs/recognition-figures.md is this output)",
+    )
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
     bench.set_defaults(func=bench_vision)
 
@@ -268,6 +274,8 @@ def bench_vision(args: argparse.Namespace) -> int:
         if args.family_photos < 1:
             raise CliError("--family-photos must be at least 1")
         families = tuple(asked)
+    if args.markdown and not families:
+        raise CliError("--markdown goes with --families (the table it prints)")
     modes = Modes(
         lighting=args.lighting,
         light_set=args.light_set,
@@ -277,6 +285,7 @@ def bench_vision(args: argparse.Namespace) -> int:
         quick=args.quick,
         families=families,
         family_photos=args.family_photos,
+        markdown=args.markdown,
     )
     try:
         return run_benchmark(

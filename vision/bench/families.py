@@ -286,6 +286,53 @@ def family_row(label: str, f: FamilyFigures) -> str:
     )
 
 
+MARKDOWN_COLUMNS = (
+    "family",
+    "photos",
+    "cards",
+    "named",
+    "unknown",
+    "missed",
+    "wrong",
+    "strangers",
+    "strangers reported",
+    "strangers named",
+    "false reports",
+    "median CPU s",
+    "x ORB(5000)",
+)
+
+
+def markdown_table(out: dict[str, Any]) -> list[str]:
+    """The families' figures (``run_families``'s result) as a Markdown table."""
+    lines = [
+        "| " + " | ".join(MARKDOWN_COLUMNS) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(MARKDOWN_COLUMNS))) + "|",
+    ]
+    for family, f in out.items():
+        if not isinstance(f, dict) or "photos" not in f:
+            continue
+        cpu = f["median_cpu_seconds"]
+        ratio = f["median_ratio_to_orb"]
+        cells = [
+            family,
+            f["photos"],
+            f["cards"],
+            f["named"],
+            f["unknown"],
+            f["missed"],
+            f["wrong"],
+            f["strangers"],
+            f["strangers_reported"],
+            f["strangers_named"],
+            f["false"],
+            "-" if cpu is None else f"{cpu:.3f}",
+            "-" if ratio is None else f"{ratio:.1f}",
+        ]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return lines
+
+
 def stranger_faces(seed: int, count: int = 24) -> Faces:
     """Generated cards nobody enrolled (their names are not in any generated gallery)."""
     return [
@@ -301,13 +348,15 @@ def run_families(
     count: int,
     seed: int,
     describe: str,
+    echo: bool = True,
 ) -> dict[str, Any]:
-    """Score ``count`` photos of every family in ``families``; print one row per family and
-    one for all of them."""
+    """Score ``count`` photos of every family in ``families``; print (``echo``) one row per
+    family and one for all of them."""
+    say = log if echo else _silent
     if faces:
         orb_seconds(faces[0][1])  # warm-up: OpenCV's first-call set-up
-    log(f"Families (seed {seed}, {count} photos each; {describe}; accept {ACCEPT_CONFIDENCE}):")
-    log(FAMILY_HEADER)
+    say(f"Families (seed {seed}, {count} photos each; {describe}; accept {ACCEPT_CONFIDENCE}):")
+    say(FAMILY_HEADER)
     out: dict[str, Any] = {}
     total = FamilyFigures()
     warmed = False
@@ -317,24 +366,28 @@ def run_families(
             timed_identify(photos[0].image, gallery)  # warm-up: caches, first-call set-up
             warmed = True
         figures = run_family(gallery, photos)
-        log(family_row(family, figures))
+        say(family_row(family, figures))
         out[family] = figures.as_json()
         _add(total, figures)
-    log(family_row("all", total))
+    say(family_row("all", total))
     out["all"] = total.as_json()
     if "motion" in families:
         motion = out["motion"]
-        log(
+        say(
             f"  motion: unknown boxes saying too blurred {motion['unknown_too_blurred']}, "
             f"another reason {motion['unknown_other_reason']}"
         )
     if total.ratios:
-        log(
+        say(
             f"  warm CPU per photo: median {statistics.median(total.tally.cpu):.3f} s, "
             f"ORB({ORB_FEATURES}) median {statistics.median(total.orb_cpu):.3f} s, "
             f"median ratio {statistics.median(total.ratios):.2f}x"
         )
     return out
+
+
+def _silent(_msg: str) -> None:
+    """Print nothing (the Markdown table is printed instead)."""
 
 
 def _add(total: FamilyFigures, part: FamilyFigures) -> None:
