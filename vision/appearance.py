@@ -208,24 +208,25 @@ def last_word(
         with part("look"):
             for i, card in enumerate(cards):
                 if in_a_hand(card, cards):
-                    scores[i] = cell_scores(patches[i], gallery)
-                    own[i] = _own_cells(scores[i], gallery, card.name)
+                    per_cell = cell_scores(patches[i], gallery)
+                    scores[i] = per_cell
+                    own[i] = _own_cells(per_cell, gallery, card.name)
     visible = visible_cells(cards, own)
     kept: list[Card] = []
     disowned: list[UnknownCard] = []
-    for card, patch, shows, per_cell in zip(cards, patches, visible, scores, strict=True):
+    for card, patch, shows, scored in zip(cards, patches, visible, scores, strict=True):
         shared = shares_layout(card)
         if look_disowns(
-            patch, gallery, card.name, shared_layout=shared, visible=shows, per_cell=per_cell
+            patch, gallery, card.name, shared_layout=shared, visible=shows, per_cell=scored
         ) and (
-            per_cell is None
+            scored is None
             or look_disowns(
                 patch,
                 gallery,
                 card.name,
                 shared_layout=shared,
                 visible=_fan_strip(shows),
-                per_cell=per_cell,
+                per_cell=scored,
             )
         ):
             disowned.append(UnknownCard(card.corners, REASON_NOT_IN_GALLERY, card.candidates))

@@ -68,21 +68,22 @@ def _line_gaussian(sigma: float, degrees: int) -> np.ndarray:
     return kernel
 
 
-def streak_sharpness(card: np.ndarray) -> float:
+def streak_sharpness(card: np.ndarray) -> tuple[float, float]:
     """:func:`sharpness` along the card's blurriest direction (of four: across, down and the
-    two diagonals). A shaken camera smears detail along one direction only, leaving the others
-    crisp, so the card as a whole can still look sharp; along the smear it does not."""
+    two diagonals), and that over the sharpest direction's. A shaken camera smears detail along
+    one direction only, leaving the others crisp, so the card as a whole can still look sharp;
+    along the smear it does not, and the two directions disagree."""
     gray = cv2.resize(
         to_gray(card).astype(np.float32), (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA
     )
-    worst = math.inf
+    ratios = []
     for degrees in (0, 45, 90, 135):
         b1 = cv2.filter2D(gray, -1, _line_gaussian(1.0, degrees))
         b3 = cv2.filter2D(gray, -1, _line_gaussian(3.0, degrees))
         fine = float(np.mean(np.abs(gray - b1)))
         coarse = float(np.mean(np.abs(b1 - b3))) + 1e-3
-        worst = min(worst, fine / coarse)
-    return worst
+        ratios.append(fine / coarse)
+    return min(ratios), min(ratios) / max(max(ratios), 1e-6)
 
 
 def _quad_from_hull(hull: np.ndarray) -> tuple[np.ndarray | None, bool]:

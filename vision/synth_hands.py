@@ -290,15 +290,15 @@ def _draw_prop(
         cx, cy = spot
         for _ in range(int(rng.integers(1, 4))):
             s = float(rng.uniform(14, 18)) * mm
-            x = cx + float(rng.uniform(-20, 20)) * mm
-            y = cy + float(rng.uniform(-20, 20)) * mm
+            die_x = cx + float(rng.uniform(-20, 20)) * mm
+            die_y = cy + float(rng.uniform(-20, 20)) * mm
             angle = float(rng.uniform(0, 90))
             body = (235, 235, 235) if rng.random() < 0.5 else (40, 40, 190)
-            cv2.fillPoly(out, [_rotated_box(x, y, s, s, angle)], body, cv2.LINE_AA)
+            cv2.fillPoly(out, [_rotated_box(die_x, die_y, s, s, angle)], body, cv2.LINE_AA)
             pip = (20, 20, 20) if body[0] > 200 else (240, 240, 240)
             for _ in range(int(rng.integers(1, 7))):
-                px = x + float(rng.uniform(-0.3, 0.3)) * s
-                py = y + float(rng.uniform(-0.3, 0.3)) * s
+                px = die_x + float(rng.uniform(-0.3, 0.3)) * s
+                py = die_y + float(rng.uniform(-0.3, 0.3)) * s
                 cv2.circle(out, (int(px), int(py)), max(1, int(s * 0.08)), pip, -1, cv2.LINE_AA)
     elif kind == "page":
         w, h = 100 * mm, 148 * mm  # an A6 score pad: nearly a card's shape, larger
@@ -338,8 +338,8 @@ def _draw_prop(
         )
         tip = corner - away * 8 * mm
         base = corner + away * 70 * mm
-        for k in (-0.5, 0.5):
-            side = np.array([-away[1], away[0]]) * k * 17 * mm
+        for offset in (-0.5, 0.5):
+            side = np.array([-away[1], away[0]]) * offset * 17 * mm
             p0, p1 = tip + side, base + side
             cv2.line(
                 out,

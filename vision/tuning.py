@@ -35,10 +35,12 @@ ACCEPT_CONFIDENCE = 0.5
 # An unnamed card is "too blurred" below this sharpness (detect.sharpness: ~1 crisp print,
 # ~0 blurred); hand-set against the blurred-card test. Higher: more "too blurred".
 BLUR_LIMIT = 0.35
-# ... or below this sharpness along its blurriest direction (detect.streak_sharpness): a shaken
-# camera. Motion family seed 11: cards shaken 10-28 px measure 0.32-0.50, sharp whole cards
-# (strangers, small families) 0.45-0.64. Higher: sharp strangers called "too blurred".
-STREAK_BLUR_LIMIT = 0.42
+# ... or below this sharpness along its blurriest direction (detect.streak_sharpness) while
+# that is under STREAK_SPREAD of its sharpest direction's: a shaken camera. Motion family seed
+# 11: cards shaken 10-28 px measure 0.32-0.50 at 0.52-0.82 (12 of 16 caught), sharp cards
+# (strangers family) 0.48-0.64 at 0.69-0.76, a steep hard-scene stranger 0.41 at 0.71.
+STREAK_BLUR_LIMIT = 0.42  # higher: sharp strangers called "too blurred"
+STREAK_SPREAD = 0.7  # higher: steep (foreshortened) sharp cards called "too blurred"
 # An unnamed card-shaped region is too plain to be a card (unknown.not_a_card) when, looked at
 # at PLAIN_VIEW px less a PLAIN_BORDER share each side, its grey spread is under PLAIN_MIN_STD,
 # or under PLAIN_MIN_DETAIL of it differs from its 1.5-px blur by PLAIN_DETAIL_LEVEL grey

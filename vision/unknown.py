@@ -15,12 +15,20 @@ from vision.name import Naming, candidate_list, rectified
 from vision.result import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, Card, UnknownCard, explained
 
 
+def blurred(card: np.ndarray) -> bool:
+    """Has the upright card image lost its fine detail: all over (out of focus), or along one
+    direction far more than the others (a shaken camera)?"""
+    if sharpness(card) < tuning.BLUR_LIMIT:
+        return True
+    worst, spread = streak_sharpness(card)
+    return worst < tuning.STREAK_BLUR_LIMIT and spread < tuning.STREAK_SPREAD
+
+
 def reason_for(image: np.ndarray, corners: np.ndarray) -> str:
     """Why the card at ``corners`` could not be named: its fine detail is gone (defocus, or a
     shake that smeared it along one direction), or it is not in the gallery. Measured on the
     card's own region, so a blurred corner of the photo says nothing about a sharp card."""
-    card = rectified(image, corners)
-    if sharpness(card) < tuning.BLUR_LIMIT or streak_sharpness(card) < tuning.STREAK_BLUR_LIMIT:
+    if blurred(rectified(image, corners)):
         return REASON_TOO_BLURRED
     return REASON_NOT_IN_GALLERY
 
@@ -40,7 +48,7 @@ def not_a_card(image: np.ndarray, corners: np.ndarray) -> bool:
     detail = np.abs(inner - cv2.GaussianBlur(inner, (0, 0), 1.5)) > tuning.PLAIN_DETAIL_LEVEL
     if float(detail.mean()) >= tuning.PLAIN_MIN_DETAIL:
         return False
-    return streak_sharpness(rectified(image, corners)) >= tuning.STREAK_BLUR_LIMIT
+    return not blurred(rectified(image, corners))
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:

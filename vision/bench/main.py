@@ -263,7 +263,8 @@ def run_benchmark(
     if held_out > 0 and not 0 < held_out < 1:
         raise BenchError("--held-out is a fraction of the names, between 0 and 1")
     cv2.setNumThreads(max(1, threads))
-    log(f"OpenCV {cv2.__version__}, numpy {np.__version__}, OpenCV threads: {threads}")
+    if not modes.markdown:  # the Markdown page starts with the command that made it
+        log(f"OpenCV {cv2.__version__}, numpy {np.__version__}, OpenCV threads: {threads}")
     figures: dict[str, Any] = {}
     if modes.families and not modes.quick:
         figures["families"] = _families(real, gallery_dir, seed, modes)
