@@ -110,8 +110,9 @@ MIN_FIND_INLIERS = 8  # a fit needs this many consistent matches (lower: more fa
 # fan family's seed 11). Lower frees more features for rival fits on the same card.
 SHOWN_PART_MARGIN = 0.1
 # ... unless that box covers more than this share of the card: then the whole card is spent
-# (seed 2026's hard scene 40 lost a whole card to a rival fit when only the box was spent).
-SHOWN_PART_WHOLE = 0.6
+# (whole cards' boxes cover 0.9+, a fan card showing 50 % about 0.6; seed 2026's hard scene
+# 40 lost a whole card to a rival fit when only the box was spent). Lower: fan cards missed.
+SHOWN_PART_WHOLE = 0.8
 FIT_REPROJECTION = 8.0  # work-image px: a match this close to the fitted card counts (hand-set)
 FIT_ITERATIONS = 1000  # RANSAC rounds of the affine fit
 FIT_CONFIDENCE = 0.995  # RANSAC stop confidence of the affine fit
