@@ -9,13 +9,14 @@ means little).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 import vision.tuning as tuning
 from vision.gallery import Gallery
-from vision.geometry import CARD_H, CARD_W, rectify
+from vision.geometry import CARD_H, CARD_W, in_quad, quad_iou, rectify
 from vision.look import card_look, look_cells, look_residuals, look_vectors
-from vision.result import REASON_NOT_IN_GALLERY, Card, UnknownCard
+from vision.result import REASON_NOT_IN_GALLERY, Card, UnknownCard, layered
 from vision.timing import part
 
 
@@ -76,19 +77,35 @@ def _similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float
     return float(sims[same].max()), float(sims[~same].max())
 
 
+def cell_scores(patch: np.ndarray, gallery: Gallery) -> np.ndarray:
+    """The card's look correlated with every reference's, cell by cell (entries x 12)."""
+    cells = gallery.look_cells()
+    mine = look_cells(look_residuals(card_look(patch)[None], gallery.typical_look()))[0]
+    return np.asarray(np.einsum("ecd,cd->ec", cells, mine))
+
+
 def look_disowns(
-    patch: np.ndarray, gallery: Gallery, name: str, *, shared_layout: bool = False
+    patch: np.ndarray,
+    gallery: Gallery,
+    name: str,
+    *,
+    shared_layout: bool = False,
+    visible: np.ndarray | None = None,
+    per_cell: np.ndarray | None = None,
 ) -> bool:
     """Does the card's look, compared cell by cell (the median of 12 cells, so half the card
     may be covered or glared), deny the name? Yes when it is not close to the named reference,
     or closer to a reference of another name. With ``shared_layout`` (another name lined up
     nearly as many inliers: see :func:`shares_layout`) the look must also be close to
-    the named reference, not just closer to it than to the others."""
+    the named reference, not just closer to it than to the others. ``visible``: a mask over
+    the 12 cells, those no other card covers (:func:`visible_cells`)."""
     if len(gallery) < tuning.LOOK_MIN_GALLERY:
         return False
-    cells = gallery.look_cells()
-    mine = look_cells(look_residuals(card_look(patch)[None], gallery.typical_look()))[0]
-    scores = np.median(np.einsum("ecd,cd->ec", cells, mine), axis=1)
+    if per_cell is None:
+        per_cell = cell_scores(patch, gallery)
+    if visible is not None and int(visible.sum()) >= tuning.LOOK_MIN_VISIBLE_CELLS:
+        per_cell = per_cell[:, visible]
+    scores = np.median(per_cell, axis=1)
     same = _named(gallery, name)
     if same.all():
         return False
@@ -107,16 +124,111 @@ def shares_layout(card: Card) -> bool:
     return card.rival_inliers >= tuning.LOOK_SHARED_RIVAL_SHARE * card.inliers
 
 
+def _cell_centres(card: Card) -> np.ndarray:
+    """Where the centres of the card's 12 look cells (row by row) lie in the photo."""
+    rows, cols = tuning.LOOK_CELLS
+    cell_h, cell_w = tuning.LOOK_CELL
+    look_w, look_h = tuning.LOOK_SIZE
+    margin = tuning.LOOK_MARGIN
+    centres = np.array(
+        [
+            [(margin + (c + 0.5) * cell_w) / look_w, (margin + (r + 0.5) * cell_h) / look_h]
+            for r in range(rows)
+            for c in range(cols)
+        ],
+        np.float32,
+    )
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    to_photo = cv2.getPerspectiveTransform(unit, card.corners.astype(np.float32))
+    return np.asarray(cv2.perspectiveTransform(centres[None], to_photo)[0])
+
+
+def _own_cells(per_cell: np.ndarray, gallery: Gallery, name: str) -> np.ndarray:
+    """Per cell, the look's best correlation with a reference of ``name``."""
+    return np.asarray(per_cell[_named(gallery, name)].max(axis=0))
+
+
+def visible_cells(cards: list[Card], own: list[np.ndarray | None]) -> list[np.ndarray | None]:
+    """Per card, which of its 12 look cells no card lying over it covers (None: nothing
+    covers it). Of two cards in layers (:func:`vision.result.layered`), the one on top is the
+    one whose own look holds up better where they overlap (``own``: each card's per-cell
+    correlation with its name, :func:`_own_cells`)."""
+    centres = [_cell_centres(card) for card in cards]
+    covered: list[np.ndarray | None] = [None] * len(cards)
+    for i, a in enumerate(cards):
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
+            own_a, own_b = own[i], own[j]
+            if own_a is None or own_b is None or not layered(a, b):
+                continue
+            a_under_b = in_quad(centres[i], b.corners)
+            b_under_a = in_quad(centres[j], a.corners)
+            if not a_under_b.any() and not b_under_a.any():
+                continue
+            floor = tuning.LOOK_MIN_CELLS_SIMILARITY
+            score_a = float(own_a[a_under_b].mean()) if a_under_b.any() else floor
+            score_b = float(own_b[b_under_a].mean()) if b_under_a.any() else floor
+            lower, mask = (i, a_under_b) if score_a < score_b else (j, b_under_a)
+            previous = covered[lower]
+            covered[lower] = mask if previous is None else (previous | mask)
+    return [None if c is None else ~c for c in covered]
+
+
+def in_a_hand(card: Card, cards: list[Card]) -> bool:
+    """Does the card lie partly under or over another named card (a fan, a crowded hand)?"""
+    return any(
+        other is not card
+        and layered(card, other)
+        and quad_iou(card.corners, other.corners) > tuning.HAND_MIN_IOU
+        for other in cards
+    )
+
+
+def _fan_strip(shows: np.ndarray | None) -> np.ndarray:
+    """The cells a fanned card always shows: its left column (top-left corner, the title's
+    start, the art's and text's left edge), less any a named card covers. A card in a hand
+    whose right part lies under a card nobody found is judged there."""
+    rows, cols = tuning.LOOK_CELLS
+    strip = np.zeros(rows * cols, bool)
+    strip[::cols] = True
+    return strip if shows is None else strip & shows
+
+
 def last_word(
     image: np.ndarray, gallery: Gallery, cards: list[Card], unknown: list[UnknownCard]
 ) -> tuple[list[Card], list[UnknownCard]]:
     """Every named card whose look denies its name is reported unknown instead, its name
-    first in the pick-list."""
+    first in the pick-list. A card partly under another (a fan: it overlaps another named
+    card) is judged on the cells that show (:func:`visible_cells`), and failing that on its
+    left column (:func:`_fan_strip`)."""
+    patches = [look_patch(image, card.corners) for card in cards]
+    own: list[np.ndarray | None] = [None] * len(cards)
+    scores: list[np.ndarray | None] = [None] * len(cards)
+    if len(gallery) >= tuning.LOOK_MIN_GALLERY and len(gallery.names) > 1:
+        with part("look"):
+            for i, card in enumerate(cards):
+                if in_a_hand(card, cards):
+                    per_cell = cell_scores(patches[i], gallery)
+                    scores[i] = per_cell
+                    own[i] = _own_cells(per_cell, gallery, card.name)
+    visible = visible_cells(cards, own)
     kept: list[Card] = []
     disowned: list[UnknownCard] = []
-    for card in cards:
-        patch = look_patch(image, card.corners)
-        if look_disowns(patch, gallery, card.name, shared_layout=shares_layout(card)):
+    for card, patch, shows, scored in zip(cards, patches, visible, scores, strict=True):
+        shared = shares_layout(card)
+        if look_disowns(
+            patch, gallery, card.name, shared_layout=shared, visible=shows, per_cell=scored
+        ) and (
+            scored is None
+            or look_disowns(
+                patch,
+                gallery,
+                card.name,
+                shared_layout=shared,
+                visible=_fan_strip(shows),
+                per_cell=scored,
+            )
+        ):
             disowned.append(UnknownCard(card.corners, REASON_NOT_IN_GALLERY, card.candidates))
         else:
             kept.append(card)

@@ -9,6 +9,8 @@ they rely on (corner order, shape checks, rectification) is in :mod:`vision.geom
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -51,6 +53,37 @@ def sharpness(card: np.ndarray) -> float:
     fine = float(np.mean(np.abs(gray - b1)))
     coarse = float(np.mean(np.abs(b1 - b3))) + 1e-3
     return fine / coarse
+
+
+@functools.cache
+def _line_gaussian(sigma: float, degrees: int) -> np.ndarray:
+    """A Gaussian blur along one direction only (a 2-D kernel that is a blurred line)."""
+    size = int(6 * sigma) | 1
+    kernel = np.zeros((size, size), np.float32)
+    centre = size // 2
+    weights = np.exp(-0.5 * ((np.arange(size) - centre) / sigma) ** 2)
+    dx, dy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    for t, weight in enumerate(weights / weights.sum()):
+        kernel[round(centre + (t - centre) * dy), round(centre + (t - centre) * dx)] += weight
+    return kernel
+
+
+def streak_sharpness(card: np.ndarray) -> tuple[float, float]:
+    """:func:`sharpness` along the card's blurriest direction (of four: across, down and the
+    two diagonals), and that over the sharpest direction's. A shaken camera smears detail along
+    one direction only, leaving the others crisp, so the card as a whole can still look sharp;
+    along the smear it does not, and the two directions disagree."""
+    gray = cv2.resize(
+        to_gray(card).astype(np.float32), (CARD_W // 2, CARD_H // 2), interpolation=cv2.INTER_AREA
+    )
+    ratios = []
+    for degrees in (0, 45, 90, 135):
+        b1 = cv2.filter2D(gray, -1, _line_gaussian(1.0, degrees))
+        b3 = cv2.filter2D(gray, -1, _line_gaussian(3.0, degrees))
+        fine = float(np.mean(np.abs(gray - b1)))
+        coarse = float(np.mean(np.abs(b1 - b3))) + 1e-3
+        ratios.append(fine / coarse)
+    return min(ratios), min(ratios) / max(max(ratios), 1e-6)
 
 
 def _quad_from_hull(hull: np.ndarray) -> tuple[np.ndarray | None, bool]:

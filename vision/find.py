@@ -164,6 +164,26 @@ def _fit_ransac(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return h, inl
 
 
+def _shown_part(corners: np.ndarray, inliers: np.ndarray) -> np.ndarray:
+    """The part of a fitted card its features came from: the card's quad, clipped to the
+    bounding box of its inliers grown by ``SHOWN_PART_MARGIN`` of the card's size, when that
+    box covers under ``SHOWN_PART_WHOLE`` of the card: a card in a fan spends only the part
+    that shows, so the features of the card lying over it stay free to find that card. A card
+    lying whole spends its whole quad."""
+    if len(inliers) < 3:
+        return corners
+    span = float(np.ptp(corners, axis=0).max()) * tuning.SHOWN_PART_MARGIN
+    x0, y0 = inliers.min(axis=0) - span
+    x1, y1 = inliers.max(axis=0) + span
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    area, shared = cv2.intersectConvexConvex(corners.astype(np.float32), box)
+    whole = abs(float(cv2.contourArea(corners.astype(np.float32))))
+    if area <= 0 or shared is None or len(shared) < 3 or area > tuning.SHOWN_PART_WHOLE * whole:
+        return corners  # a card lying whole (or nearly) spends its whole outline, as ever
+    hull = cv2.convexHull(shared.reshape(-1, 2).astype(np.float32)).reshape(-1, 2)
+    return hull
+
+
 def _fit_voted(
     points: np.ndarray, pairs: _Pairs, gallery: Gallery, work_size: tuple[int, int]
 ) -> list[Hypothesis]:
@@ -189,7 +209,8 @@ def _fit_voted(
             found.append(Hypothesis(int(entry), h, int(inl.sum()), {}))
             # Its inliers are spent too, so the loop always ends even if the fitted outline
             # misses them.
-            used |= in_quad(points, corners)
+            inlier_points = points[pairs.query[np.flatnonzero(sel)[inl]]]
+            used |= in_quad(points, _shown_part(corners, inlier_points))
             used[pairs.query[np.flatnonzero(sel)[inl]]] = True
             sel = (pairs.entry == entry) & ~used[pairs.query]
     return found

@@ -100,12 +100,13 @@ def inside(point: tuple[float, float] | np.ndarray, quad: np.ndarray) -> bool:
 
 
 def in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Which points lie inside the convex quadrilateral ``quad`` (either winding)."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
+    """Which points lie inside the convex quadrilateral ``quad`` (either winding; any convex
+    polygon will do)."""
+    q = np.asarray(quad, np.float64).reshape(-1, 2)
     p = np.asarray(points, np.float64).reshape(-1, 2)
     signs = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
+    for i in range(len(q)):
+        a, b = q[i], q[(i + 1) % len(q)]
         signs.append((b[0] - a[0]) * (p[:, 1] - a[1]) - (b[1] - a[1]) * (p[:, 0] - a[0]))
     s = np.stack(signs, axis=1)
     return np.asarray((s >= 0).all(axis=1) | (s <= 0).all(axis=1))

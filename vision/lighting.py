@@ -152,11 +152,3 @@ TUNING: tuple[Light, ...] = (
     Light("lamp at the side", falloff=0.45, lamp=(1.2, 0.5)),
     Light("warm lamp falloff", kelvin=3000, falloff=0.5, lamp=(0.5, -0.4)),
 )
-
-
-def light_named(name: str) -> Light:
-    """One of the BENCHMARK or TUNING conditions by name."""
-    for light in BENCHMARK + TUNING:
-        if light.name == name:
-            return light
-    raise KeyError(name)

@@ -32,7 +32,7 @@ from vision.name import (
 from vision.photo import Photo
 from vision.plane import card_sized, completed_cards, to_card_plane
 from vision.result import Card, UnknownCard, explained
-from vision.unknown import reason_for
+from vision.unknown import not_a_card, reason_for
 
 NamedRegion = tuple[np.ndarray, Naming]  # fitted corners, naming
 
@@ -147,6 +147,8 @@ class _OutlineNamer:
             return  # a loop in the table's pattern, not a card's edge
         if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in self.unknown):
             return
+        if not_a_card(self.photo.image, quad):
+            return  # a check of the cloth, a phone, a page: too plain for a card
         reason = reason_for(self.photo.image, quad)
         candidates = candidate_list(best[1].scores) if best is not None else []
         self.unknown.append(UnknownCard(order_corners(quad), reason, candidates))
@@ -218,6 +220,8 @@ def name_leftovers(
             namer.add(best)
             continue
         if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in namer.unknown):
+            continue
+        if not_a_card(photo.image, quad):
             continue
         candidates = candidate_list(best[1].scores) if best is not None else []
         namer.unknown.append(UnknownCard(quad, reason_for(photo.image, quad), candidates))

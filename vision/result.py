@@ -163,10 +163,22 @@ def explained(quad: np.ndarray, cards: list[Card]) -> bool:
     return False
 
 
+def layered(a: Card, b: Card) -> bool:
+    """Are two named cards two cards of a fan, one lying partly over the other, rather than
+    two names for one card? Different names, each fitted from its own features (the fits are
+    whole cards, so a fan's neighbours overlap by IoU 0.3-0.5) and overlapping less than
+    ``LAYERED_MAX_IOU``."""
+    return a.name != b.name and quad_iou(a.corners, b.corners) < tuning.LAYERED_MAX_IOU
+
+
 def dedupe_cards(cards: list[Card]) -> list[Card]:
-    """One name per card: of overlapping names the best-supported one (most inliers)."""
+    """One name per card: of overlapping names the best-supported one (most inliers); cards
+    lying in layers (a fan: :func:`layered`) are all kept."""
     kept: list[Card] = []
     for card in sorted(cards, key=lambda c: -c.inliers):
-        if all(quad_iou(card.corners, k.corners) < tuning.SAME_CARD_IOU for k in kept):
+        if all(
+            quad_iou(card.corners, k.corners) < tuning.SAME_CARD_IOU or layered(card, k)
+            for k in kept
+        ):
             kept.append(card)
     return kept

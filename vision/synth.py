@@ -652,8 +652,3 @@ def _camera(
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, quality])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return (decoded if decoded is not None else photo), blur_sigma
-
-
-def blur_image(image: np.ndarray, sigma: float) -> np.ndarray:
-    """A strongly defocused copy of ``image`` (for "too blurred" tests and demos)."""
-    return cv2.GaussianBlur(image, (0, 0), sigma)

@@ -5,15 +5,18 @@ changes. Words used in the notes:
 
 - *dev scenes*: generated scenes of seed 7 (hard ones unless said), never the benchmark's seed;
 - *benchmark*: ``tablekeeper bench vision --real ../shared/datasets/real-cards --held-out 0.25``
-  (seed 2026; its tables are in the README's "Card recognition" section);
+  (seed 2026);
 - *real*: the five shared real photos (9 cards) against the 418-scan gallery;
 - *held-out*: real cards left out of a gallery (``--held-out``), the hardest open-set test;
+- *families*: ``tablekeeper bench vision --families ...`` (tuned on seed 11; the figures page,
+  docs/recognition-figures.md, is another seed);
 - *hand-set*: chosen when the step was written, with no recorded sweep (worth measuring first
   when that step misbehaves).
 
 Lengths are in canonical card pixels (the upright card is 336 x 468, see
 :mod:`vision.geometry`) unless they say otherwise. Change one value at a time, run the dev
-scenes first and the benchmark last, and update the README's tables.
+scenes first and the benchmark last, and regenerate docs/recognition-figures.md. What a value
+used to be belongs in the commit message, not here.
 """
 
 from __future__ import annotations
@@ -32,6 +35,23 @@ ACCEPT_CONFIDENCE = 0.5
 # An unnamed card is "too blurred" below this sharpness (detect.sharpness: ~1 crisp print,
 # ~0 blurred); hand-set against the blurred-card test. Higher: more "too blurred".
 BLUR_LIMIT = 0.35
+# ... or below this sharpness along its blurriest direction (detect.streak_sharpness) while
+# that is under STREAK_SPREAD of its sharpest direction's: a shaken camera. Motion family seed
+# 11: cards shaken 10-28 px measure 0.32-0.50 at 0.52-0.82 (12 of 16 caught), sharp cards
+# (strangers family) 0.48-0.64 at 0.69-0.76, a steep hard-scene stranger 0.41 at 0.71.
+STREAK_BLUR_LIMIT = 0.42  # higher: sharp strangers called "too blurred"
+STREAK_SPREAD = 0.7  # higher: steep (foreshortened) sharp cards called "too blurred"
+# An unnamed card-shaped region is too plain to be a card (unknown.not_a_card) when, looked at
+# at PLAIN_VIEW px less a PLAIN_BORDER share each side, its grey spread is under PLAIN_MIN_STD,
+# or under PLAIN_MIN_DETAIL of it differs from its 1.5-px blur by PLAIN_DETAIL_LEVEL grey
+# levels while it is sharp. Cloth/clutter families seed 11: cards (strangers too) spread 39-63
+# with detail 0.39-0.65, shaken cards 30-54 with 0.14-0.35 (blurred, so kept); gingham checks
+# spread 1-4, plaid checks and a phone 16-32 with detail 0.10-0.23. Higher: strangers dropped.
+PLAIN_VIEW = (84, 117)  # px the region is straightened to (a quarter card; detail at print scale)
+PLAIN_BORDER = 0.1  # share cut off each side (the card's frame and the table at a loose outline)
+PLAIN_MIN_STD = 12.0  # grey spread under which a region is flat (checks 1-4, cards 30 and up)
+PLAIN_DETAIL_LEVEL = 6.0  # grey levels from the 1.5-px blur that count as fine detail
+PLAIN_MIN_DETAIL = 0.3  # share of fine detail a sharp card has at least (cards 0.39 and up)
 
 # -- light: taking it out (vision.photometry) ----------------------------------------------------
 # The photo is stretched per channel so these percentiles (inside any padding) become black and
@@ -54,15 +74,13 @@ PHOTO_LEVELS = 6  # photo ORB pyramid levels (hand-set with the step above)
 PHOTO_FAST_THRESHOLD = 10  # FAST corner contrast, first look (hand-set; lower: more weak corners)
 # ORB's border and patch size, photo and cards alike (OpenCV's patch 31; the border must not
 # be smaller than the patch's reach, so a card touching the photo's edge loses that strip).
-ORB_EDGE_THRESHOLD = 19
-ORB_PATCH_SIZE = 31
+ORB_EDGE_THRESHOLD = 19  # px of border with no features (at least the patch's reach)
+ORB_PATCH_SIZE = 31  # px: ORB's descriptor patch (OpenCV's default; galleries store it)
 
 # -- find: votes in the word index --------------------------------------------------------------
 PROBES = 3  # fine words looked up per feature (hand-set): more matches vs more look-up time
 COARSE_PROBES = 3  # coarse words searched per descriptor (same trade-off, one level up)
-DESCRIPTORS_PER_WORD = (
-    30  # average fine-word size: smaller = more words to compare, larger = more descriptors
-)
+DESCRIPTORS_PER_WORD = 30  # fine-word size: smaller = more words to compare, larger = slower
 INDEX_DESCRIPTORS_PER_COARSE = 60  # sets the coarse vocabulary size (sqrt(N / 60)); hand-set
 INDEX_MAX_COARSE = 64  # coarse words at most (a 418-card gallery uses 59)
 INDEX_MAX_FINE = 512  # fine words per coarse word at most (hand-set, never reached)
@@ -79,21 +97,29 @@ MIN_VOTES = 6  # votes before a reference is fitted (hand-set; lower: more fits,
 MAX_HYPOTHESES = 40  # references fitted per look at most (cost cap; 7-card scenes use ~15)
 RIVAL_VOTES_KEPT = 6  # voted references kept per hypothesis as its naming rivals
 # ... of which this many join the naming shortlist. Each reference in it costs ~0.5 ms a naming
-# on the Pi's stack. 2 (with SIGNATURE_SHORTLIST = 2; it was 4 and 3) gave the same counts on
-# seed 2026's 240 and seed 11's 90 scenes, the held-out real cards and the benchmark lights,
-# ~5 % faster (issue 14 §3); fewer rivals raised 113 of 1,670 confidences (median +0.001).
+# on the Pi's stack. 2 (with SIGNATURE_SHORTLIST = 2) names as 4 did on seed 2026's 240 and seed
+# 11's 90 scenes, the held-out real cards and the benchmark lights; fewer rivals raise
+# confidences a little (113 of 1,670, median +0.001), more cost time.
 RIVALS_NAMED = 2
 VOTES_FOR_SHORTLIST = 2  # a reference voted inside an outline at least this often is shortlisted
 
 # -- fit: a card's corners from its votes (RANSAC) ----------------------------------------------
 MIN_FIND_INLIERS = 8  # a fit needs this many consistent matches (lower: more false fits to name)
+# A fit spends the photo features inside its card, clipped to its inliers' box grown by this
+# share of the card's size (a fan card's features come from the part that shows; tuned on the
+# fan family's seed 11). Lower frees more features for rival fits on the same card.
+SHOWN_PART_MARGIN = 0.1
+# ... unless that box covers more than this share of the card: then the whole card is spent
+# (whole cards' boxes cover 0.9+, a fan card showing 50 % about 0.6; seed 2026's hard scene
+# 40 lost a whole card to a rival fit when only the box was spent). Lower: fan cards missed.
+SHOWN_PART_WHOLE = 0.8
 FIT_REPROJECTION = 8.0  # work-image px: a match this close to the fitted card counts (hand-set)
 FIT_ITERATIONS = 1000  # RANSAC rounds of the affine fit
 FIT_CONFIDENCE = 0.995  # RANSAC stop confidence of the affine fit
 # When the affine fit explains less than this share of the matches (and at least
 # PERSPECTIVE_MIN_INLIERS), a perspective fit is tried (steep photos; hand-set) ...
 PERSPECTIVE_BELOW_SHARE = 0.8
-PERSPECTIVE_MIN_INLIERS = 12
+PERSPECTIVE_MIN_INLIERS = 12  # matches a perspective fit needs (fewer: wild fits of noise)
 PERSPECTIVE_ITERATIONS = 500  # ... with this many RANSAC rounds ...
 PERSPECTIVE_GAIN = 1.15  # ... and kept when it explains this much more (less = wild fits kept)
 MIN_CARD_AREA = 900.0  # work px^2: a fitted card smaller than this is noise (hand-set, 30 x 30)
@@ -113,6 +139,10 @@ TABLE_VIEW_MAX_SIDE = 2200.0  # px: cap on the flat view (cost)
 # each. A table busy enough to crowd features keeps the search running.
 VIEW_MIN_FIRST_FEATURES = 30
 SAME_CARD_IOU = 0.3  # overlap (IoU) above which two finds are one card (also dedupe of names)
+# Two names overlapping under this IoU are two cards in layers (a fan shows 35-50 % of each card:
+# neighbours' whole-card fits overlap 0.3-0.5); tuned on the fan family's seed 11. Higher keeps
+# a second name on one card; lower drops fanned cards.
+LAYERED_MAX_IOU = 0.6
 
 # -- name: a rectified card against its shortlist -----------------------------------------------
 # Canonical px a rectified feature may sit from its reference's (hand-set with the grid of
@@ -120,8 +150,8 @@ SAME_CARD_IOU = 0.3  # overlap (IoU) above which two finds are one card (also de
 POSITION_RADIUS = 24.0
 # ORB budget and pyramid levels of a reference card (1.3x apart: down to 0.35x, for cards
 # that are small in the photo). Stored in galleries: changing them needs re-enrolment.
-REFERENCE_FEATURES = 500
-REFERENCE_LEVELS = 5
+REFERENCE_FEATURES = 500  # ORB budget of a reference (more: bigger gallery, slower naming)
+REFERENCE_LEVELS = 5  # its pyramid levels (fewer: small cards in photos go unnamed)
 PATCH_FEATURES = 500  # ORB budget of a rectified card (same as a reference's)
 CARD_FAST_THRESHOLD = 12  # FAST contrast on rectified cards and references (hand-set)
 CARD_SCALE_FACTOR = 1.3  # ORB pyramid step on cards (references: 5 levels, down to 0.35x)
@@ -135,8 +165,8 @@ SIGNATURE_SHORTLIST = 2  # closest whole-card signatures added to every naming's
 # Inliers on the card's outer border are not counted (every card has the same frame): the
 # interior is this fraction of the card's width / height from each edge (hand-set, measured
 # on the generated frames and the real scans' borders).
-INTERIOR_X = 0.1
-INTERIOR_Y = 0.07
+INTERIOR_X = 0.1  # share of the width left out each side (larger: fewer inliers per card)
+INTERIOR_Y = 0.07  # share of the height left out top and bottom (same trade-off)
 # Descriptor-only matching (an outline that may be an inner frame or a sleeve): the nearest
 # reference feature must beat the second by this ratio (Lowe's usual 0.8).
 LOOSE_RATIO = 0.8
@@ -144,14 +174,14 @@ LOOSE_RATIO = 0.8
 # them this much (a fit on few inliers can swing; hand-set).
 REFINE_MIN_IOU = 0.45
 # A name below this confidence is fitted again at the corners its own inliers give (a card
-# found from a few features of a steep or dim photo is rectified a little off; seed-2026
-# generated scene 27 under exposure x0.35: 39 -> more inliers, and the steep table's view).
+# found from a few features of a steep or dim photo is rectified a little off: seed-2026
+# generated scene 27 under exposure x0.35 gains inliers so). Lower: fewer refits, faster.
 REFIT_BELOW = 0.9
 # Soft rectified cards (sharpness below SHARPEN_BELOW) are sharpened by an unsharp mask of
 # this strength and blur before features are taken (hand-set on small blurred dev cards).
-SHARPEN_BELOW = 0.5
-SHARPEN_AMOUNT = 2.0
-SHARPEN_SIGMA = 1.5
+SHARPEN_BELOW = 0.5  # detect.sharpness under which a card is sharpened (higher: more work)
+SHARPEN_AMOUNT = 2.0  # unsharp-mask strength (higher: noise becomes features)
+SHARPEN_SIGMA = 1.5  # unsharp-mask blur, canonical px (the detail scale restored)
 CANDIDATES_LISTED = 5  # names in a pick-list
 
 # -- name: how sure (confidence_from_inliers) ----------------------------------------------------
@@ -160,18 +190,18 @@ CANDIDATES_LISTED = 5  # names in a pick-list
 # Tuned on dev scenes and two held-out splits: not-enrolled cards with a weak rival reach ~21
 # inliers, right names on the benchmark start at ~55 (1st percentile). Raising the floors
 # turns small right cards unknown; lowering them names not-enrolled cards.
-MARGIN_FLOOR = 6
-MARGIN_SCALE = 12.0
-EVIDENCE_FLOOR = 14
-EVIDENCE_RIVAL_SHARE = 0.5
-EVIDENCE_SPAN = 16.0
+MARGIN_FLOOR = 6  # inliers over the rival that count for nothing (higher: fewer names)
+MARGIN_SCALE = 12.0  # inliers of margin for 63 % of full confidence (higher: less sure)
+EVIDENCE_FLOOR = 14  # inliers any name gets by chance (higher: small cards unknown)
+EVIDENCE_RIVAL_SHARE = 0.5  # share of the rival's inliers the name must also beat
+EVIDENCE_SPAN = 16.0  # inliers past the floor for full evidence (higher: less sure)
 
 # -- look: the card's appearance ------------------------------------------------------------------
 # A look is the card at about 1/8 size. Stored in galleries: changing it needs re-enrolment.
 LOOK_SIZE = (42, 58)  # width, height before a 2-px margin is cut (the look is 38 x 54)
-LOOK_MARGIN = 2
+LOOK_MARGIN = 2  # px cut off each side of a look (the card's outline wobbles there)
 LOOK_CELLS = (4, 3)  # rows, columns of the cell grid of the last word (12 cells of 13 x 12)
-LOOK_CELL = (13, 12)
+LOOK_CELL = (13, 12)  # px (height, width) of one cell: the look's grid with a remainder cut
 LOOK_PATCH_DIVISOR = 4  # the look is taken from a card rectified at 1/4 canonical size
 SIGNATURE_SIZE = (24, 33)  # whole-card signature's luminance layout (w, h; shortlist only)
 SIGNATURE_CHROMA_SIZE = (6, 8)  # ... and its coarse colour layout
@@ -189,19 +219,26 @@ LOOK_MIN_LEAD = 0.15  # ... and this much closer than to any other name's (then 
 LOOK_MAX_CONFIDENCE = 0.9  # a look alone never makes a name certain (printings share art)
 # A name is doubted when the look is this far from it and this much closer to another name's
 # (held-out cycles of lands and creatures; raising the gap lets more of them be named).
-LOOK_VETO_SIMILARITY = 0.25
-LOOK_VETO_GAP = 0.25
+LOOK_VETO_SIMILARITY = 0.25  # the look is at most this close to the named card ...
+LOOK_VETO_GAP = 0.25  # ... and this much closer to another name's
 # The last word on every named card, cell by cell: right names scored 0.54 and up on dev
 # scenes (0.89+ on the real photos), not-enrolled cards named as their cycle 0.27-0.55.
 LOOK_MIN_CELLS_SIMILARITY = 0.45
+# The last word compares only the cells no other named card covers (a fan's lower cards), when
+# at least this many are left (a fan card showing 35 % of itself keeps its left column: 4);
+# fewer and the card keeps all 12 (tuned on the fan family's seed 11; lower judges a card on
+# too little of it).
+LOOK_MIN_VISIBLE_CELLS = 4
+# A named card overlapping another by more than this IoU lies in a hand (a fan), and its look
+# is judged on what shows (tuned on the fan family's seed 11; any real overlap counts).
+HAND_MIN_IOU = 0.05
 # ... and when another name lined up at least this share of the name's inliers (shared rules
 # text and frame), the look must be at least this close. Right names reached a share of 0.69
 # at most (seed-2026 benchmark and held-out split, both stacks), not-enrolled cards named as
 # their cycle 0.69-0.83; the one of those the last word missed scored 0.48 (right names:
-# 0.8+). At a share of 0.5 a real card under exposure x1.5 (share 0.57, look 0.52) was lost;
-# a lead over the other names was tried too (a right name under exposure x1.3 led by 0.13).
-LOOK_SHARED_RIVAL_SHARE = 0.75
-LOOK_SHARED_MIN_CELLS_SIMILARITY = 0.7
+# 0.8+). A share of 0.5 loses a real card under exposure x1.5 (share 0.57, look 0.52).
+LOOK_SHARED_RIVAL_SHARE = 0.75  # the rival's share of inliers that makes the look decide
+LOOK_SHARED_MIN_CELLS_SIMILARITY = 0.7  # how close the look must then be (lower: cycles named)
 
 # -- outlines: card-shaped loops in colour edges (detect.find_card_quads) --------------------------
 OUTLINE_LONG_SIDE = 1000  # px: edges are searched on a copy about this big (hand-set, speed)
@@ -228,14 +265,12 @@ PADDING_TOLERANCE = 10  # grey levels: a padding row/column is this uniform ...
 PADDING_SHARE = 0.98  # ... over this share of its pixels
 PADDING_WHITE = 225  # padding is whiter than this or darker than PADDING_BLACK (a plain
 PADDING_BLACK = 30  # tablecloth is not padding: real photos sit on a white canvas)
-BORDER_MARGIN = (
-    3.0  # px (plus one padding-scan pixel): an outline this near the border is the border
-)
+BORDER_MARGIN = 3.0  # px (plus one padding-scan pixel): an outline this near is the border
 NESTED_DEDUPE_IOU = 0.6  # outlines found at several sensitivities are one when they overlap this
 # An unnamed outline must show a real edge (colour gradient above EDGE_STRENGTH within a few
 # px) along this share of each side's middle 70% (hand-set; lower: table loops reported).
 MIN_EDGE_SUPPORT = 0.5
-EDGE_STRENGTH = 60.0
+EDGE_STRENGTH = 60.0  # colour-gradient strength of a real edge (hand-set; lower: loops pass)
 EDGE_VIEW_SIDE = 400.0  # px: an outline's edges are checked at about this size
 EDGE_SAMPLES = 24  # points checked per side
 EDGE_SIDE_ENDS = 0.15  # share of each side left out at both ends (corners round off and
@@ -247,10 +282,10 @@ EDGE_LEEWAY_PX = 5  # px: the edge magnitude is dilated this much, so an outline
 # a fit of the card's own features: shortest side (px), aspect vs a card's (short / long), how
 # much opposite sides may differ, and the |cos| of the corner angles. Dev scenes: a card near
 # the camera of a 45-degree photo looks square, a fitted one thinner still.
-MIN_SIDE = 8
-ASPECT_SHARE = (0.62, 0.45)
-OPPOSITE_SPREAD = (2.0, 3.0)
-CORNER_COS = (0.85, 0.92)
+MIN_SIDE = 8  # px: shortest side (smaller: specks pass)
+ASPECT_SHARE = (0.62, 0.45)  # least short/long vs a card's, outline / fit (lower: squares pass)
+OPPOSITE_SPREAD = (2.0, 3.0)  # most ratio of opposite sides, outline / fit (higher: wild shapes)
+CORNER_COS = (0.85, 0.92)  # most |cos| of a corner angle, outline / fit (higher: slivers)
 SCAN_ASPECT_TOLERANCE = 0.03  # an image this close to a card's proportions is a scan
 MIN_PHOTO_CARD_SHARE = 0.05  # enrolling from a photo: the card covers at least this share
 
@@ -278,24 +313,23 @@ WEAK_SAME_IOU = 0.3  # ... and a weak feature find overlapping one
 WEAK_CARD_INLIERS = 10
 # Once a card is named its perspective gives the table plane; an outline on it must be
 # card-sized: sides 0.55-1.5x a card's, corners within ~20 degrees of square (|cos| 0.35).
-PLANE_SIZE_TOLERANCE = (0.55, 1.5)
-PLANE_MAX_COS = 0.35
+PLANE_SIZE_TOLERANCE = (0.55, 1.5)  # sides' range vs a card's on the plane
+PLANE_MAX_COS = 0.35  # most |cos| of a corner on the plane
 # The last look's finds fit tighter: sides 0.8-1.25x, proportions within 8 %, corners ~12 deg.
-PLANE_TIGHT_TOLERANCE = (0.8, 1.25)
-PLANE_TIGHT_ASPECT = 0.08
-PLANE_TIGHT_COS = 0.2
+PLANE_TIGHT_TOLERANCE = (0.8, 1.25)  # sides' range (looser: table patches named)
+PLANE_TIGHT_ASPECT = 0.08  # proportions' tolerance
+PLANE_TIGHT_COS = 0.2  # most |cos| of a corner
 # A partly hidden card's visible edge: square at both ends (|cos| < 0.2) and a card's side
 # long within 12 % (dev scenes: +1 hard card, one false card fewer).
-COMPLETION_MAX_COS = 0.2
-COMPLETION_LENGTH_TOLERANCE = 0.12
+COMPLETION_MAX_COS = 0.2  # most |cos| at both ends of the visible edge
+COMPLETION_LENGTH_TOLERANCE = 0.12  # the edge's length vs a card's side (looser: false cards)
 COMPLETION_NEW_IOU = 0.7  # a completed card overlapping an outline this much is that outline
 
 # -- last look: a more sensitive search where nothing is named -------------------------------------
 REST_FEATURES = 2000  # ORB budget of the last look
 SENSITIVE_FAST_THRESHOLD = 6  # its FAST threshold (small or blurred cards; hard scenes)
-# Its pyramid levels: the finest 3 of the photo's 6. The coarse levels cost a third of its time
-# and spent its budget on big things the first look already named (seed 2026, 240 scenes:
-# 1664 -> 1668 named right; seed 11, 120 scenes: 827 -> 829, missed 2 -> 0; nothing wrong).
+# Its pyramid levels: the finest 3 of the photo's 6 (seeds 2026 and 11). More: a third more of
+# its time, spent on big things the first look already named, and a few small cards lost.
 REST_LEVELS = 3
 REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo holds no named card
 # ... and, when every card found is named, only where some card-sized square away from the
@@ -307,7 +341,7 @@ REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo hold
 # it named a dim card reported unknown whose crowd was only 13.
 REST_MIN_FIRST_FEATURES = 30
 REST_INDEX_SHORTLIST = 6  # last-look finds are checked against as many rivals as outlines
-REST_SIGNATURE_SHORTLIST = 8
+REST_SIGNATURE_SHORTLIST = 8  # ... and as many closest signatures (fewer: faster, less sure)
 
 # -- leftovers (vision.leftovers): features no card explains, crowded over a card --------------
 # Measured on dev scenes (seed 101, hard, 6 scans + 1 generated stranger): 25-145 photo
@@ -334,8 +368,8 @@ LEFTOVER_RING = 1.8  # the ring's outer rectangle, times the crowd's (hand-set)
 # A card's print fills its rectangle: the crowd's hull covers at least this share of its
 # bounding rectangle, which is at most this elongated (a card 1.4; half hidden lengthwise 2.8).
 # Dev seeds 32 and 101: strangers 0.64-0.94 and 1.3-2.1, confetti crowds 0.56/1.8 and 0.65/3.7.
-LEFTOVER_MIN_FILL = 0.6
-LEFTOVER_MAX_ELONGATION = 2.5
+LEFTOVER_MIN_FILL = 0.6  # least hull share of its rectangle (lower: confetti crowds pass)
+LEFTOVER_MAX_ELONGATION = 2.5  # most long/short of the rectangle (higher: streaks pass)
 LEFTOVER_GROW = 1.1  # features stop short of a card's edge: the crowd's rectangle grown by this
 # Crowded features are searched for card-sized windows on the table plane, turned in
 # steps of this many degrees (hand-set: a card 7.5 degrees off still has ~90 % in the window) ...

@@ -4,21 +4,51 @@ nearest neighbour."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.detect import sharpness
-from vision.geometry import inside, quad_iou
+from vision.detect import sharpness, streak_sharpness
+from vision.features import to_gray
+from vision.geometry import inside, quad_iou, rectify
 from vision.name import Naming, candidate_list, rectified
 from vision.result import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, Card, UnknownCard, explained
 
 
+def blurred(card: np.ndarray) -> bool:
+    """Has the upright card image lost its fine detail: all over (out of focus), or along one
+    direction far more than the others (a shaken camera)?"""
+    if sharpness(card) < tuning.BLUR_LIMIT:
+        return True
+    worst, spread = streak_sharpness(card)
+    return worst < tuning.STREAK_BLUR_LIMIT and spread < tuning.STREAK_SPREAD
+
+
 def reason_for(image: np.ndarray, corners: np.ndarray) -> str:
-    """Why the card at ``corners`` could not be named: its fine detail is gone, or it is not
-    in the gallery."""
-    if sharpness(rectified(image, corners)) < tuning.BLUR_LIMIT:
+    """Why the card at ``corners`` could not be named: its fine detail is gone (defocus, or a
+    shake that smeared it along one direction), or it is not in the gallery. Measured on the
+    card's own region, so a blurred corner of the photo says nothing about a sharp card."""
+    if blurred(rectified(image, corners)):
         return REASON_TOO_BLURRED
     return REASON_NOT_IN_GALLERY
+
+
+def not_a_card(image: np.ndarray, corners: np.ndarray) -> bool:
+    """Is the card-shaped region at ``corners`` too plain to be a card: a check of a
+    tablecloth, a phone's wallpaper, a page? A card, even one nobody enrolled, is busy all over
+    (art, title, rules text); a flat check has next to no detail, and a plaid check or a phone
+    has sharp lines but little else. A blurred card keeps its broad contrast, and the blur
+    tells it from a sharp plain thing, so a shaken card is still reported."""
+    size = tuning.PLAIN_VIEW
+    gray = to_gray(rectify(image, corners, size)).astype(np.float32)
+    dx, dy = int(size[0] * tuning.PLAIN_BORDER), int(size[1] * tuning.PLAIN_BORDER)
+    inner = gray[dy:-dy, dx:-dx]
+    if float(inner.std()) < tuning.PLAIN_MIN_STD:
+        return True
+    detail = np.abs(inner - cv2.GaussianBlur(inner, (0, 0), 1.5)) > tuning.PLAIN_DETAIL_LEVEL
+    if float(detail.mean()) >= tuning.PLAIN_MIN_DETAIL:
+        return False
+    return not blurred(rectified(image, corners))
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:

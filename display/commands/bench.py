@@ -175,6 +175,22 @@ def _vision(benches: Any) -> None:
         action="store_true",
         help="a few scenes of every table (CI); exit 1 when any card is named wrongly",
     )
+    bench.add_argument(
+        "--families",
+        metavar="LIST",
+        help="hands as players lay them, comma-separated families of generated photos: "
+        "fan,cloth,strangers,clutter,motion,small (or 'all'); cards from --real's scans when "
+        "given; exit 1 when any card is named wrongly",
+    )
+    bench.add_argument(
+        "--family-photos", type=int, default=10, metavar="N", help="photos per family (10)"
+    )
+    bench.add_argument(
+        "--markdown",
+        action="store_true",
+        help="with --families: also print the families' table as Markdown, headed by the "
+        "command (docs/recognition-figures.md is this output)",
+    )
     bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
     bench.set_defaults(func=bench_vision)
 
@@ -254,7 +270,24 @@ def bench_mixtape(args: argparse.Namespace) -> int:
 
 def bench_vision(args: argparse.Namespace) -> int:
     from vision.bench import BenchError, Modes, run_benchmark  # start-up time: OpenCV
+    from vision.bench.families import FAMILIES
 
+    families: tuple[str, ...] = ()
+    if args.families is not None:
+        asked = [f.strip() for f in args.families.split(",") if f.strip()]
+        if asked == ["all"]:
+            asked = list(FAMILIES)
+        unknown = [f for f in asked if f not in FAMILIES]
+        if unknown or not asked:
+            raise CliError(
+                f"--families: unknown family {', '.join(unknown) or '(none given)'}; "
+                f"choose from {','.join(FAMILIES)}"
+            )
+        if args.family_photos < 1:
+            raise CliError("--family-photos must be at least 1")
+        families = tuple(asked)
+    if args.markdown and not families:
+        raise CliError("--markdown goes with --families (the table it prints)")
     modes = Modes(
         lighting=args.lighting,
         light_set=args.light_set,
@@ -262,6 +295,9 @@ def bench_vision(args: argparse.Namespace) -> int:
         profile=args.profile,
         profile_scenes=args.profile_scenes,
         quick=args.quick,
+        families=families,
+        family_photos=args.family_photos,
+        markdown=args.markdown,
     )
     try:
         return run_benchmark(

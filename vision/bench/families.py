@@ -1,0 +1,399 @@
+"""Hands as players lay them (``bench vision --families fan,cloth,...``): one table per family of
+generated photos (:mod:`vision.synth_hands`), with the cards scored as named / unknown / missed /
+wrong, strangers (cards not enrolled) as reported / named, every other box a false report, and
+the warm CPU time per photo against a plain ORB(5000) pass over the same photo.
+
+Families:
+
+- ``fan``: 5-7 enrolled cards spread in a fan, each showing 35-50 % of itself (its top-left
+  corner and title), on wood, cloth or felt;
+- ``cloth``: 3-5 cards apart on a gingham or plaid cloth whose checks are card-sized;
+- ``strangers``: 2-4 enrolled cards and 1-2 that are not, all whole, flat and sharp;
+- ``clutter``: 3-5 cards with 2-4 props beside them (phone, coins, dice, a score-pad page,
+  fingers over a corner of one card);
+- ``motion``: 3-5 cards shaken by a 10-28 px motion blur; a card reported unknown should say
+  "too blurred";
+- ``small``: 4-8 cards 120-160 px wide (the camera far from the table) on wood.
+
+Every photo of a family comes from ``--seed`` (and the family's name), so a family can be tuned
+on one seed and reported on another.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.bench.scoring import Tally, add_up, log, timed_identify
+from vision.gallery import Gallery
+from vision.geometry import quad_area, quad_iou
+from vision.result import REASON_TOO_BLURRED, Identification
+from vision.synth import Scene, render_card_face
+from vision.synth_hands import PROP_KINDS, compose_hand
+from vision.tuning import ACCEPT_CONFIDENCE
+
+FAMILIES = ("fan", "cloth", "strangers", "clutter", "motion", "small")
+ORB_FEATURES = 5000  # the plain pass the recogniser's speed is quoted against
+
+Faces = list[tuple[str, np.ndarray]]
+
+
+@dataclass
+class FamilyPhoto:
+    image: np.ndarray
+    truth: list[tuple[np.ndarray, str | None]]  # corners, name (None: a stranger)
+
+
+@dataclass
+class FamilyFigures:
+    photos: int = 0
+    tally: Tally = field(default_factory=Tally)
+    orb_cpu: list[float] = field(default_factory=list)
+    ratios: list[float] = field(default_factory=list)
+    blurred_reason: int = 0  # unknown boxes that say "too blurred"
+    other_reason: int = 0  # unknown boxes that give another reason
+
+    def as_json(self) -> dict[str, Any]:
+        t = self.tally
+        return {
+            "photos": self.photos,
+            "cards": t.cards,
+            "named": t.right,
+            "unknown": t.unknown,
+            "missed": t.missed,
+            "wrong": t.wrong,
+            "strangers": t.open_cards,
+            "strangers_reported": t.open_unknown,
+            "strangers_named": t.open_named,
+            "false": t.false,
+            "median_cpu_seconds": statistics.median(t.cpu) if t.cpu else None,
+            "median_orb_cpu_seconds": statistics.median(self.orb_cpu) if self.orb_cpu else None,
+            "median_ratio_to_orb": statistics.median(self.ratios) if self.ratios else None,
+            "unknown_too_blurred": self.blurred_reason,
+            "unknown_other_reason": self.other_reason,
+        }
+
+
+def _pick(rng: np.random.Generator, faces: Faces, low: int, high: int) -> Faces:
+    count = min(len(faces), int(rng.integers(low, high + 1)))
+    return [faces[i] for i in rng.choice(len(faces), size=count, replace=False)]
+
+
+def _photo(scene: Scene, names: list[str | None]) -> FamilyPhoto:
+    return FamilyPhoto(scene.image, [(c.corners, names[c.index]) for c in scene.cards])
+
+
+def _fan(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    hand = _pick(rng, faces, 5, 7)
+    table = str(rng.choice(["wood", "cloth", "felt"]))
+    difficulty = str(rng.choice(["easy", "medium"]))
+    scene = compose_hand(
+        [f for _, f in hand], rng, layout="fan", table=table, difficulty=difficulty
+    )
+    return _photo(scene, [n for n, _ in hand])
+
+
+def _cloth(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    hand = _pick(rng, faces, 3, 5)
+    table = str(rng.choice(["gingham", "plaid"]))
+    width = float(rng.uniform(170, 260))
+    scene = compose_hand(
+        [f for _, f in hand], rng, layout="scatter", table=table, card_width_px=width
+    )
+    return _photo(scene, [n for n, _ in hand])
+
+
+def _strangers(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    hand: list[tuple[str | None, np.ndarray]] = list(_pick(rng, faces, 2, 4))
+    hand += [(None, f) for _, f in _pick(rng, strangers, 1, 2)]
+    order = rng.permutation(len(hand))
+    hand = [hand[i] for i in order]
+    table = str(rng.choice(["wood", "cloth", "felt"]))
+    scene = compose_hand([f for _, f in hand], rng, layout="scatter", table=table)
+    return _photo(scene, [n for n, _ in hand])
+
+
+def _clutter(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    hand = _pick(rng, faces, 3, 5)
+    count = int(rng.integers(2, 5))
+    props = [str(p) for p in rng.choice(PROP_KINDS, size=count, replace=False)]
+    table = str(rng.choice(["wood", "cloth", "felt"]))
+    width = float(rng.uniform(170, 220))
+    scene = compose_hand(
+        [f for _, f in hand], rng, layout="scatter", table=table, props=props, card_width_px=width
+    )
+    return _photo(scene, [n for n, _ in hand])
+
+
+def _motion(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    hand = _pick(rng, faces, 3, 5)
+    table = str(rng.choice(["wood", "cloth", "felt"]))
+    shake = float(rng.uniform(10, 28))
+    scene = compose_hand([f for _, f in hand], rng, layout="scatter", table=table, motion_px=shake)
+    return _photo(scene, [n for n, _ in hand])
+
+
+def _small(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    hand = _pick(rng, faces, 4, 8)
+    width = float(rng.uniform(120, 160))
+    scene = compose_hand(
+        [f for _, f in hand], rng, layout="scatter", table="wood", card_width_px=width
+    )
+    return _photo(scene, [n for n, _ in hand])
+
+
+MAKERS: dict[str, Callable[[np.random.Generator, Faces, Faces], FamilyPhoto]] = {
+    "fan": _fan,
+    "cloth": _cloth,
+    "strangers": _strangers,
+    "clutter": _clutter,
+    "motion": _motion,
+    "small": _small,
+}
+
+
+def family_photos(
+    family: str, count: int, seed: int, faces: Faces, strangers: Faces
+) -> list[FamilyPhoto]:
+    """``count`` photos of ``family`` from ``seed`` (the same seed, the same photos)."""
+    rng = np.random.default_rng([seed, zlib.crc32(family.encode("utf-8"))])
+    return [MAKERS[family](rng, faces, strangers) for _ in range(count)]
+
+
+def orb_seconds(image: np.ndarray) -> float:
+    """CPU seconds of a plain ORB(5000) pass (grey, detect and describe) over ``image``."""
+    orb = cv2.ORB.create(nfeatures=ORB_FEATURES)
+    tick = time.process_time()
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    orb.detectAndCompute(gray, None)
+    return time.process_time() - tick
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The area two convex quads share."""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(area)
+
+
+def match_hand(result: Identification, truth: list[tuple[np.ndarray, str | None]], t: Tally):
+    """Score one photo of overlapping cards. A fan's boxes overlap, so a box is paired with the
+    card it covers best (highest IoU first), not the first card whose centre it holds:
+
+    - a named box paired with a card (IoU > 0.3): named if the names agree, else wrong (a
+      stranger given a name: ``open_named``);
+    - a named box left unpaired whose name is on a card it covers half of: named (its corners
+      are off); any other named box gives a name that is not on the table: wrong;
+    - an unknown box: the card, not yet answered, it covers most (at least half the box, or the
+      card's whole visible part): unknown (a stranger reported); else a false report.
+    """
+    answered: dict[int, str] = {}  # truth index -> named | wrong | unknown
+    pairs = sorted(
+        (
+            (quad_iou(corners, card.corners), ti, ci)
+            for ti, (corners, _) in enumerate(truth)
+            for ci, card in enumerate(result.cards)
+        ),
+        reverse=True,
+    )
+    used: set[int] = set()
+    for iou, ti, ci in pairs:
+        if iou <= 0.3 or ti in answered or ci in used:
+            continue
+        used.add(ci)
+        name = truth[ti][1]
+        answered[ti] = "named" if result.cards[ci].name == name else "wrong"
+    for ci, card in enumerate(result.cards):
+        if ci in used:
+            continue
+        home = [
+            ti
+            for ti, (corners, name) in enumerate(truth)
+            if ti not in answered
+            and name == card.name
+            and _overlap(corners, card.corners) > 0.5 * quad_area(card.corners)
+        ]
+        if home:
+            answered[home[0]] = "named"
+        else:
+            t.wrong += 1  # a name given where no such card lies
+    for unknown in result.unknown:
+        area = max(quad_area(unknown.corners), 1.0)
+        best, best_share = None, 0.0
+        for ti, (corners, _) in enumerate(truth):
+            if ti in answered:
+                continue
+            share = _overlap(corners, unknown.corners) / area
+            if share > best_share:
+                best, best_share = ti, share
+        if best is not None and best_share >= 0.5:
+            answered[best] = "unknown"
+        else:
+            t.false += 1
+    for ti, (_, name) in enumerate(truth):
+        verdict = answered.get(ti, "missed")
+        if name is None:
+            t.open_cards += 1
+            t.open_named += verdict in ("named", "wrong")
+            t.open_unknown += verdict == "unknown"
+            continue
+        t.cards += 1
+        t.right += verdict == "named"
+        t.wrong += verdict == "wrong"
+        t.unknown += verdict == "unknown"
+        t.missed += verdict == "missed"
+
+
+def run_family(gallery: Gallery, photos: list[FamilyPhoto]) -> FamilyFigures:
+    figures = FamilyFigures()
+    for photo in photos:
+        result, cpu = timed_identify(photo.image, gallery)
+        orb = orb_seconds(photo.image)
+        match_hand(result, photo.truth, figures.tally)
+        figures.tally.cpu.append(cpu)
+        figures.tally.seconds.append(result.seconds)
+        figures.orb_cpu.append(orb)
+        figures.ratios.append(cpu / max(orb, 1e-6))
+        figures.photos += 1
+        for unknown in result.unknown:
+            if unknown.reason == REASON_TOO_BLURRED:
+                figures.blurred_reason += 1
+            else:
+                figures.other_reason += 1
+    return figures
+
+
+FAMILY_HEADER = (
+    "  family     photos cards named unknown missed wrong strangers reported named "
+    "false  cpu s  x ORB"
+)
+
+
+def family_row(label: str, f: FamilyFigures) -> str:
+    t = f.tally
+    cpu = statistics.median(t.cpu) if t.cpu else float("nan")
+    ratio = statistics.median(f.ratios) if f.ratios else float("nan")
+    return (
+        f"  {label:10s} {f.photos:6d} {t.cards:5d} {t.right:5d} {t.unknown:7d} {t.missed:6d} "
+        f"{t.wrong:5d} {t.open_cards:9d} {t.open_unknown:8d} {t.open_named:5d} {t.false:5d} "
+        f"{cpu:6.3f} {ratio:6.2f}"
+    )
+
+
+MARKDOWN_COLUMNS = (
+    "family",
+    "photos",
+    "cards",
+    "named",
+    "unknown",
+    "missed",
+    "wrong",
+    "strangers",
+    "strangers reported",
+    "strangers named",
+    "false reports",
+    "median CPU s",
+    "x ORB(5000)",
+)
+
+
+def markdown_table(out: dict[str, Any]) -> list[str]:
+    """The families' figures (``run_families``'s result) as a Markdown table."""
+    lines = [
+        "| " + " | ".join(MARKDOWN_COLUMNS) + " |",
+        "|" + "|".join("---" if i == 0 else "---:" for i in range(len(MARKDOWN_COLUMNS))) + "|",
+    ]
+    for family, f in out.items():
+        if not isinstance(f, dict) or "photos" not in f:
+            continue
+        cpu = f["median_cpu_seconds"]
+        ratio = f["median_ratio_to_orb"]
+        cells = [
+            family,
+            f["photos"],
+            f["cards"],
+            f["named"],
+            f["unknown"],
+            f["missed"],
+            f["wrong"],
+            f["strangers"],
+            f["strangers_reported"],
+            f["strangers_named"],
+            f["false"],
+            "-" if cpu is None else f"{cpu:.3f}",
+            "-" if ratio is None else f"{ratio:.1f}",
+        ]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return lines
+
+
+def stranger_faces(seed: int, count: int = 24) -> Faces:
+    """Generated cards nobody enrolled (their names are not in any generated gallery)."""
+    return [
+        (f"stranger {seed}-{i}", render_card_face(f"stranger {seed}-{i}", i)) for i in range(count)
+    ]
+
+
+def run_families(
+    gallery: Gallery,
+    faces: Faces,
+    strangers: Faces,
+    families: list[str],
+    count: int,
+    seed: int,
+    describe: str,
+    echo: bool = True,
+) -> dict[str, Any]:
+    """Score ``count`` photos of every family in ``families``; print (``echo``) one row per
+    family and one for all of them."""
+    say = log if echo else _silent
+    if faces:
+        orb_seconds(faces[0][1])  # warm-up: OpenCV's first-call set-up
+    say(f"Families (seed {seed}, {count} photos each; {describe}; accept {ACCEPT_CONFIDENCE}):")
+    say(FAMILY_HEADER)
+    out: dict[str, Any] = {}
+    total = FamilyFigures()
+    warmed = False
+    for family in families:
+        photos = family_photos(family, count, seed, faces, strangers)
+        if not warmed and photos:
+            timed_identify(photos[0].image, gallery)  # warm-up: caches, first-call set-up
+            warmed = True
+        figures = run_family(gallery, photos)
+        say(family_row(family, figures))
+        out[family] = figures.as_json()
+        _add(total, figures)
+    say(family_row("all", total))
+    out["all"] = total.as_json()
+    if "motion" in families:
+        motion = out["motion"]
+        say(
+            f"  motion: unknown boxes saying too blurred {motion['unknown_too_blurred']}, "
+            f"another reason {motion['unknown_other_reason']}"
+        )
+    if total.ratios:
+        say(
+            f"  warm CPU per photo: median {statistics.median(total.tally.cpu):.3f} s, "
+            f"ORB({ORB_FEATURES}) median {statistics.median(total.orb_cpu):.3f} s, "
+            f"median ratio {statistics.median(total.ratios):.2f}x"
+        )
+    return out
+
+
+def _silent(_msg: str) -> None:
+    """Print nothing (the Markdown table is printed instead)."""
+
+
+def _add(total: FamilyFigures, part: FamilyFigures) -> None:
+    add_up(total.tally, part.tally)
+    total.photos += part.photos
+    total.orb_cpu.extend(part.orb_cpu)
+    total.ratios.extend(part.ratios)
+    total.blurred_reason += part.blurred_reason
+    total.other_reason += part.other_reason
