@@ -251,102 +251,120 @@ def _draw_prop(
     mm = card_w / 63.0
     shape = (out.shape[0], out.shape[1])
     room = {"phone": 85 * mm, "coins": 45 * mm, "dice": 35 * mm, "page": 95 * mm}
-    spot = None
     if kind in room:
         spot = _free_spot(taken, shape, room[kind], rng)
         if spot is None:
             return out
         taken.append(_box_around(spot[0], spot[1], room[kind]))
-    if kind == "phone":
-        w, h = 72 * mm, 150 * mm
-        assert spot is not None
-        cx, cy = spot
-        angle = float(rng.uniform(0, 180))
-        cv2.fillPoly(out, [_rotated_box(cx, cy, w, h, angle)], (25, 25, 28), cv2.LINE_AA)
-        screen = _rotated_box(cx, cy, w * 0.9, h * 0.88, angle)
-        wall = _random_color(rng, 40, 220)
-        cv2.fillPoly(out, [screen], wall, cv2.LINE_AA)
-        for _ in range(int(rng.integers(8, 20))):  # app icons: a grid of small squares
-            a, b = float(rng.uniform(-0.35, 0.35)) * w, float(rng.uniform(-0.4, 0.4)) * h
-            turn = math.radians(angle)
-            ix = cx + a * math.cos(turn) - b * math.sin(turn)
-            iy = cy + a * math.sin(turn) + b * math.cos(turn)
-            cv2.fillPoly(
-                out, [_rotated_box(ix, iy, 9 * mm, 9 * mm, angle)], _random_color(rng), cv2.LINE_AA
-            )
-    elif kind == "coins":
-        assert spot is not None
-        cx, cy = spot
-        for _ in range(int(rng.integers(3, 7))):
-            r = int(float(rng.uniform(9, 13)) * mm)
-            x = int(cx + rng.uniform(-30, 30) * mm)
-            y = int(cy + rng.uniform(-30, 30) * mm)
-            metal = (40, 150, 190) if rng.random() < 0.5 else (170, 170, 165)
-            cv2.circle(out, (x, y), r, metal, -1, cv2.LINE_AA)
-            cv2.circle(out, (x, y), r, (40, 40, 40), 2, cv2.LINE_AA)
-            cv2.circle(out, (x, y), int(r * 0.75), tuple(int(c * 0.8) for c in metal), 1)
-    elif kind == "dice":
-        assert spot is not None
-        cx, cy = spot
-        for _ in range(int(rng.integers(1, 4))):
-            s = float(rng.uniform(14, 18)) * mm
-            die_x = cx + float(rng.uniform(-20, 20)) * mm
-            die_y = cy + float(rng.uniform(-20, 20)) * mm
-            angle = float(rng.uniform(0, 90))
-            body = (235, 235, 235) if rng.random() < 0.5 else (40, 40, 190)
-            cv2.fillPoly(out, [_rotated_box(die_x, die_y, s, s, angle)], body, cv2.LINE_AA)
-            pip = (20, 20, 20) if body[0] > 200 else (240, 240, 240)
-            for _ in range(int(rng.integers(1, 7))):
-                px = die_x + float(rng.uniform(-0.3, 0.3)) * s
-                py = die_y + float(rng.uniform(-0.3, 0.3)) * s
-                cv2.circle(out, (int(px), int(py)), max(1, int(s * 0.08)), pip, -1, cv2.LINE_AA)
-    elif kind == "page":
-        w, h = 100 * mm, 148 * mm  # an A6 score pad: nearly a card's shape, larger
-        assert spot is not None
-        cx, cy = spot
-        angle = float(rng.uniform(-20, 20))
-        box = _rotated_box(cx, cy, w, h, angle)
-        cv2.fillPoly(out, [box], (228, 232, 236), cv2.LINE_AA)
-        a = math.radians(angle)
-        ux, uy = math.cos(a), math.sin(a)
-        for k in range(1, 14):  # ruled lines and scribbled scores
-            off = -h / 2 + k * h / 14
-            x0, y0 = cx - ux * w * 0.45 - uy * off, cy - uy * w * 0.45 + ux * off
-            x1, y1 = cx + ux * w * 0.45 - uy * off, cy + uy * w * 0.45 + ux * off
-            cv2.line(out, (int(x0), int(y0)), (int(x1), int(y1)), (200, 170, 150), 1)
-            if rng.random() < 0.6:
-                cv2.putText(
-                    out,
-                    f"{int(rng.integers(0, 99))}",
-                    (int(x0 + ux * 10 * mm), int(y0 + uy * 10 * mm) - 2),
-                    cv2.FONT_HERSHEY_SIMPLEX,
-                    0.25 * mm,
-                    (120, 60, 30),
-                    1,
-                    cv2.LINE_AA,
-                )
+        PROP_DRAWERS[kind](out, spot, mm, rng)
     elif kind == "fingers" and picture:
-        card = picture[-1]
-        corner = card[int(rng.integers(1, 4))]
-        centre = card.mean(axis=0)
-        away = corner - centre
-        away /= max(1e-6, float(np.linalg.norm(away)))
-        skin = (
-            int(rng.integers(90, 160)),
-            int(rng.integers(130, 180)),
-            int(rng.integers(180, 230)),
+        _draw_fingers(out, picture[-1], mm, rng)
+    return out
+
+
+def _draw_phone(
+    out: np.ndarray, spot: tuple[float, float], mm: float, rng: np.random.Generator
+) -> None:
+    w, h = 72 * mm, 150 * mm
+    cx, cy = spot
+    angle = float(rng.uniform(0, 180))
+    cv2.fillPoly(out, [_rotated_box(cx, cy, w, h, angle)], (25, 25, 28), cv2.LINE_AA)
+    screen = _rotated_box(cx, cy, w * 0.9, h * 0.88, angle)
+    wall = _random_color(rng, 40, 220)
+    cv2.fillPoly(out, [screen], wall, cv2.LINE_AA)
+    for _ in range(int(rng.integers(8, 20))):  # app icons: a grid of small squares
+        a, b = float(rng.uniform(-0.35, 0.35)) * w, float(rng.uniform(-0.4, 0.4)) * h
+        turn = math.radians(angle)
+        ix = cx + a * math.cos(turn) - b * math.sin(turn)
+        iy = cy + a * math.sin(turn) + b * math.cos(turn)
+        cv2.fillPoly(
+            out, [_rotated_box(ix, iy, 9 * mm, 9 * mm, angle)], _random_color(rng), cv2.LINE_AA
         )
-        tip = corner - away * 8 * mm
-        base = corner + away * 70 * mm
-        for offset in (-0.5, 0.5):
-            side = np.array([-away[1], away[0]]) * offset * 17 * mm
-            p0, p1 = tip + side, base + side
-            cv2.line(
+
+
+def _draw_coins(
+    out: np.ndarray, spot: tuple[float, float], mm: float, rng: np.random.Generator
+) -> None:
+    cx, cy = spot
+    for _ in range(int(rng.integers(3, 7))):
+        r = int(float(rng.uniform(9, 13)) * mm)
+        x = int(cx + rng.uniform(-30, 30) * mm)
+        y = int(cy + rng.uniform(-30, 30) * mm)
+        metal = (40, 150, 190) if rng.random() < 0.5 else (170, 170, 165)
+        cv2.circle(out, (x, y), r, metal, -1, cv2.LINE_AA)
+        cv2.circle(out, (x, y), r, (40, 40, 40), 2, cv2.LINE_AA)
+        cv2.circle(out, (x, y), int(r * 0.75), tuple(int(c * 0.8) for c in metal), 1)
+
+
+def _draw_dice(
+    out: np.ndarray, spot: tuple[float, float], mm: float, rng: np.random.Generator
+) -> None:
+    cx, cy = spot
+    for _ in range(int(rng.integers(1, 4))):
+        s = float(rng.uniform(14, 18)) * mm
+        die_x = cx + float(rng.uniform(-20, 20)) * mm
+        die_y = cy + float(rng.uniform(-20, 20)) * mm
+        angle = float(rng.uniform(0, 90))
+        body = (235, 235, 235) if rng.random() < 0.5 else (40, 40, 190)
+        cv2.fillPoly(out, [_rotated_box(die_x, die_y, s, s, angle)], body, cv2.LINE_AA)
+        pip = (20, 20, 20) if body[0] > 200 else (240, 240, 240)
+        for _ in range(int(rng.integers(1, 7))):
+            px = die_x + float(rng.uniform(-0.3, 0.3)) * s
+            py = die_y + float(rng.uniform(-0.3, 0.3)) * s
+            cv2.circle(out, (int(px), int(py)), max(1, int(s * 0.08)), pip, -1, cv2.LINE_AA)
+
+
+def _draw_page(
+    out: np.ndarray, spot: tuple[float, float], mm: float, rng: np.random.Generator
+) -> None:
+    w, h = 100 * mm, 148 * mm  # an A6 score pad: nearly a card's shape, larger
+    cx, cy = spot
+    angle = float(rng.uniform(-20, 20))
+    box = _rotated_box(cx, cy, w, h, angle)
+    cv2.fillPoly(out, [box], (228, 232, 236), cv2.LINE_AA)
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    for k in range(1, 14):  # ruled lines and scribbled scores
+        off = -h / 2 + k * h / 14
+        x0, y0 = cx - ux * w * 0.45 - uy * off, cy - uy * w * 0.45 + ux * off
+        x1, y1 = cx + ux * w * 0.45 - uy * off, cy + uy * w * 0.45 + ux * off
+        cv2.line(out, (int(x0), int(y0)), (int(x1), int(y1)), (200, 170, 150), 1)
+        if rng.random() < 0.6:
+            cv2.putText(
                 out,
-                (int(p0[0]), int(p0[1])),
-                (int(p1[0]), int(p1[1])),
-                skin,
-                int(16 * mm),
+                f"{int(rng.integers(0, 99))}",
+                (int(x0 + ux * 10 * mm), int(y0 + uy * 10 * mm) - 2),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.25 * mm,
+                (120, 60, 30),
+                1,
                 cv2.LINE_AA,
             )
-    return out
+
+
+PROP_DRAWERS = {"phone": _draw_phone, "coins": _draw_coins, "dice": _draw_dice, "page": _draw_page}
+
+
+def _draw_fingers(out: np.ndarray, card: np.ndarray, mm: float, rng: np.random.Generator) -> None:
+    corner = card[int(rng.integers(1, 4))]
+    centre = card.mean(axis=0)
+    away = corner - centre
+    away /= max(1e-6, float(np.linalg.norm(away)))
+    skin = (
+        int(rng.integers(90, 160)),
+        int(rng.integers(130, 180)),
+        int(rng.integers(180, 230)),
+    )
+    tip = corner - away * 8 * mm
+    base = corner + away * 70 * mm
+    for offset in (-0.5, 0.5):
+        side = np.array([-away[1], away[0]]) * offset * 17 * mm
+        p0, p1 = tip + side, base + side
+        cv2.line(
+            out,
+            (int(p0[0]), int(p0[1])),
+            (int(p1[0]), int(p1[1])),
+            skin,
+            int(16 * mm),
+            cv2.LINE_AA,
+        )

@@ -52,6 +52,11 @@ PLAIN_BORDER = 0.1  # share cut off each side (the card's frame and the table at
 PLAIN_MIN_STD = 12.0  # grey spread under which a region is flat (checks 1-4, cards 30 and up)
 PLAIN_DETAIL_LEVEL = 6.0  # grey levels from the 1.5-px blur that count as fine detail
 PLAIN_MIN_DETAIL = 0.3  # share of fine detail a sharp card has at least (cards 0.39 and up)
+# A weak fit that overlaps named cards is judged on the part they leave free: under this share
+# free, it is the named cards' leftover features (a quad hanging off a card over the cloth, seen
+# on the flows' 7-card scene 31 with a 7-card gallery). Higher: a stranger mostly covered by its
+# neighbours in a fan goes unreported.
+WEAK_UNCOVERED_MIN_SHARE = 0.2
 
 # -- light: taking it out (vision.photometry) ----------------------------------------------------
 # The photo is stretched per channel so these percentiles (inside any padding) become black and

@@ -51,6 +51,36 @@ def not_a_card(image: np.ndarray, corners: np.ndarray) -> bool:
     return not blurred(rectified(image, corners))
 
 
+def uncovered_part_is_plain(image: np.ndarray, corners: np.ndarray, cards: list[Card]) -> bool:
+    """Is what a weak card-shaped fit covers, once the named cards are taken out, bare table?
+    Features left on a named card (the part of its rules text its own fit did not spend) can fit
+    another reference whose quad hangs off that card over the cloth. A real card lying partly
+    under its neighbours (a fan) shows its own busy art in the part nobody covers; a fit that is
+    mostly named cards, or named cards and plain table, is no card."""
+    size = tuning.PLAIN_VIEW
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    upright = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    to_view = cv2.getPerspectiveTransform(quad, upright)
+    free = np.ones((size[1], size[0]), np.uint8)
+    for card in cards:
+        seen = cv2.perspectiveTransform(
+            np.asarray(card.corners, np.float32).reshape(-1, 1, 2), to_view
+        )
+        cv2.fillPoly(free, [np.round(seen).astype(np.int32).reshape(-1, 2)], 0)
+    if int(free.sum()) == free.size:
+        return False  # nothing named over it: not_a_card and the reason decide as before
+    if float(free.mean()) < tuning.WEAK_UNCOVERED_MIN_SHARE:
+        return True  # next to nothing of it lies outside the named cards
+    gray = to_gray(rectify(image, quad, size)).astype(np.float32)
+    part = free.astype(bool)
+    if float(gray[part].std()) < tuning.PLAIN_MIN_STD:
+        return True
+    detail = np.abs(gray - cv2.GaussianBlur(gray, (0, 0), 1.5)) > tuning.PLAIN_DETAIL_LEVEL
+    return float(detail[part].mean()) < tuning.PLAIN_MIN_DETAIL and not blurred(
+        rectified(image, quad)
+    )
+
+
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:
     """Do two reports cover one card: overlapping enough, or one's centre inside the other?"""
     if quad_iou(a, b) > tuning.WEAK_SAME_IOU:
@@ -86,6 +116,8 @@ def report_weak(
         if naming.inliers < tuning.WEAK_CARD_INLIERS or explained(corners, cards):
             continue
         if any(quad_iou(corners, u.corners) > tuning.WEAK_SAME_IOU for u in out):
+            continue
+        if uncovered_part_is_plain(image, corners, cards):
             continue
         reason = reason_for(image, corners)
         out.append(UnknownCard(corners.astype(np.float32), reason, candidate_list(naming.scores)))
