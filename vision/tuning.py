@@ -149,6 +149,26 @@ SAME_CARD_IOU = 0.3  # overlap (IoU) above which two finds are one card (also de
 # a second name on one card; lower drops fanned cards.
 LAYERED_MAX_IOU = 0.6
 
+# -- layers: cards lying partly over each other (vision.layers) -------------------------------
+# Of two overlapping cards the one on top is the one whose name at least this many of the
+# photo's voting features in the shared part vote for (and no fewer than for the other's).
+LAYER_MIN_VOTERS = 3
+# A card counts as lying over another when it covers more than this share of it.
+LAYER_MIN_OVERLAP = 0.1
+# Canonical px the part that shows is shrunk from a covering card's edge (its corners and
+# edge features straddle both cards).
+LAYER_EDGE_PX = 6
+# A weakly named card under named cards is named again from the part that shows when at
+# least this share of it shows (a fan shows 35-50 %).
+LAYER_MIN_SHOWN = 0.2
+# ... and, still unnamed, is reported unknown when at least this many of the photo's voting
+# features in the part that shows vote for one name that no named card has (features a named
+# card left over, fitted to a quad hanging off it, vote on that card, not beside it). Fan
+# family seeds 11 and 2026: the room cards, whose references keep few features on the strip
+# that shows, hold 14-60 such votes there.
+LAYER_MIN_SHOWN_VOTERS = 8
+LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
+
 # -- name: a rectified card against its shortlist -----------------------------------------------
 # Canonical px a rectified feature may sit from its reference's (hand-set with the grid of
 # positional_matches; smaller misses cards with rough corners, larger slows naming).

@@ -1,0 +1,316 @@
+"""Cards lying in layers (a fanned hand): which card lies over which, the part of each card that
+shows, and naming a card from that part alone.
+
+A fanned card shows 35-50 % of itself; the rest lies under its neighbour. Rectified whole, most
+of its patch is the neighbour's print, where ORB spends most of a patch's feature budget and
+where nothing lines up with the card's own reference: the name comes out weak although the
+part that shows matches well. Two things follow:
+
+- :func:`lies_over`: of two overlapping cards, the one on top is the one whose name the photo's
+  well-matched features in the shared part vote for (:class:`vision.find.Votes`);
+- :func:`name_visible_parts`: a card found but named weakly, lying under named cards, is named
+  again from the part no named card covers, with the whole feature budget spent there;
+- :func:`visible_parts`: for the answer, each card's visible part as a polygon (its quad less
+  the cards lying over it), which the photo review draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+from vision.features import card_orb, to_gray
+from vision.find import Votes, shortlist_by_descriptors
+from vision.gallery import Gallery
+from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, in_quad, quad_iou
+from vision.name import (
+    Naming,
+    candidate_list,
+    card_from,
+    name_card_features,
+    rectified,
+    refined_corners,
+    sharpened,
+)
+from vision.photo import Photo
+from vision.photometry import stretch
+from vision.result import Card, UnknownCard
+from vision.timing import part
+from vision.unknown import reason_for
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """The area two convex quads share, and the shared polygon."""
+    area, shared = cv2.intersectConvexConvex(
+        np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
+    )
+    if shared is None or len(shared) < 3:
+        return 0.0, None
+    return float(area), shared.reshape(-1, 2)
+
+
+def _area(quad: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 2))))
+
+
+def _named_votes(entries: np.ndarray, gallery: Gallery, name: str | None) -> int:
+    """How many of the votes (references, ``entries``) are for a reference named ``name``."""
+    if name is None or len(entries) == 0:
+        return 0
+    ids = gallery.name_ids
+    own = {int(ids[e]) for e, entry in enumerate(gallery.entries) if entry.name == name}
+    if not own:
+        return 0
+    return int(np.isin(ids[entries], list(own)).sum())
+
+
+def _most_votes(entries: np.ndarray, gallery: Gallery, leave_out: set[str]) -> int:
+    """The most votes (references, ``entries``) any one name gets, leaving out the names in
+    ``leave_out``."""
+    ids = gallery.name_ids
+    skip = {int(ids[e]) for e, entry in enumerate(gallery.entries) if entry.name in leave_out}
+    counts = np.bincount(ids[entries], minlength=int(ids.max(initial=0)) + 1)
+    if skip:
+        counts[list(skip)] = 0
+    return int(counts.max(initial=0))
+
+
+def _votes_in(votes: Votes, region: np.ndarray) -> np.ndarray:
+    """The references voted for by the photo's well-matched features inside ``region`` (work
+    px, convex)."""
+    if len(votes.points) == 0:
+        return votes.entries[:0]
+    low, high = region.min(axis=0), region.max(axis=0)
+    near = np.flatnonzero(((votes.points >= low) & (votes.points <= high)).all(axis=1))
+    return votes.entries[near[in_quad(votes.points[near], region)]]
+
+
+def lies_over(
+    top: np.ndarray,
+    top_name: str | None,
+    under: np.ndarray,
+    under_name: str | None,
+    votes: Votes,
+    gallery: Gallery,
+    scale: float,
+) -> bool:
+    """Does the card at ``top`` (photo px) lie over the card at ``under`` where they overlap?
+    The features in the shared part belong to the card on top: it lies over the other when
+    at least ``LAYER_MIN_VOTERS`` of them vote for its name and no fewer than for the other's.
+    (A card with no name, ``None``, gets no votes: a named card lies over it when its own
+    features show in the shared part.)"""
+    area, shared = _overlap(top, under)
+    if shared is None or area <= 0:
+        return False
+    inside = _votes_in(votes, shared * scale)
+    mine = _named_votes(inside, gallery, top_name)
+    theirs = _named_votes(inside, gallery, under_name)
+    return mine >= tuning.LAYER_MIN_VOTERS and mine >= theirs
+
+
+def _to_canonical(corners: np.ndarray) -> np.ndarray:
+    """The homography from the photo into the upright canonical card at ``corners``."""
+    return cv2.getPerspectiveTransform(np.asarray(corners, np.float32).reshape(4, 2), CARD_CORNERS)
+
+
+def _uncovered(corners: np.ndarray, over: Sequence[np.ndarray]) -> np.ndarray:
+    """Over the upright canonical card at ``corners``: 255 where no quad of ``over`` (photo px)
+    covers it, else 0."""
+    mask = np.full((CARD_H, CARD_W), 255, np.uint8)
+    to_card = _to_canonical(corners)
+    for quad in over:
+        seen = cv2.perspectiveTransform(np.asarray(quad, np.float32).reshape(-1, 1, 2), to_card)
+        cv2.fillPoly(mask, [np.round(seen).astype(np.int32).reshape(-1, 2)], 0)
+    return mask
+
+
+def shown_mask(corners: np.ndarray, over: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`_uncovered`, shrunk by ``LAYER_EDGE_PX`` from the covering cards' edges (features
+    there straddle the top card's edge): where a card's own features are."""
+    edge = 2 * tuning.LAYER_EDGE_PX + 1
+    kernel = np.ones((edge, edge), np.uint8)
+    return cv2.erode(_uncovered(corners, over), kernel, borderType=cv2.BORDER_REPLICATE)
+
+
+def shown_features(patch: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(points, descriptors) of an upright canonical card image, only where ``mask`` is set:
+    the whole feature budget spent on the part that shows."""
+    gray = stretch(to_gray(patch))
+    keypoints, descriptors = card_orb(tuning.PATCH_FEATURES).detectAndCompute(gray, mask)
+    if descriptors is None or not keypoints:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
+    points = np.asarray(cv2.KeyPoint.convert(keypoints), np.float32).reshape(-1, 2)
+    return points, descriptors
+
+
+def _shown_polygon(corners: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The biggest part of ``mask`` (canonical card) as a polygon in photo px (its outline
+    simplified to ``LAYER_POLYGON_PX`` canonical px)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    biggest = max(contours, key=cv2.contourArea)
+    biggest = cv2.approxPolyDP(biggest, tuning.LAYER_POLYGON_PX, True)
+    biggest = biggest.reshape(-1, 1, 2).astype(np.float32)
+    back = np.linalg.inv(_to_canonical(corners))
+    return np.asarray(cv2.perspectiveTransform(biggest, back)).reshape(-1, 2)
+
+
+def _shown_voters(votes: Votes, corners: np.ndarray, mask: np.ndarray, scale: float) -> np.ndarray:
+    """The references voted for by the photo's voting features (work px) that fall where
+    ``mask`` (over the canonical card at ``corners``, photo px) is set."""
+    if len(votes.points) == 0:
+        return votes.entries[:0]
+    on_card = cv2.perspectiveTransform(
+        (votes.points / scale).reshape(-1, 1, 2).astype(np.float32), _to_canonical(corners)
+    ).reshape(-1, 2)
+    col = np.round(on_card[:, 0]).astype(np.int64)
+    row = np.round(on_card[:, 1]).astype(np.int64)
+    on = (col >= 0) & (col < CARD_W) & (row >= 0) & (row < CARD_H)
+    on[on] = mask[row[on], col[on]] > 0
+    return votes.entries[on]
+
+
+def _covering(
+    corners: np.ndarray,
+    name: str | None,
+    cards: list[Card],
+    votes: Votes,
+    gallery: Gallery,
+    scale: float,
+) -> list[Card]:
+    """The named cards lying over the card at ``corners`` (named ``name``, or None)."""
+    area = max(_area(corners), 1.0)
+    over = []
+    for card in cards:
+        if card.corners is corners:
+            continue  # the card itself
+        shared, _ = _overlap(card.corners, corners)
+        if shared <= tuning.LAYER_MIN_OVERLAP * area:
+            continue
+        if lies_over(card.corners, card.name, corners, name, votes, gallery, scale):
+            over.append(card)
+    return over
+
+
+def name_visible_parts(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    weak: list[tuple[np.ndarray, Naming]],
+    cards: list[Card],
+    accept: float,
+) -> tuple[list[Card], list[tuple[np.ndarray, Naming]], list[UnknownCard]]:
+    """Name again every weakly named card that lies partly under named cards, from the part
+    that shows (at least ``LAYER_MIN_SHOWN`` of it). Returns the named cards, with those named
+    so added; the weak fits left as they were; and the cards under named cards that are still
+    not named but whose part that shows holds a card's features (``LAYER_MIN_SHOWN_VOTERS``
+    votes for one name no named card has): reported unknown with that part as ``visible``,
+    not left for a named neighbour to explain away."""
+    named = list(cards)
+    still_weak: list[tuple[np.ndarray, Naming]] = []
+    unknown: list[UnknownCard] = []
+    with part("name"):
+        for corners, naming in weak:
+            shown = _shown_part(photo, gallery, votes, corners, naming, named)
+            if shown is None:
+                still_weak.append((corners, naming))
+                continue
+            mask, polygon = shown
+            found = _name_shown(photo, gallery, votes, corners, naming, named, mask, accept)
+            if isinstance(found, Card):
+                named.append(found)
+                continue
+            still_weak.append((corners, naming))
+            others = {c.name for c in named}
+            own = _most_votes(_shown_voters(votes, corners, mask, photo.scale), gallery, others)
+            if found is not None and own >= tuning.LAYER_MIN_SHOWN_VOTERS:
+                scores = found.scores if found.inliers >= naming.inliers else naming.scores
+                unknown.append(
+                    UnknownCard(
+                        corners.astype(np.float32),
+                        reason_for(photo.image, corners),
+                        candidate_list(scores),
+                        visible=polygon.astype(np.float32),
+                    )
+                )
+    return named, still_weak, unknown
+
+
+def _shown_part(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    corners: np.ndarray,
+    naming: Naming,
+    named: list[Card],
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The part of a weak fit no named card lies over (canonical mask, photo polygon), when
+    named cards lie over it and enough of it shows; else None."""
+    if any(quad_iou(corners, c.corners) > tuning.LAYERED_MAX_IOU for c in named):
+        return None  # a second fit of a named card, not a card under it
+    over = _covering(corners, naming.name, named, votes, gallery, photo.scale)
+    if not over:
+        return None
+    mask = shown_mask(corners, [c.corners for c in over])
+    if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
+        return None
+    polygon = _shown_polygon(corners, mask)
+    if polygon is None:
+        return None
+    return mask, polygon
+
+
+def _name_shown(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    corners: np.ndarray,
+    naming: Naming,
+    named: list[Card],
+    mask: np.ndarray,
+    accept: float,
+) -> Card | Naming | None:
+    """The card named from its part that shows (``mask``), or the naming that fell short of
+    ``accept``, or None when nothing lined up."""
+    features = shown_features(sharpened(rectified(photo.image, corners)), mask)
+    voters = np.bincount(_shown_voters(votes, corners, mask, photo.scale))
+    voted = [int(e) for e in np.argsort(-voters)[: tuning.VOTE_SHORTLIST]]
+    shortlist = [
+        naming.entry,
+        *[e for e in voted if voters[e] >= tuning.VOTES_FOR_SHORTLIST],
+        *shortlist_by_descriptors(features[1], gallery, tuning.INDEX_SHORTLIST),
+    ]
+    again = name_card_features(features, gallery, shortlist)
+    if again is None:
+        return None
+    if again.confidence < accept or again.inliers < tuning.MIN_NAME_INLIERS:
+        return again
+    if any(
+        c.name == again.name and quad_iou(c.corners, corners) > tuning.SAME_CARD_IOU for c in named
+    ):
+        return None
+    refined = refined_corners(corners, again)
+    return card_from(again, corners if refined is None else refined)
+
+
+def visible_parts(
+    cards: list[Card], unknown: list[UnknownCard], votes: Votes, gallery: Gallery, scale: float
+) -> None:
+    """Set each card's and unknown card's ``visible`` polygon (photo px): its quad less the
+    named cards lying over it (:func:`lies_over`); left None for a card nothing covers."""
+    for card in cards:
+        over = _covering(card.corners, card.name, cards, votes, gallery, scale)
+        card.visible = _visible_polygon(card.corners, over)
+    for report in unknown:
+        over = _covering(report.corners, None, cards, votes, gallery, scale)
+        report.visible = _visible_polygon(report.corners, over)
+
+
+def _visible_polygon(corners: np.ndarray, over: list[Card]) -> np.ndarray | None:
+    if not over:
+        return None
+    return _shown_polygon(corners, _uncovered(corners, [card.corners for card in over]))
