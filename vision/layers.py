@@ -16,7 +16,7 @@ part that shows matches well. Two things follow:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -314,3 +314,167 @@ def _visible_polygon(corners: np.ndarray, over: list[Card]) -> np.ndarray | None
     if not over:
         return None
     return _shown_polygon(corners, _uncovered(corners, [card.corners for card in over]))
+
+
+def fill_fan_gaps(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    cards: list[Card],
+    unknown: list[UnknownCard],
+    accept: float,
+) -> tuple[list[Card], list[UnknownCard]]:
+    """Look for the cards a fan's features missed. A fan steps evenly from card to card (each
+    shows 35-50 % of itself), so where two neighbours along the arc lie two or more steps
+    apart a card lies between them, its quad between theirs; and a card may lie a step past
+    either end. There it is named from the part that shows, or (between two cards) reported
+    unknown when that part holds ``LAYER_MIN_SHOWN_VOTERS`` votes for a name no named card
+    has. Nothing is looked for unless two named cards lie in layers and the cards found step
+    from one to the next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by
+    less than ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no
+    fan)."""
+    hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
+    if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards):
+        return cards, unknown
+    order = _fan_order(hand)
+    quads = [np.asarray(hand[i], np.float64).reshape(4, 2) for i in order]
+    centres = np.array([q.mean(axis=0) for q in quads])
+    moves = np.diff(centres, axis=0)
+    steps = np.linalg.norm(moves, axis=1)
+    width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    right = quads[len(quads) // 2][1] - quads[len(quads) // 2][0]
+    along = np.abs(moves @ (right / (np.linalg.norm(right) + 1e-9))) / np.maximum(steps, 1e-9)
+    if (along[steps >= tuning.FAN_MIN_STEP * width] < tuning.FAN_MIN_ALONG).any():
+        return cards, unknown  # cards stepping down a column (a Mixtape's), not along a fan
+    real = steps[steps >= tuning.FAN_MIN_STEP * width]  # two reports of one card are no step
+    if not len(real):
+        return cards, unknown
+    # the hand's step: the mean of the single steps (an arc's steps differ a little)
+    step = float(np.mean(real[real <= 1.5 * real.min()]))
+    if step > tuning.FAN_MAX_STEP * width:
+        return cards, unknown
+    guesses: list[tuple[np.ndarray, bool]] = []  # (quad, between two cards)
+    for a, b, gap in zip(quads, quads[1:], steps, strict=False):
+        missing = int(round(gap / step)) - 1
+        if missing < 1 or abs(gap / step - (missing + 1)) > tuning.FAN_STEP_TOLERANCE:
+            continue
+        for j in range(1, missing + 1):
+            t = j / (missing + 1)
+            guesses.append(((1 - t) * a + t * b, True))
+    for end, next_, gap in ((quads[0], quads[1], steps[0]), (quads[-1], quads[-2], steps[-1])):
+        guesses.append((end + (end - next_) * (step / max(gap, 1e-6)), False))
+    named, found = list(cards), list(unknown)
+    with part("name"):
+        for quad, between in guesses:
+            guess = quad.astype(np.float32)
+            if not _on_photo(guess, photo):
+                continue
+            if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
+                continue
+            made = _name_guess(photo, gallery, votes, guess, named, accept, between)
+            if isinstance(made, Card):
+                named.append(made)
+                hand.append(made.corners)
+            elif made is not None:
+                found.append(made)
+                hand.append(made.corners)
+    return named, found
+
+
+def _layered_pair(cards: list[Card]) -> bool:
+    """Do two named cards lie one partly over the other (a hand's cards, not cards apart)?"""
+    return any(
+        tuning.HAND_MIN_IOU < quad_iou(a.corners, b.corners) < tuning.LAYERED_MAX_IOU
+        and a.name != b.name
+        for i, a in enumerate(cards)
+        for b in cards[i + 1 :]
+    )
+
+
+def _fan_order(quads: list[np.ndarray]) -> list[int]:
+    """The quads' order along the hand's left-to-right direction (the mean of their top edges,
+    as :func:`vision.layout.fan_sequence` reads a hand)."""
+    edges = np.array([np.asarray(q, np.float64).reshape(4, 2)[1] - q[0] for q in quads])
+    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
+    right = edges.mean(axis=0)
+    if float(np.linalg.norm(right)) < 1e-6:
+        right = np.array([1.0, 0.0])
+    along = np.array([np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) @ right for q in quads])
+    return [int(i) for i in np.argsort(along, kind="stable")]
+
+
+def _on_photo(quad: np.ndarray, photo: Photo) -> bool:
+    width, height = photo.size
+    return bool(((quad >= 0) & (quad < np.array([width, height]))).all())
+
+
+def _name_guess(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    quad: np.ndarray,
+    named: list[Card],
+    accept: float,
+    between: bool,
+) -> Card | UnknownCard | None:
+    """A card guessed at ``quad`` named from the part the named cards lying over it leave
+    showing; or, ``between`` two cards of the hand, reported unknown when that part holds
+    votes for a name no named card has; else None."""
+    over = _covering(quad, None, named, votes, gallery, photo.scale)
+    mask = shown_mask(quad, [c.corners for c in over])
+    if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
+        return None
+    features = shown_features(sharpened(rectified(photo.image, quad)), mask)
+    voters = _shown_voters(votes, quad, mask, photo.scale)
+    counts = np.bincount(voters) if len(voters) else np.zeros(1, np.int64)
+    voted = [int(e) for e in np.argsort(-counts)[: tuning.VOTE_SHORTLIST]]
+    shortlist = [
+        *[e for e in voted if counts[e] >= tuning.VOTES_FOR_SHORTLIST],
+        *shortlist_by_descriptors(features[1], gallery, tuning.INDEX_SHORTLIST),
+    ]
+    naming = name_card_features(features, gallery, shortlist) if shortlist else None
+    if (
+        naming is not None
+        and naming.confidence >= accept
+        and naming.inliers >= tuning.MIN_NAME_INLIERS
+        and all(c.name != naming.name for c in named)
+    ):
+        refined = refined_corners(quad, naming)
+        return card_from(naming, quad if refined is None else refined)
+    own = _most_votes(voters, gallery, {c.name for c in named})
+    if not between or own < tuning.LAYER_MIN_SHOWN_VOTERS:
+        return None
+    polygon = _shown_polygon(quad, mask)
+    scores = naming.scores if naming is not None else {}
+    return UnknownCard(
+        quad,
+        reason_for(photo.image, quad),
+        candidate_list(scores),
+        visible=None if polygon is None else polygon.astype(np.float32),
+    )
+
+
+def layering(votes: Votes, gallery: Gallery, scale: float) -> Callable[[Card, Card], bool | None]:
+    """Which of two overlapping named cards lies on top, by :func:`lies_over` (None: the
+    shared part's features tell neither way), for :func:`vision.appearance.last_word`."""
+
+    def over(a: Card, b: Card) -> bool | None:
+        if lies_over(a.corners, a.name, b.corners, b.name, votes, gallery, scale):
+            return True
+        if lies_over(b.corners, b.name, a.corners, a.name, votes, gallery, scale):
+            return False
+        return None
+
+    return over
+
+
+def keep_covered(
+    reports: list[UnknownCard], cards: list[Card], votes: Votes, gallery: Gallery, scale: float
+) -> None:
+    """Give each unknown card that named cards lie over its ``visible`` part, so that the named
+    neighbours holding its centre do not explain it away (:func:`vision.result.report_explained`):
+    a card of a fan whose name its look denied is still a card."""
+    for report in reports:
+        over = _covering(report.corners, None, cards, votes, gallery, scale)
+        if over:
+            report.visible = _visible_polygon(report.corners, over)

@@ -44,7 +44,13 @@ from vision.appearance import last_word
 from vision.features import photo_features
 from vision.find import find_hypotheses
 from vision.gallery import Gallery
-from vision.layers import name_visible_parts, visible_parts
+from vision.layers import (
+    fill_fan_gaps,
+    keep_covered,
+    layering,
+    name_visible_parts,
+    visible_parts,
+)
 from vision.leftovers import leftover_regions
 from vision.name import name_hypotheses, region_memo
 from vision.outlines import name_leftovers, name_outlines
@@ -90,8 +96,13 @@ def identify(
         with clock.step("leftovers", "outline"):
             regions = leftover_regions(points, photo.work_size, photo.scale, cards, unknown)
             cards, unknown = name_leftovers(photo, gallery, votes, regions, cards, unknown, accept)
+        with clock.step("fan_gaps", "name"):
+            cards, unknown = fill_fan_gaps(photo, gallery, votes, cards, unknown, accept)
         with clock.step("last_word", "look"):
-            cards, unknown = last_word(photo.image, gallery, cards, unknown)
+            over = layering(votes, gallery, photo.scale)
+            reported = len(unknown)
+            cards, unknown = last_word(photo.image, gallery, cards, unknown, over)
+            keep_covered(unknown[reported:], cards, votes, gallery, photo.scale)
             unknown = merged(unknown, cards)
         with clock.step("layers", "look"):
             visible_parts(cards, unknown, votes, gallery, photo.scale)

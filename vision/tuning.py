@@ -167,6 +167,15 @@ LAYER_MIN_SHOWN = 0.2
 # family seeds 11 and 2026: the room cards, whose references keep few features on the strip
 # that shows, hold 14-60 such votes there.
 LAYER_MIN_SHOWN_VOTERS = 8
+# A fan the features missed cards of (vision.layers.fill_fan_gaps): cards found in one hand, at
+# least FAN_MIN_CARDS of them, stepping at most FAN_MAX_STEP of a card's width from one to the
+# next (a fan shows 35-50 % of each card; cards lying apart step 1.45 widths); a gap within
+# FAN_STEP_TOLERANCE steps of a whole number of steps holds that many cards less one.
+FAN_MIN_CARDS = 3
+FAN_MAX_STEP = 0.6
+FAN_MIN_STEP = 0.2  # closer centres are two reports of one card, not a step
+FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
+FAN_STEP_TOLERANCE = 0.4
 LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
 
 # -- name: a rectified card against its shortlist -----------------------------------------------
