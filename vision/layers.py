@@ -16,7 +16,7 @@ part that shows matches well. Two things follow:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import cv2
 import numpy as np
@@ -96,18 +96,22 @@ def lies_over(
     votes: Votes,
     gallery: Gallery,
     scale: float,
+    named: Collection[str] = (),
 ) -> bool:
     """Does the card at ``top`` (photo px) lie over the card at ``under`` where they overlap?
     The features in the shared part belong to the card on top: it lies over the other when
-    at least ``LAYER_MIN_VOTERS`` of them vote for its name and no fewer than for the other's.
-    (A card with no name, ``None``, gets no votes: a named card lies over it when its own
-    features show in the shared part.)"""
+    at least ``LAYER_MIN_VOTERS`` of them vote for its name and no fewer than for the other's
+    (for a card with no name, ``None``: than for any one name no named card has, ``named``:
+    the votes its own print casts for the references it looks most like)."""
     area, shared = _overlap(top, under)
     if shared is None or area <= 0:
         return False
     inside = _votes_in(votes, shared * scale)
     mine = _named_votes(inside, gallery, top_name)
-    theirs = _named_votes(inside, gallery, under_name)
+    if under_name is None:
+        theirs = _most_votes(inside, gallery, {top_name, *named} if top_name else set(named))
+    else:
+        theirs = _named_votes(inside, gallery, under_name)
     return mine >= tuning.LAYER_MIN_VOTERS and mine >= theirs
 
 
@@ -184,6 +188,7 @@ def _covering(
 ) -> list[Card]:
     """The named cards lying over the card at ``corners`` (named ``name``, or None)."""
     area = max(_area(corners), 1.0)
+    names = {card.name for card in cards}
     over = []
     for card in cards:
         if card.corners is corners:
@@ -191,7 +196,7 @@ def _covering(
         shared, _ = _overlap(card.corners, corners)
         if shared <= tuning.LAYER_MIN_OVERLAP * area:
             continue
-        if lies_over(card.corners, card.name, corners, name, votes, gallery, scale):
+        if lies_over(card.corners, card.name, corners, name, votes, gallery, scale, names):
             over.append(card)
     return over
 
@@ -320,6 +325,7 @@ def fill_fan_gaps(
     photo: Photo,
     gallery: Gallery,
     votes: Votes,
+    points: np.ndarray,
     cards: list[Card],
     unknown: list[UnknownCard],
     accept: float,
@@ -327,12 +333,13 @@ def fill_fan_gaps(
     """Look for the cards a fan's features missed. A fan steps evenly from card to card (each
     shows 35-50 % of itself), so where two neighbours along the arc lie two or more steps
     apart a card lies between them, its quad between theirs; and a card may lie a step past
-    either end. There it is named from the part that shows, or (between two cards) reported
-    unknown when that part holds ``LAYER_MIN_SHOWN_VOTERS`` votes for a name no named card
-    has. Nothing is looked for unless two named cards lie in layers and the cards found step
-    from one to the next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by
-    less than ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no
-    fan)."""
+    either end. There it is named from the part that shows, or reported unknown when that
+    part holds ``LAYER_MIN_SHOWN_VOTERS`` votes for a name no named card has (between two
+    cards) or is crowded with the photo's features (``points``, work px) as a card's print
+    is (``FAN_SHOWN_MIN_DENSITY``; the bare table past a hand's ends is not). Nothing is
+    looked for unless two named cards lie in layers and the cards found step from one to the
+    next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by less than
+    ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan)."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
     if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards):
         return cards, unknown
@@ -371,7 +378,7 @@ def fill_fan_gaps(
                 continue
             if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
                 continue
-            made = _name_guess(photo, gallery, votes, guess, named, accept, between)
+            made = _name_guess(photo, gallery, votes, points, guess, named, accept, between, hand)
             if isinstance(made, Card):
                 named.append(made)
                 hand.append(made.corners)
@@ -389,6 +396,16 @@ def _layered_pair(cards: list[Card]) -> bool:
         for i, a in enumerate(cards)
         for b in cards[i + 1 :]
     )
+
+
+def _density(points: np.ndarray, quad: np.ndarray, mask: np.ndarray, scale: float) -> float:
+    """The photo's features (``points``, work px) per 10,000 work px over the part of the card
+    at ``quad`` where ``mask`` is set."""
+    shown = np.count_nonzero(mask) / mask.size * _area(quad) * scale * scale
+    if shown <= 0 or len(points) == 0:
+        return 0.0
+    inside = _shown_voters(Votes(points, np.zeros(len(points), np.int64)), quad, mask, scale)
+    return len(inside) / shown * 10000.0
 
 
 def _fan_order(quads: list[np.ndarray]) -> list[int]:
@@ -412,14 +429,19 @@ def _name_guess(
     photo: Photo,
     gallery: Gallery,
     votes: Votes,
+    points: np.ndarray,
     quad: np.ndarray,
     named: list[Card],
     accept: float,
     between: bool,
+    hand: list[np.ndarray],
 ) -> Card | UnknownCard | None:
     """A card guessed at ``quad`` named from the part the named cards lying over it leave
-    showing; or, ``between`` two cards of the hand, reported unknown when that part holds
-    votes for a name no named card has; else None."""
+    showing; or reported unknown when that part holds a card's features: votes for a name no
+    named card has or a card print's crowd of the photo's features (``points``), ``between``
+    two cards of the ``hand``; past its ends, a crowd on the part no card of the hand covers
+    (there the hand's last card, whichever way it lies, must not pass for the guess); else
+    None."""
     over = _covering(quad, None, named, votes, gallery, photo.scale)
     mask = shown_mask(quad, [c.corners for c in over])
     if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
@@ -442,7 +464,9 @@ def _name_guess(
         refined = refined_corners(quad, naming)
         return card_from(naming, quad if refined is None else refined)
     own = _most_votes(voters, gallery, {c.name for c in named})
-    if not between or own < tuning.LAYER_MIN_SHOWN_VOTERS:
+    by_votes = between and own >= tuning.LAYER_MIN_SHOWN_VOTERS
+    crowd = mask if between else shown_mask(quad, hand)
+    if not by_votes and _density(points, quad, crowd, photo.scale) < tuning.FAN_SHOWN_MIN_DENSITY:
         return None
     polygon = _shown_polygon(quad, mask)
     scores = naming.scores if naming is not None else {}

@@ -97,7 +97,7 @@ def identify(
             regions = leftover_regions(points, photo.work_size, photo.scale, cards, unknown)
             cards, unknown = name_leftovers(photo, gallery, votes, regions, cards, unknown, accept)
         with clock.step("fan_gaps", "name"):
-            cards, unknown = fill_fan_gaps(photo, gallery, votes, cards, unknown, accept)
+            cards, unknown = fill_fan_gaps(photo, gallery, votes, points, cards, unknown, accept)
         with clock.step("last_word", "look"):
             over = layering(votes, gallery, photo.scale)
             reported = len(unknown)

@@ -174,6 +174,10 @@ LAYER_MIN_SHOWN_VOTERS = 8
 FAN_MIN_CARDS = 3
 FAN_MAX_STEP = 0.6
 FAN_MIN_STEP = 0.2  # closer centres are two reports of one card, not a step
+# A guessed card still unnamed is reported unknown when the part that shows holds at least this
+# many photo features per 10,000 work px (fan family seeds 11 and 2026: a missed end card 147,
+# the bare table past a hand's ends 0-0.6; leftovers' note: card print 25-145).
+FAN_SHOWN_MIN_DENSITY = 20.0
 FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
 FAN_STEP_TOLERANCE = 0.4
 LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
