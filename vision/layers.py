@@ -185,18 +185,25 @@ def _covering(
     votes: Votes,
     gallery: Gallery,
     scale: float,
+    loose: bool = False,
 ) -> list[Card]:
-    """The named cards lying over the card at ``corners`` (named ``name``, or None)."""
+    """The named cards lying over the card at ``corners`` (named ``name``, or None).
+    ``loose``: every overlapping named card whose name the shared part's votes are for (at
+    least ``LAYER_MIN_VOTERS``), however many votes the card under it has there."""
     area = max(_area(corners), 1.0)
     names = {card.name for card in cards}
     over = []
     for card in cards:
         if card.corners is corners:
             continue  # the card itself
-        shared, _ = _overlap(card.corners, corners)
-        if shared <= tuning.LAYER_MIN_OVERLAP * area:
+        shared, polygon = _overlap(card.corners, corners)
+        if shared <= tuning.LAYER_MIN_OVERLAP * area or polygon is None:
             continue
-        if lies_over(card.corners, card.name, corners, name, votes, gallery, scale, names):
+        if loose:
+            inside = _votes_in(votes, polygon * scale)
+            if _named_votes(inside, gallery, card.name) >= tuning.LAYER_MIN_VOTERS:
+                over.append(card)
+        elif lies_over(card.corners, card.name, corners, name, votes, gallery, scale, names):
             over.append(card)
     return over
 
@@ -442,27 +449,30 @@ def _name_guess(
     two cards of the ``hand``; past its ends, a crowd on the part no card of the hand covers
     (there the hand's last card, whichever way it lies, must not pass for the guess); else
     None."""
+    # Who lies over a guess is less sure than over a found card (its quad is interpolated):
+    # it is named under the cards that outvote it in the shared part, else under every card
+    # with votes there.
     over = _covering(quad, None, named, votes, gallery, photo.scale)
+    loose = _covering(quad, None, named, votes, gallery, photo.scale, loose=True)
     mask = shown_mask(quad, [c.corners for c in over])
+    naming: Naming | None = None
+    for covering in (over, loose) if loose != over else (over,):
+        shown = shown_mask(quad, [c.corners for c in covering])
+        if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
+            continue
+        found = _name_in(photo, gallery, votes, quad, shown)
+        naming = naming or found
+        if (
+            found is not None
+            and found.confidence >= accept
+            and found.inliers >= tuning.MIN_NAME_INLIERS
+            and all(c.name != found.name for c in named)
+        ):
+            refined = refined_corners(quad, found)
+            return card_from(found, quad if refined is None else refined)
     if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
         return None
-    features = shown_features(sharpened(rectified(photo.image, quad)), mask)
     voters = _shown_voters(votes, quad, mask, photo.scale)
-    counts = np.bincount(voters) if len(voters) else np.zeros(1, np.int64)
-    voted = [int(e) for e in np.argsort(-counts)[: tuning.VOTE_SHORTLIST]]
-    shortlist = [
-        *[e for e in voted if counts[e] >= tuning.VOTES_FOR_SHORTLIST],
-        *shortlist_by_descriptors(features[1], gallery, tuning.INDEX_SHORTLIST),
-    ]
-    naming = name_card_features(features, gallery, shortlist) if shortlist else None
-    if (
-        naming is not None
-        and naming.confidence >= accept
-        and naming.inliers >= tuning.MIN_NAME_INLIERS
-        and all(c.name != naming.name for c in named)
-    ):
-        refined = refined_corners(quad, naming)
-        return card_from(naming, quad if refined is None else refined)
     own = _most_votes(voters, gallery, {c.name for c in named})
     by_votes = between and own >= tuning.LAYER_MIN_SHOWN_VOTERS
     crowd = mask if between else shown_mask(quad, hand)
@@ -476,6 +486,22 @@ def _name_guess(
         candidate_list(scores),
         visible=None if polygon is None else polygon.astype(np.float32),
     )
+
+
+def _name_in(
+    photo: Photo, gallery: Gallery, votes: Votes, quad: np.ndarray, mask: np.ndarray
+) -> Naming | None:
+    """The best naming of the card at ``quad`` from its features where ``mask`` is set,
+    shortlisted by the votes and the word index of that part."""
+    features = shown_features(sharpened(rectified(photo.image, quad)), mask)
+    voters = _shown_voters(votes, quad, mask, photo.scale)
+    counts = np.bincount(voters) if len(voters) else np.zeros(1, np.int64)
+    voted = [int(e) for e in np.argsort(-counts)[: tuning.VOTE_SHORTLIST]]
+    shortlist = [
+        *[e for e in voted if counts[e] >= tuning.VOTES_FOR_SHORTLIST],
+        *shortlist_by_descriptors(features[1], gallery, tuning.INDEX_SHORTLIST),
+    ]
+    return name_card_features(features, gallery, shortlist) if shortlist else None
 
 
 def layering(votes: Votes, gallery: Gallery, scale: float) -> Callable[[Card, Card], bool | None]:
