@@ -452,6 +452,11 @@ def _name_guess(
     # Who lies over a guess is less sure than over a found card (its quad is interpolated):
     # it is named under the cards that outvote it in the shared part, else under every card
     # with votes there.
+    crowded = between or (
+        _density(points, quad, shown_mask(quad, hand), photo.scale) >= tuning.FAN_SHOWN_MIN_DENSITY
+    )
+    if not crowded:
+        return None  # bare table past the hand's end: nothing to name (and no naming's cost)
     over = _covering(quad, None, named, votes, gallery, photo.scale)
     loose = _covering(quad, None, named, votes, gallery, photo.scale, loose=True)
     mask = shown_mask(quad, [c.corners for c in over])
@@ -475,8 +480,9 @@ def _name_guess(
     voters = _shown_voters(votes, quad, mask, photo.scale)
     own = _most_votes(voters, gallery, {c.name for c in named})
     by_votes = between and own >= tuning.LAYER_MIN_SHOWN_VOTERS
-    crowd = mask if between else shown_mask(quad, hand)
-    if not by_votes and _density(points, quad, crowd, photo.scale) < tuning.FAN_SHOWN_MIN_DENSITY:
+    if between and not by_votes:
+        crowded = _density(points, quad, mask, photo.scale) >= tuning.FAN_SHOWN_MIN_DENSITY
+    if not (by_votes or crowded):
         return None
     polygon = _shown_polygon(quad, mask)
     scores = naming.scores if naming is not None else {}
