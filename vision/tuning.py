@@ -179,7 +179,10 @@ FAN_MIN_STEP = 0.2  # closer centres are two reports of one card, not a step
 # the bare table past a hand's ends 0-0.6; leftovers' note: card print 25-145).
 FAN_SHOWN_MIN_DENSITY = 20.0
 FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
-FAN_STEP_TOLERANCE = 0.4
+# The gap's tolerance: an arc's steps differ (fan family seed 2026 on the Pi's stack: single
+# steps 0.27-0.33 card widths around a gap of one missed card at 0.75, 2.42 steps). Higher:
+# cards guessed between neighbours spread a little unevenly (named or dropped, seldom kept).
+FAN_STEP_TOLERANCE = 0.45
 LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
 
 # -- name: a rectified card against its shortlist -----------------------------------------------
