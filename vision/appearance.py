@@ -9,6 +9,8 @@ means little).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -18,6 +20,9 @@ from vision.geometry import CARD_H, CARD_W, in_quad, quad_iou, rectify
 from vision.look import card_look, look_cells, look_residuals, look_vectors
 from vision.result import REASON_NOT_IN_GALLERY, Card, UnknownCard, layered
 from vision.timing import part
+
+#: Does the first card lie over the second where they overlap? None: cannot tell.
+Layering = Callable[[Card, Card], bool | None]
 
 
 def confidence_from_look(similarity: float, other: float) -> float:
@@ -148,11 +153,14 @@ def _own_cells(per_cell: np.ndarray, gallery: Gallery, name: str) -> np.ndarray:
     return np.asarray(per_cell[_named(gallery, name)].max(axis=0))
 
 
-def visible_cells(cards: list[Card], own: list[np.ndarray | None]) -> list[np.ndarray | None]:
+def visible_cells(
+    cards: list[Card], own: list[np.ndarray | None], over: Layering | None = None
+) -> list[np.ndarray | None]:
     """Per card, which of its 12 look cells no card lying over it covers (None: nothing
     covers it). Of two cards in layers (:func:`vision.result.layered`), the one on top is the
-    one whose own look holds up better where they overlap (``own``: each card's per-cell
-    correlation with its name, :func:`_own_cells`)."""
+    one ``over`` says (the photo's features in the shared part: :func:`vision.layers.lies_over`)
+    or, when it cannot tell, the one whose own look holds up better where they overlap (``own``:
+    each card's per-cell correlation with its name, :func:`_own_cells`)."""
     centres = [_cell_centres(card) for card in cards]
     covered: list[np.ndarray | None] = [None] * len(cards)
     for i, a in enumerate(cards):
@@ -168,7 +176,10 @@ def visible_cells(cards: list[Card], own: list[np.ndarray | None]) -> list[np.nd
             floor = tuning.LOOK_MIN_CELLS_SIMILARITY
             score_a = float(own_a[a_under_b].mean()) if a_under_b.any() else floor
             score_b = float(own_b[b_under_a].mean()) if b_under_a.any() else floor
-            lower, mask = (i, a_under_b) if score_a < score_b else (j, b_under_a)
+            a_on_top = None if over is None else over(a, b)
+            if a_on_top is None:
+                a_on_top = score_a >= score_b
+            lower, mask = (j, b_under_a) if a_on_top else (i, a_under_b)
             previous = covered[lower]
             covered[lower] = mask if previous is None else (previous | mask)
     return [None if c is None else ~c for c in covered]
@@ -195,12 +206,17 @@ def _fan_strip(shows: np.ndarray | None) -> np.ndarray:
 
 
 def last_word(
-    image: np.ndarray, gallery: Gallery, cards: list[Card], unknown: list[UnknownCard]
+    image: np.ndarray,
+    gallery: Gallery,
+    cards: list[Card],
+    unknown: list[UnknownCard],
+    over: Layering | None = None,
 ) -> tuple[list[Card], list[UnknownCard]]:
     """Every named card whose look denies its name is reported unknown instead, its name
     first in the pick-list. A card partly under another (a fan: it overlaps another named
     card) is judged on the cells that show (:func:`visible_cells`), and failing that on its
-    left column (:func:`_fan_strip`)."""
+    left column (:func:`_fan_strip`). ``over``: which of two overlapping cards lies on top,
+    when the caller can tell (see :func:`visible_cells`)."""
     patches = [look_patch(image, card.corners) for card in cards]
     own: list[np.ndarray | None] = [None] * len(cards)
     scores: list[np.ndarray | None] = [None] * len(cards)
@@ -211,7 +227,7 @@ def last_word(
                     per_cell = cell_scores(patches[i], gallery)
                     scores[i] = per_cell
                     own[i] = _own_cells(per_cell, gallery, card.name)
-    visible = visible_cells(cards, own)
+    visible = visible_cells(cards, own, over)
     kept: list[Card] = []
     disowned: list[UnknownCard] = []
     for card, patch, shows, scored in zip(cards, patches, visible, scores, strict=True):

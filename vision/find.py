@@ -252,7 +252,13 @@ def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]
     if len(gallery) == 0:
         return []
     _, descriptors = card_features(patch, tuning.PATCH_FEATURES)
-    if len(descriptors) == 0:
+    return shortlist_by_descriptors(descriptors, gallery, k)
+
+
+def shortlist_by_descriptors(descriptors: np.ndarray, gallery: Gallery, k: int) -> list[int]:
+    """:func:`shortlist_by_index` of a card's own features (``descriptors``): those of the part
+    of a card that shows, say."""
+    if len(gallery) == 0 or len(descriptors) == 0:
         return []
     query_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
     if len(query_ids) == 0:

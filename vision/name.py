@@ -547,3 +547,18 @@ def name_hypotheses(
         else:
             weak.append((corners, naming))
     return named, weak
+
+
+def name_card_features(
+    features: tuple[np.ndarray, np.ndarray], gallery: Gallery, shortlist: list[int]
+) -> Naming | None:
+    """The best naming, among ``shortlist``, of an upright card's features (points, descriptors)
+    matched position by position: for features taken from only part of the card (the part
+    of a fanned card that shows, :mod:`vision.layers`)."""
+    return _name_features(features, gallery, shortlist, aligned=True)
+
+
+def refined_corners(corners: np.ndarray, naming: Naming) -> np.ndarray | None:
+    """The card's exact corners from ``naming``'s fit of the card rectified at ``corners``, or
+    None when it has no fit or the fit does not look like this card."""
+    return _refined_corners(corners, naming)

@@ -31,7 +31,7 @@ from vision.leftovers import free_features
 from vision.name import Naming, name_hypotheses
 from vision.photo import Photo
 from vision.plane import card_sized, to_card_plane
-from vision.result import Card, UnknownCard, dedupe_cards, explained
+from vision.result import Card, UnknownCard, dedupe_cards, explained, report_explained
 
 
 def _as_hypotheses(cards: list[Card], scale: float) -> list[Hypothesis]:
@@ -99,7 +99,7 @@ def second_look_from_outlines(
     extra = find_in_table_view(photo.gray, view, known, gallery)
     more, _ = name_hypotheses(photo.image, photo.scale, gallery, extra, accept)
     cards = _with_unexplained(cards, dedupe_cards(more))
-    return cards, [u for u in unknown if not explained(u.corners, cards)]
+    return cards, [u for u in unknown if not report_explained(u, cards)]
 
 
 def _uncovered(photo: Photo, cards: list[Card]) -> np.ndarray:
@@ -167,4 +167,4 @@ def last_look(
         if to_card is not None and not card_sized(card.corners, to_card, tight=True):
             continue
         out.append(card)
-    return out, [u for u in unknown if not explained(u.corners, out)]
+    return out, [u for u in unknown if not report_explained(u, out)]

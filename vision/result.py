@@ -64,6 +64,7 @@ class Card:
     inliers: int = 0
     candidates: list[Candidate] = field(default_factory=list)
     rival_inliers: int = 0
+    visible: np.ndarray | None = None  # the part that shows, when cards lie over it
 
     @property
     def center(self) -> tuple[float, float]:
@@ -82,6 +83,7 @@ class UnknownCard:
     corners: np.ndarray
     reason: str
     candidates: list[Candidate] = field(default_factory=list)
+    visible: np.ndarray | None = None  # the part that shows, when named cards lie over it
 
     @property
     def center(self) -> tuple[float, float]:
@@ -125,6 +127,7 @@ class Identification:
                     "candidates": [
                         {"name": k.name, "confidence": round(k.confidence, 3)} for k in c.candidates
                     ],
+                    **({} if c.visible is None else {"visible": pts(c.visible)}),
                 }
                 for c in self.cards
             ],
@@ -136,6 +139,7 @@ class Identification:
                     "candidates": [
                         {"name": k.name, "confidence": round(k.confidence, 3)} for k in u.candidates
                     ],
+                    **({} if u.visible is None else {"visible": pts(u.visible)}),
                 }
                 for u in self.unknown
             ],
@@ -161,6 +165,17 @@ def explained(quad: np.ndarray, cards: list[Card]) -> bool:
         if inside(centre, card.corners) or inside(card.center, q):
             return True
     return False
+
+
+def report_explained(report: UnknownCard, cards: list[Card]) -> bool:
+    """Is an unknown card one of the named cards, a part of one, or a region holding one? An
+    unknown card lying partly under named cards (its ``visible`` part set: a fan's card that
+    could not be named) lies over or under its named neighbours, which hold its centre and
+    half of it: only a name for the card itself (overlapping it more than two cards in layers
+    do, ``LAYERED_MAX_IOU``) explains it."""
+    if report.visible is None:
+        return explained(report.corners, cards)
+    return any(quad_iou(report.corners, card.corners) > tuning.LAYERED_MAX_IOU for card in cards)
 
 
 def layered(a: Card, b: Card) -> bool:

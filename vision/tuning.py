@@ -149,6 +149,42 @@ SAME_CARD_IOU = 0.3  # overlap (IoU) above which two finds are one card (also de
 # a second name on one card; lower drops fanned cards.
 LAYERED_MAX_IOU = 0.6
 
+# -- layers: cards lying partly over each other (vision.layers) -------------------------------
+# Of two overlapping cards the one on top is the one whose name at least this many of the
+# photo's voting features in the shared part vote for (and no fewer than for the other's).
+LAYER_MIN_VOTERS = 3
+# A card counts as lying over another when it covers more than this share of it.
+LAYER_MIN_OVERLAP = 0.1
+# Canonical px the part that shows is shrunk from a covering card's edge (its corners and
+# edge features straddle both cards).
+LAYER_EDGE_PX = 6
+# A weakly named card under named cards is named again from the part that shows when at
+# least this share of it shows (a fan shows 35-50 %).
+LAYER_MIN_SHOWN = 0.2
+# ... and, still unnamed, is reported unknown when at least this many of the photo's voting
+# features in the part that shows vote for one name that no named card has (features a named
+# card left over, fitted to a quad hanging off it, vote on that card, not beside it). Fan
+# family seeds 11 and 2026: the room cards, whose references keep few features on the strip
+# that shows, hold 14-60 such votes there.
+LAYER_MIN_SHOWN_VOTERS = 8
+# A fan the features missed cards of (vision.layers.fill_fan_gaps): cards found in one hand, at
+# least FAN_MIN_CARDS of them, stepping at most FAN_MAX_STEP of a card's width from one to the
+# next (a fan shows 35-50 % of each card; cards lying apart step 1.45 widths); a gap within
+# FAN_STEP_TOLERANCE steps of a whole number of steps holds that many cards less one.
+FAN_MIN_CARDS = 3
+FAN_MAX_STEP = 0.6
+FAN_MIN_STEP = 0.2  # closer centres are two reports of one card, not a step
+# A guessed card still unnamed is reported unknown when the part that shows holds at least this
+# many photo features per 10,000 work px (fan family seeds 11 and 2026: a missed end card 147,
+# the bare table past a hand's ends 0-0.6; leftovers' note: card print 25-145).
+FAN_SHOWN_MIN_DENSITY = 20.0
+FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
+# The gap's tolerance: an arc's steps differ (fan family seed 2026 on the Pi's stack: single
+# steps 0.27-0.33 card widths around a gap of one missed card at 0.75, 2.42 steps). Higher:
+# cards guessed between neighbours spread a little unevenly (named or dropped, seldom kept).
+FAN_STEP_TOLERANCE = 0.45
+LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
+
 # -- name: a rectified card against its shortlist -----------------------------------------------
 # Canonical px a rectified feature may sit from its reference's (hand-set with the grid of
 # positional_matches; smaller misses cards with rough corners, larger slows naming).

@@ -12,7 +12,14 @@ from vision.detect import sharpness, streak_sharpness
 from vision.features import to_gray
 from vision.geometry import inside, quad_iou, rectify
 from vision.name import Naming, candidate_list, rectified
-from vision.result import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, Card, UnknownCard, explained
+from vision.result import (
+    REASON_NOT_IN_GALLERY,
+    REASON_TOO_BLURRED,
+    Card,
+    UnknownCard,
+    explained,
+    report_explained,
+)
 
 
 def blurred(card: np.ndarray) -> bool:
@@ -88,15 +95,24 @@ def same_card(a: np.ndarray, b: np.ndarray) -> bool:
     return inside(a.mean(axis=0), b) or inside(b.mean(axis=0), a)
 
 
+def _one_card(a: UnknownCard, b: UnknownCard) -> bool:
+    """Do two reports cover one card? Two cards of a fan overlap by half and hold each other's
+    centres, so reports of cards lying under others (``visible`` set) are one card only when
+    they overlap as much as two names for one card (``LAYERED_MAX_IOU``)."""
+    if a.visible is not None or b.visible is not None:
+        return quad_iou(a.corners, b.corners) > tuning.LAYERED_MAX_IOU
+    return same_card(a.corners, b.corners)
+
+
 def merged(unknown: list[UnknownCard], cards: list[Card]) -> list[UnknownCard]:
     """One report per card: unknowns a named card explains are dropped, and of unknowns that
     cover one card the first reported is kept (outlines come before feature fits, whose
     corners are less sure)."""
     kept: list[UnknownCard] = []
     for report in unknown:
-        if explained(report.corners, cards):
+        if report_explained(report, cards):
             continue
-        if any(same_card(report.corners, k.corners) for k in kept):
+        if any(_one_card(report, k) for k in kept):
             continue
         kept.append(report)
     return kept

@@ -42,6 +42,9 @@ class ReadCard:
     settled: bool = False  # confirmed or corrected by the player
     read_as: str | None = None  # what the recogniser said, kept when the player corrects it
     column: str = ""  # "A" / "B" for a mixtape's columns, "" otherwise
+    #: the part of the card that shows when other cards lie over it (a fanned hand), as a
+    #: polygon in the photo; empty: the whole card shows (its corners)
+    visible: list[list[float]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -60,6 +63,20 @@ class ReadCard:
         return sum(xs) / len(xs), sum(ys) / len(ys)
 
     @property
+    def outline(self) -> list[list[float]]:
+        """What the photo review draws round the card: the part that shows (a fanned card's
+        strip, not an outline running under its neighbours), else its corners."""
+        return self.visible if len(self.visible) >= 3 else self.corners
+
+    @property
+    def label_point(self) -> tuple[float, float]:
+        """Where the card's number goes: the middle of the part that shows (a fanned card's
+        centre lies under the next card)."""
+        if len(self.visible) < 3:
+            return self.center
+        return _polygon_centroid(self.visible)
+
+    @property
     def corrected(self) -> bool:
         return self.settled and self.read_as != self.name
 
@@ -71,6 +88,9 @@ class ReadCard:
         self.settled = True
 
     def to_json(self) -> dict[str, Any]:
+        # "visible" only when other cards lie over the card: a saved reading of cards lying
+        # apart keeps the keys it always had
+        shown = [[round(float(x), 1), round(float(y), 1)] for x, y in self.visible]
         return {
             "name": self.name,
             "confidence": round(float(self.confidence), 3),
@@ -80,6 +100,7 @@ class ReadCard:
             "settled": self.settled,
             "read_as": self.read_as,
             "column": self.column,
+            **({"visible": shown} if shown else {}),
         }
 
     @classmethod
@@ -93,7 +114,24 @@ class ReadCard:
             settled=bool(data.get("settled", False)),
             read_as=data.get("read_as"),
             column=str(data.get("column", "")),
+            visible=[[float(x), float(y)] for x, y in data.get("visible", [])],
         )
+
+
+def _polygon_centroid(points: list[list[float]]) -> tuple[float, float]:
+    """The centre of area of a simple polygon (its vertices' mean when it has no area)."""
+    area = cx = cy = 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True):
+        cross = x0 * y1 - x1 * y0
+        area += cross
+        cx += (x0 + x1) * cross
+        cy += (y0 + y1) * cross
+    if abs(area) < 1e-9:
+        return (
+            sum(float(x) for x, _ in points) / len(points),
+            sum(float(y) for _, y in points) / len(points),
+        )
+    return cx / (3.0 * area), cy / (3.0 * area)
 
 
 @dataclass
@@ -145,7 +183,15 @@ def read_photo(image: np.ndarray, gallery: Any, layout: str = "rows") -> Reading
     cards: list[ReadCard] = []
     for card in result.cards:
         others = [(k.name, k.confidence) for k in card.candidates if k.name != card.name]
-        cards.append(ReadCard(card.name, float(card.confidence), card.corners.tolist(), others))
+        cards.append(
+            ReadCard(
+                card.name,
+                float(card.confidence),
+                card.corners.tolist(),
+                others,
+                visible=_polygon(card.visible),
+            )
+        )
     for unknown in result.unknown:
         cards.append(
             ReadCard(
@@ -154,6 +200,7 @@ def read_photo(image: np.ndarray, gallery: Any, layout: str = "rows") -> Reading
                 [[float(x), float(y)] for x, y in unknown.corners],
                 [(k.name, k.confidence) for k in unknown.candidates],
                 unknown.reason,
+                visible=_polygon(unknown.visible),
             )
         )
     if layout == "columns":
@@ -175,6 +222,10 @@ def read_photo(image: np.ndarray, gallery: Any, layout: str = "rows") -> Reading
         "name": timed - finding + max(0.0, seconds - result.seconds),  # and putting in order
     }
     return Reading(ordered, seconds, result.image_size, steps)
+
+
+def _polygon(points: np.ndarray | None) -> list[list[float]]:
+    return [] if points is None else [[float(x), float(y)] for x, y in points]
 
 
 def card_quads(image: np.ndarray) -> list[np.ndarray]:

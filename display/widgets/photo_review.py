@@ -332,7 +332,7 @@ class PhotoReviewScreen(SlowWork):
             shown = view.draw(surface, (12, 8), self.cards, self.selected)
             labels = [
                 (shown.left + x * view.scale, shown.top + y * view.scale)
-                for x, y in (card.center for card in self.cards)
+                for x, y in (card.label_point for card in self.cards)
             ]
             self.draw_count_banner(surface, shown, labels)
         self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))

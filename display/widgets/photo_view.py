@@ -1,5 +1,7 @@
 """The photo with what the recogniser saw drawn over it: an outline and a number per card (the
-screen lists the names beside the photo, by number, at a size a player reads). Colour is never
+screen lists the names beside the photo, by number, at a size a player reads). A card other
+cards lie over (a fanned hand) is outlined round the part that shows, its number in the middle
+of that part. Colour is never
 the only signal: doubtful cards say "?" and unknown ones "??" beside their number, and the
 selected card gets a thicker outline and a marker."""
 
@@ -36,14 +38,15 @@ class PhotoView:
         area = target.blit(self.surface, topleft)
         ox, oy = topleft
         for index, card in enumerate(cards):
-            points = [(ox + x * self.scale, oy + y * self.scale) for x, y in card.corners]
+            # A fanned card is outlined round the part that shows, not under its neighbours.
+            points = [(ox + x * self.scale, oy + y * self.scale) for x, y in card.outline]
             if len(points) < 3:
                 continue
             colour = STATUS_COLOURS[card.status]
             chosen = index == selected
             pygame.draw.polygon(target, colour, points, width=5 if chosen else 3)
-            cx = sum(p[0] for p in points) / len(points)
-            cy = sum(p[1] for p in points) / len(points)
+            lx, ly = card.label_point
+            cx, cy = ox + lx * self.scale, oy + ly * self.scale
             tag = {OK: "", DOUBTFUL: " ?", UNKNOWN: " ??"}[card.status]
             number = f"{'>' if chosen else ''}{index + 1}{tag}"
             self._label(target, number, (int(cx), int(cy)), ui.SMALL, colour, chosen)

@@ -1,0 +1,536 @@
+"""Cards lying in layers (a fanned hand): which card lies over which, the part of each card that
+shows, and naming a card from that part alone.
+
+A fanned card shows 35-50 % of itself; the rest lies under its neighbour. Rectified whole, most
+of its patch is the neighbour's print, where ORB spends most of a patch's feature budget and
+where nothing lines up with the card's own reference: the name comes out weak although the
+part that shows matches well. Two things follow:
+
+- :func:`lies_over`: of two overlapping cards, the one on top is the one whose name the photo's
+  well-matched features in the shared part vote for (:class:`vision.find.Votes`);
+- :func:`name_visible_parts`: a card found but named weakly, lying under named cards, is named
+  again from the part no named card covers, with the whole feature budget spent there;
+- :func:`visible_parts`: for the answer, each card's visible part as a polygon (its quad less
+  the cards lying over it), which the photo review draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+import cv2
+import numpy as np
+
+import vision.tuning as tuning
+from vision.features import card_orb, to_gray
+from vision.find import Votes, shortlist_by_descriptors
+from vision.gallery import Gallery
+from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, in_quad, quad_iou
+from vision.name import (
+    Naming,
+    candidate_list,
+    card_from,
+    name_card_features,
+    rectified,
+    refined_corners,
+    sharpened,
+)
+from vision.photo import Photo
+from vision.photometry import stretch
+from vision.result import Card, UnknownCard
+from vision.timing import part
+from vision.unknown import reason_for
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """The area two convex quads share, and the shared polygon."""
+    area, shared = cv2.intersectConvexConvex(
+        np.asarray(a, np.float32).reshape(-1, 2), np.asarray(b, np.float32).reshape(-1, 2)
+    )
+    if shared is None or len(shared) < 3:
+        return 0.0, None
+    return float(area), shared.reshape(-1, 2)
+
+
+def _area(quad: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 2))))
+
+
+def _named_votes(entries: np.ndarray, gallery: Gallery, name: str | None) -> int:
+    """How many of the votes (references, ``entries``) are for a reference named ``name``."""
+    if name is None or len(entries) == 0:
+        return 0
+    ids = gallery.name_ids
+    own = {int(ids[e]) for e, entry in enumerate(gallery.entries) if entry.name == name}
+    if not own:
+        return 0
+    return int(np.isin(ids[entries], list(own)).sum())
+
+
+def _most_votes(entries: np.ndarray, gallery: Gallery, leave_out: set[str]) -> int:
+    """The most votes (references, ``entries``) any one name gets, leaving out the names in
+    ``leave_out``."""
+    ids = gallery.name_ids
+    skip = {int(ids[e]) for e, entry in enumerate(gallery.entries) if entry.name in leave_out}
+    counts = np.bincount(ids[entries], minlength=int(ids.max(initial=0)) + 1)
+    if skip:
+        counts[list(skip)] = 0
+    return int(counts.max(initial=0))
+
+
+def _votes_in(votes: Votes, region: np.ndarray) -> np.ndarray:
+    """The references voted for by the photo's well-matched features inside ``region`` (work
+    px, convex)."""
+    if len(votes.points) == 0:
+        return votes.entries[:0]
+    low, high = region.min(axis=0), region.max(axis=0)
+    near = np.flatnonzero(((votes.points >= low) & (votes.points <= high)).all(axis=1))
+    return votes.entries[near[in_quad(votes.points[near], region)]]
+
+
+def lies_over(
+    top: np.ndarray,
+    top_name: str | None,
+    under: np.ndarray,
+    under_name: str | None,
+    votes: Votes,
+    gallery: Gallery,
+    scale: float,
+    named: Collection[str] = (),
+) -> bool:
+    """Does the card at ``top`` (photo px) lie over the card at ``under`` where they overlap?
+    The features in the shared part belong to the card on top: it lies over the other when
+    at least ``LAYER_MIN_VOTERS`` of them vote for its name and no fewer than for the other's
+    (for a card with no name, ``None``: than for any one name no named card has, ``named``:
+    the votes its own print casts for the references it looks most like)."""
+    area, shared = _overlap(top, under)
+    if shared is None or area <= 0:
+        return False
+    inside = _votes_in(votes, shared * scale)
+    mine = _named_votes(inside, gallery, top_name)
+    if under_name is None:
+        theirs = _most_votes(inside, gallery, {top_name, *named} if top_name else set(named))
+    else:
+        theirs = _named_votes(inside, gallery, under_name)
+    return mine >= tuning.LAYER_MIN_VOTERS and mine >= theirs
+
+
+def _to_canonical(corners: np.ndarray) -> np.ndarray:
+    """The homography from the photo into the upright canonical card at ``corners``."""
+    return cv2.getPerspectiveTransform(np.asarray(corners, np.float32).reshape(4, 2), CARD_CORNERS)
+
+
+def _uncovered(corners: np.ndarray, over: Sequence[np.ndarray]) -> np.ndarray:
+    """Over the upright canonical card at ``corners``: 255 where no quad of ``over`` (photo px)
+    covers it, else 0."""
+    mask = np.full((CARD_H, CARD_W), 255, np.uint8)
+    to_card = _to_canonical(corners)
+    for quad in over:
+        seen = cv2.perspectiveTransform(np.asarray(quad, np.float32).reshape(-1, 1, 2), to_card)
+        cv2.fillPoly(mask, [np.round(seen).astype(np.int32).reshape(-1, 2)], 0)
+    return mask
+
+
+def shown_mask(corners: np.ndarray, over: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`_uncovered`, shrunk by ``LAYER_EDGE_PX`` from the covering cards' edges (features
+    there straddle the top card's edge): where a card's own features are."""
+    edge = 2 * tuning.LAYER_EDGE_PX + 1
+    kernel = np.ones((edge, edge), np.uint8)
+    return cv2.erode(_uncovered(corners, over), kernel, borderType=cv2.BORDER_REPLICATE)
+
+
+def shown_features(patch: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(points, descriptors) of an upright canonical card image, only where ``mask`` is set:
+    the whole feature budget spent on the part that shows."""
+    gray = stretch(to_gray(patch))
+    keypoints, descriptors = card_orb(tuning.PATCH_FEATURES).detectAndCompute(gray, mask)
+    if descriptors is None or not keypoints:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
+    points = np.asarray(cv2.KeyPoint.convert(keypoints), np.float32).reshape(-1, 2)
+    return points, descriptors
+
+
+def _shown_polygon(corners: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The biggest part of ``mask`` (canonical card) as a polygon in photo px (its outline
+    simplified to ``LAYER_POLYGON_PX`` canonical px)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    biggest = max(contours, key=cv2.contourArea)
+    biggest = cv2.approxPolyDP(biggest, tuning.LAYER_POLYGON_PX, True)
+    biggest = biggest.reshape(-1, 1, 2).astype(np.float32)
+    back = np.linalg.inv(_to_canonical(corners))
+    return np.asarray(cv2.perspectiveTransform(biggest, back)).reshape(-1, 2)
+
+
+def _shown_voters(votes: Votes, corners: np.ndarray, mask: np.ndarray, scale: float) -> np.ndarray:
+    """The references voted for by the photo's voting features (work px) that fall where
+    ``mask`` (over the canonical card at ``corners``, photo px) is set."""
+    if len(votes.points) == 0:
+        return votes.entries[:0]
+    on_card = cv2.perspectiveTransform(
+        (votes.points / scale).reshape(-1, 1, 2).astype(np.float32), _to_canonical(corners)
+    ).reshape(-1, 2)
+    col = np.round(on_card[:, 0]).astype(np.int64)
+    row = np.round(on_card[:, 1]).astype(np.int64)
+    on = (col >= 0) & (col < CARD_W) & (row >= 0) & (row < CARD_H)
+    on[on] = mask[row[on], col[on]] > 0
+    return votes.entries[on]
+
+
+def _covering(
+    corners: np.ndarray,
+    name: str | None,
+    cards: list[Card],
+    votes: Votes,
+    gallery: Gallery,
+    scale: float,
+    loose: bool = False,
+) -> list[Card]:
+    """The named cards lying over the card at ``corners`` (named ``name``, or None).
+    ``loose``: every overlapping named card whose name the shared part's votes are for (at
+    least ``LAYER_MIN_VOTERS``), however many votes the card under it has there."""
+    area = max(_area(corners), 1.0)
+    names = {card.name for card in cards}
+    over = []
+    for card in cards:
+        if card.corners is corners:
+            continue  # the card itself
+        shared, polygon = _overlap(card.corners, corners)
+        if shared <= tuning.LAYER_MIN_OVERLAP * area or polygon is None:
+            continue
+        if loose:
+            inside = _votes_in(votes, polygon * scale)
+            if _named_votes(inside, gallery, card.name) >= tuning.LAYER_MIN_VOTERS:
+                over.append(card)
+        elif lies_over(card.corners, card.name, corners, name, votes, gallery, scale, names):
+            over.append(card)
+    return over
+
+
+def name_visible_parts(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    weak: list[tuple[np.ndarray, Naming]],
+    cards: list[Card],
+    accept: float,
+) -> tuple[list[Card], list[tuple[np.ndarray, Naming]], list[UnknownCard]]:
+    """Name again every weakly named card that lies partly under named cards, from the part
+    that shows (at least ``LAYER_MIN_SHOWN`` of it). Returns the named cards, with those named
+    so added; the weak fits left as they were; and the cards under named cards that are still
+    not named but whose part that shows holds a card's features (``LAYER_MIN_SHOWN_VOTERS``
+    votes for one name no named card has): reported unknown with that part as ``visible``,
+    not left for a named neighbour to explain away."""
+    named = list(cards)
+    still_weak: list[tuple[np.ndarray, Naming]] = []
+    unknown: list[UnknownCard] = []
+    with part("name"):
+        for corners, naming in weak:
+            shown = _shown_part(photo, gallery, votes, corners, naming, named)
+            if shown is None:
+                still_weak.append((corners, naming))
+                continue
+            mask, polygon = shown
+            found = _name_shown(photo, gallery, votes, corners, naming, named, mask, accept)
+            if isinstance(found, Card):
+                named.append(found)
+                continue
+            still_weak.append((corners, naming))
+            others = {c.name for c in named}
+            own = _most_votes(_shown_voters(votes, corners, mask, photo.scale), gallery, others)
+            if found is not None and own >= tuning.LAYER_MIN_SHOWN_VOTERS:
+                scores = found.scores if found.inliers >= naming.inliers else naming.scores
+                unknown.append(
+                    UnknownCard(
+                        corners.astype(np.float32),
+                        reason_for(photo.image, corners),
+                        candidate_list(scores),
+                        visible=polygon.astype(np.float32),
+                    )
+                )
+    return named, still_weak, unknown
+
+
+def _shown_part(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    corners: np.ndarray,
+    naming: Naming,
+    named: list[Card],
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The part of a weak fit no named card lies over (canonical mask, photo polygon), when
+    named cards lie over it and enough of it shows; else None."""
+    if any(quad_iou(corners, c.corners) > tuning.LAYERED_MAX_IOU for c in named):
+        return None  # a second fit of a named card, not a card under it
+    over = _covering(corners, naming.name, named, votes, gallery, photo.scale)
+    if not over:
+        return None
+    mask = shown_mask(corners, [c.corners for c in over])
+    if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
+        return None
+    polygon = _shown_polygon(corners, mask)
+    if polygon is None:
+        return None
+    return mask, polygon
+
+
+def _name_shown(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    corners: np.ndarray,
+    naming: Naming,
+    named: list[Card],
+    mask: np.ndarray,
+    accept: float,
+) -> Card | Naming | None:
+    """The card named from its part that shows (``mask``), or the naming that fell short of
+    ``accept``, or None when nothing lined up."""
+    features = shown_features(sharpened(rectified(photo.image, corners)), mask)
+    voters = np.bincount(_shown_voters(votes, corners, mask, photo.scale))
+    voted = [int(e) for e in np.argsort(-voters)[: tuning.VOTE_SHORTLIST]]
+    shortlist = [
+        naming.entry,
+        *[e for e in voted if voters[e] >= tuning.VOTES_FOR_SHORTLIST],
+        *shortlist_by_descriptors(features[1], gallery, tuning.INDEX_SHORTLIST),
+    ]
+    again = name_card_features(features, gallery, shortlist)
+    if again is None:
+        return None
+    if again.confidence < accept or again.inliers < tuning.MIN_NAME_INLIERS:
+        return again
+    if any(
+        c.name == again.name and quad_iou(c.corners, corners) > tuning.SAME_CARD_IOU for c in named
+    ):
+        return None
+    refined = refined_corners(corners, again)
+    return card_from(again, corners if refined is None else refined)
+
+
+def visible_parts(
+    cards: list[Card], unknown: list[UnknownCard], votes: Votes, gallery: Gallery, scale: float
+) -> None:
+    """Set each card's and unknown card's ``visible`` polygon (photo px): its quad less the
+    named cards lying over it (:func:`lies_over`); left None for a card nothing covers."""
+    for card in cards:
+        over = _covering(card.corners, card.name, cards, votes, gallery, scale)
+        card.visible = _visible_polygon(card.corners, over)
+    for report in unknown:
+        over = _covering(report.corners, None, cards, votes, gallery, scale)
+        report.visible = _visible_polygon(report.corners, over)
+
+
+def _visible_polygon(corners: np.ndarray, over: list[Card]) -> np.ndarray | None:
+    if not over:
+        return None
+    return _shown_polygon(corners, _uncovered(corners, [card.corners for card in over]))
+
+
+def fill_fan_gaps(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    points: np.ndarray,
+    cards: list[Card],
+    unknown: list[UnknownCard],
+    accept: float,
+) -> tuple[list[Card], list[UnknownCard]]:
+    """Look for the cards a fan's features missed. A fan steps evenly from card to card (each
+    shows 35-50 % of itself), so where two neighbours along the arc lie two or more steps
+    apart a card lies between them, its quad between theirs; and a card may lie a step past
+    either end. There it is named from the part that shows, or reported unknown when that
+    part holds ``LAYER_MIN_SHOWN_VOTERS`` votes for a name no named card has (between two
+    cards) or is crowded with the photo's features (``points``, work px) as a card's print
+    is (``FAN_SHOWN_MIN_DENSITY``; the bare table past a hand's ends is not). Nothing is
+    looked for unless two named cards lie in layers and the cards found step from one to the
+    next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by less than
+    ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan)."""
+    hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
+    if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards):
+        return cards, unknown
+    order = _fan_order(hand)
+    quads = [np.asarray(hand[i], np.float64).reshape(4, 2) for i in order]
+    centres = np.array([q.mean(axis=0) for q in quads])
+    moves = np.diff(centres, axis=0)
+    steps = np.linalg.norm(moves, axis=1)
+    width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
+    right = quads[len(quads) // 2][1] - quads[len(quads) // 2][0]
+    along = np.abs(moves @ (right / (np.linalg.norm(right) + 1e-9))) / np.maximum(steps, 1e-9)
+    if (along[steps >= tuning.FAN_MIN_STEP * width] < tuning.FAN_MIN_ALONG).any():
+        return cards, unknown  # cards stepping down a column (a Mixtape's), not along a fan
+    real = steps[steps >= tuning.FAN_MIN_STEP * width]  # two reports of one card are no step
+    if not len(real):
+        return cards, unknown
+    # the hand's step: the mean of the single steps (an arc's steps differ a little)
+    step = float(np.mean(real[real <= 1.5 * real.min()]))
+    if step > tuning.FAN_MAX_STEP * width:
+        return cards, unknown
+    guesses: list[tuple[np.ndarray, bool]] = []  # (quad, between two cards)
+    for a, b, gap in zip(quads, quads[1:], steps, strict=False):
+        missing = int(round(gap / step)) - 1
+        if missing < 1 or abs(gap / step - (missing + 1)) > tuning.FAN_STEP_TOLERANCE:
+            continue
+        for j in range(1, missing + 1):
+            t = j / (missing + 1)
+            guesses.append(((1 - t) * a + t * b, True))
+    for end, next_, gap in ((quads[0], quads[1], steps[0]), (quads[-1], quads[-2], steps[-1])):
+        guesses.append((end + (end - next_) * (step / max(gap, 1e-6)), False))
+    named, found = list(cards), list(unknown)
+    with part("name"):
+        for quad, between in guesses:
+            guess = quad.astype(np.float32)
+            if not _on_photo(guess, photo):
+                continue
+            if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
+                continue
+            made = _name_guess(photo, gallery, votes, points, guess, named, accept, between, hand)
+            if isinstance(made, Card):
+                named.append(made)
+                hand.append(made.corners)
+            elif made is not None:
+                found.append(made)
+                hand.append(made.corners)
+    return named, found
+
+
+def _layered_pair(cards: list[Card]) -> bool:
+    """Do two named cards lie one partly over the other (a hand's cards, not cards apart)?"""
+    return any(
+        tuning.HAND_MIN_IOU < quad_iou(a.corners, b.corners) < tuning.LAYERED_MAX_IOU
+        and a.name != b.name
+        for i, a in enumerate(cards)
+        for b in cards[i + 1 :]
+    )
+
+
+def _density(points: np.ndarray, quad: np.ndarray, mask: np.ndarray, scale: float) -> float:
+    """The photo's features (``points``, work px) per 10,000 work px over the part of the card
+    at ``quad`` where ``mask`` is set."""
+    shown = np.count_nonzero(mask) / mask.size * _area(quad) * scale * scale
+    if shown <= 0 or len(points) == 0:
+        return 0.0
+    inside = _shown_voters(Votes(points, np.zeros(len(points), np.int64)), quad, mask, scale)
+    return len(inside) / shown * 10000.0
+
+
+def _fan_order(quads: list[np.ndarray]) -> list[int]:
+    """The quads' order along the hand's left-to-right direction (the mean of their top edges,
+    as :func:`vision.layout.fan_sequence` reads a hand)."""
+    edges = np.array([np.asarray(q, np.float64).reshape(4, 2)[1] - q[0] for q in quads])
+    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
+    right = edges.mean(axis=0)
+    if float(np.linalg.norm(right)) < 1e-6:
+        right = np.array([1.0, 0.0])
+    along = np.array([np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) @ right for q in quads])
+    return [int(i) for i in np.argsort(along, kind="stable")]
+
+
+def _on_photo(quad: np.ndarray, photo: Photo) -> bool:
+    width, height = photo.size
+    return bool(((quad >= 0) & (quad < np.array([width, height]))).all())
+
+
+def _name_guess(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    points: np.ndarray,
+    quad: np.ndarray,
+    named: list[Card],
+    accept: float,
+    between: bool,
+    hand: list[np.ndarray],
+) -> Card | UnknownCard | None:
+    """A card guessed at ``quad`` named from the part the named cards lying over it leave
+    showing; or reported unknown when that part holds a card's features: votes for a name no
+    named card has or a card print's crowd of the photo's features (``points``), ``between``
+    two cards of the ``hand``; past its ends, a crowd on the part no card of the hand covers
+    (there the hand's last card, whichever way it lies, must not pass for the guess); else
+    None."""
+    # Who lies over a guess is less sure than over a found card (its quad is interpolated):
+    # it is named under the cards that outvote it in the shared part, else under every card
+    # with votes there.
+    crowded = between or (
+        _density(points, quad, shown_mask(quad, hand), photo.scale) >= tuning.FAN_SHOWN_MIN_DENSITY
+    )
+    if not crowded:
+        return None  # bare table past the hand's end: nothing to name (and no naming's cost)
+    over = _covering(quad, None, named, votes, gallery, photo.scale)
+    loose = _covering(quad, None, named, votes, gallery, photo.scale, loose=True)
+    mask = shown_mask(quad, [c.corners for c in over])
+    naming: Naming | None = None
+    for covering in (over, loose) if loose != over else (over,):
+        shown = shown_mask(quad, [c.corners for c in covering])
+        if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
+            continue
+        found = _name_in(photo, gallery, votes, quad, shown)
+        naming = naming or found
+        if (
+            found is not None
+            and found.confidence >= accept
+            and found.inliers >= tuning.MIN_NAME_INLIERS
+            and all(c.name != found.name for c in named)
+        ):
+            refined = refined_corners(quad, found)
+            return card_from(found, quad if refined is None else refined)
+    if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
+        return None
+    voters = _shown_voters(votes, quad, mask, photo.scale)
+    own = _most_votes(voters, gallery, {c.name for c in named})
+    by_votes = between and own >= tuning.LAYER_MIN_SHOWN_VOTERS
+    if between and not by_votes:
+        crowded = _density(points, quad, mask, photo.scale) >= tuning.FAN_SHOWN_MIN_DENSITY
+    if not (by_votes or crowded):
+        return None
+    polygon = _shown_polygon(quad, mask)
+    scores = naming.scores if naming is not None else {}
+    return UnknownCard(
+        quad,
+        reason_for(photo.image, quad),
+        candidate_list(scores),
+        visible=None if polygon is None else polygon.astype(np.float32),
+    )
+
+
+def _name_in(
+    photo: Photo, gallery: Gallery, votes: Votes, quad: np.ndarray, mask: np.ndarray
+) -> Naming | None:
+    """The best naming of the card at ``quad`` from its features where ``mask`` is set,
+    shortlisted by the votes and the word index of that part."""
+    features = shown_features(sharpened(rectified(photo.image, quad)), mask)
+    voters = _shown_voters(votes, quad, mask, photo.scale)
+    counts = np.bincount(voters) if len(voters) else np.zeros(1, np.int64)
+    voted = [int(e) for e in np.argsort(-counts)[: tuning.VOTE_SHORTLIST]]
+    shortlist = [
+        *[e for e in voted if counts[e] >= tuning.VOTES_FOR_SHORTLIST],
+        *shortlist_by_descriptors(features[1], gallery, tuning.INDEX_SHORTLIST),
+    ]
+    return name_card_features(features, gallery, shortlist) if shortlist else None
+
+
+def layering(votes: Votes, gallery: Gallery, scale: float) -> Callable[[Card, Card], bool | None]:
+    """Which of two overlapping named cards lies on top, by :func:`lies_over` (None: the
+    shared part's features tell neither way), for :func:`vision.appearance.last_word`."""
+
+    def over(a: Card, b: Card) -> bool | None:
+        if lies_over(a.corners, a.name, b.corners, b.name, votes, gallery, scale):
+            return True
+        if lies_over(b.corners, b.name, a.corners, a.name, votes, gallery, scale):
+            return False
+        return None
+
+    return over
+
+
+def keep_covered(
+    reports: list[UnknownCard], cards: list[Card], votes: Votes, gallery: Gallery, scale: float
+) -> None:
+    """Give each unknown card that named cards lie over its ``visible`` part, so that the named
+    neighbours holding its centre do not explain it away (:func:`vision.result.report_explained`):
+    a card of a fan whose name its look denied is still a card."""
+    for report in reports:
+        over = _covering(report.corners, None, cards, votes, gallery, scale)
+        if over:
+            report.visible = _visible_polygon(report.corners, over)
