@@ -46,7 +46,13 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         kinds = set().union(*(p.typed for p in parts))
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
-        if is_all:
+        if len(tests) == 2:  # the common case, unrolled: conditions run in the search's loop
+            first, second = tests
+            if is_all:
+                test = lambda s, i: first(s, i) and second(s, i)  # noqa: E731
+            else:
+                test = lambda s, i: first(s, i) or second(s, i)  # noqa: E731
+        elif is_all:
             test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
         else:
             test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
@@ -271,7 +277,11 @@ class CompiledCard:
     side: tuple[int, ...] | None = None
     side_power: int = 0
     transform: CompiledCondition | None = None
-    scorers: list[Scorer] = field(default_factory=list)
+    scorers: list[Scorer] = field(default_factory=list)  # in the order they explain
+    # the same scorers split by what they read: the tags and powers as they stand (``tag_scorers``),
+    # or only which cards are in play (``fixed_scorers``: the same for every state of a mask)
+    tag_scorers: list[Scorer] = field(default_factory=list)
+    fixed_scorers: list[Scorer] = field(default_factory=list)
     self_blank: SelfBlank | None = None
     blank_others: BlankOthers | None = None
     gains: list[Gain] = field(default_factory=list)
@@ -319,23 +329,28 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
         if "per_tag" in effect:
             scorer, reads, own = _per_tag(effect)
             out.scorers.append(scorer)
+            out.tag_scorers.append(scorer)
             out.reads |= reads
             out.own_reads |= own
         elif "per_type" in effect:
             out.scorers.append(_per_type(effect))
+            out.fixed_scorers.append(out.scorers[-1])
         elif "per_pair" in effect:
             scorer, reads = _per_pair(effect)
             out.scorers.append(scorer)
+            out.tag_scorers.append(scorer)
             out.reads |= reads
         elif "bonus" in effect:
             cond = compile_condition(effect["when"], names)
             out.scorers.append(_bonus(effect, cond))
+            _sort_scorer(out, cond)
             out.reads |= cond.reads
             out.seen |= cond.seen
             out.typed |= cond.typed
         elif "penalty" in effect:
             cond = compile_condition(effect["unless"], names)
             out.scorers.append(_penalty(effect, cond))
+            _sort_scorer(out, cond)
             out.reads |= cond.reads
             out.seen |= cond.seen
             out.typed |= cond.typed
@@ -368,6 +383,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.anywhere |= set(rule.anywhere)
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
+                out.tag_scorers.append(rule.scorer)  # a named rule may read anything
             if rule.text:
                 if out.tag_text is not None:
                     raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
@@ -379,6 +395,16 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     out.levels = _levels(out)
     return out
+
+
+def _sort_scorer(out: CompiledCard, cond: CompiledCondition) -> None:
+    """File the card's last scorer by what its condition reads: a condition on tags (their
+    count, or which cards carry them) reads the state; one on cards, types or printed power
+    only which cards are in play."""
+    if cond.reads or cond.seen or cond.typed:
+        out.tag_scorers.append(out.scorers[-1])
+    else:
+        out.fixed_scorers.append(out.scorers[-1])
 
 
 def _levels(out: CompiledCard) -> tuple[tuple[int, Level], ...]:

@@ -24,7 +24,7 @@ from typing import Any
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
 from games.remix.names import TAGS, TEXT_ORDER, CardType
-from games.remix.state import State, counted
+from games.remix.state import Scorer, State, counted
 
 LOKI = "MR70"
 
@@ -61,10 +61,26 @@ class Hand:
             if (rule := self.hand[i].tag_text) is not None and rule.choice
         ]
         self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
+        # (position, condition, printed tags, side's tags, side's power) of each transformer;
+        # after the first checkpoint only those whose condition reads tags can still turn (the
+        # cards in play do not change while the tag texts act)
+        self._turners = [
+            (i, c.transform.test, c.printed, c.side, c.side_power)
+            for i, c in enumerate(self.hand)
+            if c.transform is not None and c.side is not None
+        ]
+        self._tag_turners = [
+            turner
+            for turner in self._turners
+            if (when := self.hand[turner[0]].transform) is not None
+            and (when.reads or when.seen or when.typed)
+        ]
         self.loki = next((i for i, c in enumerate(self.hand) if c.id == LOKI), None)
         self._base: dict[int, State] = {}
         self._counted: dict[tuple[bool, bool], list[tuple[int, ...]]] = {}
         self._powers = [c.power for c in self.hand]
+        # per set of cards in play: the points that do not depend on tags, and the scorers that do
+        self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
@@ -98,26 +114,30 @@ class Hand:
         counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
         state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
         if self.transformers:
-            self.checkpoint(state)
+            self.checkpoint(state, self._turners)
         self._base[mask] = state
         return state
 
-    def checkpoint(self, s: State) -> None:
+    def checkpoint(self, s: State, turners: list[Any] | None = None) -> None:
         """Turn every card whose transform condition holds now (and again, while that turns
-        more); a turned card stays turned."""
-        while True:
-            flips = []
-            for i in self.transformers:
-                when = self.hand[i].transform
-                if s.tags[i] is not None and not s.transformed[i] and when is not None:
-                    if when.test(s, i):
-                        flips.append(i)
+        more); a turned card stays turned. Without ``turners``: after a tag text (only the
+        conditions that read tags can have changed since the first checkpoint)."""
+        if turners is None:
+            turners = self._tag_turners
+        tags = s.tags
+        while turners:
+            transformed = s.transformed
+            flips = [
+                turner
+                for turner in turners
+                if not transformed[turner[0]]
+                and tags[turner[0]] is not None
+                and turner[1](s, turner[0])
+            ]
             if not flips:
                 return
-            for i in flips:
-                c = self.hand[i]
-                assert c.side is not None
-                s.turn(i, c.printed, c.side, c.side_power)
+            for i, _, printed, side, power in flips:
+                s.turn(i, printed, side, power)
 
     def act(self, s: State, pos: int, option: Any) -> None:
         """The tag text of the card at ``pos`` acts (with ``option``), then transforms are
@@ -168,15 +188,30 @@ class Hand:
         ``with_draw``)."""
         if with_draw and self.loki_draw is not None:
             s.loki_draw = self.loki_draw
-        total = 0
+        alive = s.alive
+        scoring = self._scoring.get(alive)
+        if scoring is None:
+            scoring = self._scoring[alive] = self._split_scorers(s)
+        total, reading = scoring
         powers = s.powers
-        hand = self.hand
-        for i in s.alive:
+        for i in alive:
             total += powers[i]
-            for scorer in hand[i].scorers:
-                total += scorer(s, i, None)
+        for i, scorer in reading:
+            total += scorer(s, i, None)
         s.loki_draw = None
         return total
+
+    def _split_scorers(self, s: State) -> tuple[int, list[tuple[int, Scorer]]]:
+        """For the cards in play in ``s``: the points of the scorers that read only which cards
+        are in play (the same in every state with these cards), and the scorers that read tags."""
+        fixed = 0
+        reading = []
+        for i in s.alive:
+            card = self.hand[i]
+            for scorer in card.fixed_scorers:
+                fixed += scorer(s, i, None)
+            reading += [(i, scorer) for scorer in card.tag_scorers]
+        return fixed, reading
 
     def selene_penalty(self, selene: tuple[int, int] | None, blanked: int) -> int:
         if selene is None or blanked >> selene[0] & 1:

@@ -588,7 +588,10 @@ class ConditionRule:
 
 class ThreeCardsShareATag(ConditionRule):
     def test(self, s: State, pos: int) -> bool:
+        counts = s.counts
         for t in range(len(TAGS)):
+            if counts[t] < 3:
+                continue  # each card that carries a tag holds an instance of it
             n = 0
             for j in s.alive:
                 if s.tags[j][t]:  # type: ignore[index]

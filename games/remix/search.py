@@ -145,11 +145,13 @@ class Settler:
         analysis: Analysis,
         masks: Sequence[int],
         finish: Finish | None = None,
+        score: Callable[[State], int] | None = None,
     ) -> None:
         self.hand = hand
         self.analysis = analysis
         self.masks = list(masks)
         self.finish = finish
+        self.score = score  # with one mask and nothing to test: what ``finish`` values a state
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -166,6 +168,9 @@ class Settler:
             if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
         }
         self.sinks = self.pickers & analysis.sinks
+        self.copiers = {
+            p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.copies_power
+        }
 
     def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
         projectors = self._projectors.get(remaining)
@@ -208,6 +213,27 @@ class Settler:
                         found.append(option)
         return found
 
+    def strongest(self, s: State, pos: int, options: list[Any]) -> list[Any]:
+        """Rogue's options when she is the last text and there is one view: of the options that
+        copy the same tag (or a tag that changes nothing) only the first from the strongest
+        HERO. Nothing after her reads her power, so those ways differ only by that power and the
+        weaker can never be the first way to the best value."""
+        useful = self._useful.get(frozenset((pos,)))
+        if useful is None:
+            useful = self._useful[frozenset((pos,))] = self.useful(frozenset((pos,)))
+        powers = s.powers
+        best: dict[Any, tuple[int, Any]] = {}
+        for option in options:
+            if option is None:
+                continue
+            hero, tag = option
+            group = "idle" if useful is not None and useful(s, pos, tag) == IDLE else tag
+            kept = best.get(group)
+            if kept is None or powers[hero] > kept[0]:
+                best[group] = (powers[hero], option)
+        chosen = {option for _, option in best.values()}
+        return [option for option in options if option is None or option in chosen]
+
     def acted(self, states: tuple[State, ...], pos: int, option: Any) -> tuple[State, ...]:
         """The states after the text at ``pos`` acted with ``option`` (copies)."""
         if len(states) == 1:  # the common case, and the search's innermost loop
@@ -229,6 +255,43 @@ class Settler:
 
     def step(self, node: Node, pos: int, option: Any) -> Node:
         return Node(self.acted(node.states, pos, option), (*node.path, (pos, option)))
+
+    def finish_all(
+        self,
+        node: Node,
+        pos: int,
+        options: list[Any],
+        finish: Finish,
+        best: dict[Any, tuple[int, int, Node]],
+        found: int,
+    ) -> int:
+        """The last text acts with each option: per signature, keep the first way to its best
+        value (``best``: value, when it was found, the way). Returns the ways counted so far."""
+        s = node.states[0]
+        if self.score is None or len(node.states) > 1 or s.tags[pos] is None:
+            for option in options:
+                states = self.acted(node.states, pos, option)
+                value, signature = finish(states)
+                kept = best.get(signature)
+                if kept is None or value > kept[0]:
+                    best[signature] = (value, found, Node(states, (*node.path, (pos, option))))
+                found += 1
+            return found
+        # one view and nothing to test (the search's innermost loop): the value is the points
+        if pos in self.copiers:
+            options = self.strongest(s, pos, options)
+        score, act = self.score, self.hand.act
+        kept = best.get(())
+        top = None if kept is None else kept[0]
+        for option in options:
+            after = s.copy()
+            act(after, pos, option)
+            value = score(after)
+            if top is None or value > top:
+                top = value
+                best[()] = (value, found, Node((after,), (*node.path, (pos, option))))
+            found += 1
+        return found
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
@@ -315,18 +378,11 @@ class Settler:
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
                     if after not in left:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
-                    last_text = finish is not None and after == full
-                    for option in self.options(node, p, left[done]):
-                        if last_text:  # keep only the best per signature (no node per way)
-                            assert finish is not None
-                            states = self.acted(node.states, p, option)
-                            value, signature = finish(states)
-                            kept = best.get(signature)
-                            if kept is None or value > kept[0]:
-                                child = Node(states, (*node.path, (p, option)))
-                                best[signature] = (value, found, child)
-                            found += 1
-                            continue
+                    options = self.options(node, p, left[done])
+                    if finish is not None and after == full:  # the last text: no node per way
+                        found = self.finish_all(node, p, options, finish, best, found)
+                        continue
+                    for option in options:
                         child = self.step(node, p, option)
                         key = (after, mark, self.key(child.states, left[after]))
                         if key not in nxt:
@@ -341,12 +397,16 @@ class Settler:
 
 
 def settle_all(
-    hand: Hand, analysis: Analysis, masks: Sequence[int], finish: Finish | None = None
+    hand: Hand,
+    analysis: Analysis,
+    masks: Sequence[int],
+    finish: Finish | None = None,
+    score: Callable[[State], int] | None = None,
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
     ``finish``, only the first way to the best value for each signature it gives."""
-    return Settler(hand, analysis, masks, finish).run()
+    return Settler(hand, analysis, masks, finish, score).run()
 
 
 @dataclass
@@ -401,7 +461,9 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
-            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], tests, valid))
+            score = hand.points if valid and not tests else None
+            finish = _finisher(hand, [mask], tests, valid)
+            single = settle_all(hand, analysis, [mask], finish, score)
             if not views:
                 plan.nodes = single
             optimistic = max(hand.points(n.states[0]) for n in single) if valid else 0

@@ -108,9 +108,9 @@ class State:
         other = State.__new__(State)
         other.hand = self.hand
         other.alive = self.alive
-        other.tags = list(self.tags)
-        other.powers = list(self.powers)
-        other.counts = list(self.counts)
+        other.tags = self.tags[:]
+        other.powers = self.powers[:]
+        other.counts = self.counts[:]
         other.types = self.types
         other.ids = self.ids
         other.transformed = self.transformed
@@ -127,13 +127,16 @@ class State:
             return
         if tag == TECH and self.magneto:
             return  # an ignored Tech tag counts for nothing anywhere
-        new = list(row)
-        new[tag] += n
-        self.counts[tag] += n
+        counts = self.counts
+        counts[tag] += n
         if tag == TECH and self.hack_in:
+            new = list(row)
+            new[tag] += n
             new[INTEL] += n
-            self.counts[INTEL] += n
-        self.tags[pos] = tuple(new)
+            counts[INTEL] += n
+            self.tags[pos] = tuple(new)
+        else:
+            self.tags[pos] = (*row[:tag], row[tag] + n, *row[tag + 1 :])
 
     def has(self, pos: int, tag: int) -> bool:
         row = self.tags[pos]
@@ -146,7 +149,14 @@ class State:
         """Count one of a Mutant HERO's tags twice (Moira, Xavier Mansion): one more instance,
         however many texts say so. False when it does nothing (the HERO is blanked, has no Mutant
         or no such tag, or that tag is already counted twice)."""
-        if (hero, tag) in self.doubled or not self.is_mutant_hero(hero) or not self.has(hero, tag):
+        row = self.tags[hero]
+        if (
+            row is None
+            or not row[tag]
+            or not row[MUTANT]
+            or self.hand[hero].type != CardType.HERO
+            or (hero, tag) in self.doubled
+        ):
             return False
         self.doubled = self.doubled | {(hero, tag)}
         self.add(hero, tag)
