@@ -33,6 +33,7 @@ class CompiledCondition:
     reads: set[int] = field(default_factory=set)  # tags whose number of instances matters
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
     typed: set[str] = field(default_factory=set)  # card types whose own tags it inspects
+    own: set[int] = field(default_factory=set)  # tags whose count on the card itself it reads
 
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
@@ -44,6 +45,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         reads = set().union(*(p.reads for p in parts))
         seen = set().union(*(p.seen for p in parts))
         kinds = set().union(*(p.typed for p in parts))
+        own = set().union(*(p.own for p in parts))
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
         if len(tests) == 2:  # the common case, unrolled: conditions run in the search's loop
@@ -56,7 +58,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
             test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
         else:
             test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
-        return CompiledCondition(test, text, reads, seen, kinds)
+        return CompiledCondition(test, text, reads, seen, kinds, own)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -135,7 +137,7 @@ def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
             own = s.tags[i]
             return s.counts[tag] - (own[tag] if own else 0) >= at_least
 
-        return CompiledCondition(other_tags, text, {tag})
+        return CompiledCondition(other_tags, text, {tag}, own={tag})
     return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
 
 
@@ -291,6 +293,9 @@ class CompiledCard:
     anywhere: set[int] = field(default_factory=set)  # tags where only the hand having them matters
     typed: set[str] = field(default_factory=set)  # types whose cards' own tags its points read
     own_reads: set[int] = field(default_factory=set)  # tags where its own count is excluded
+    # tags whose count on this very card any of its texts reads (scoring, gains, blanking,
+    # transform): where one more instance on it differs from one more on another card
+    own_row: set[int] = field(default_factory=set)
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
@@ -392,6 +397,12 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.magneto = out.magneto or rule.name == "magneto_ignores_tech"
     if out.tag_text is not None and out.gains:
         raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
+    conditions = [c for c in (out.transform, *(g.cond for g in out.gains)) if c is not None]
+    if out.self_blank is not None:
+        conditions.append(out.self_blank.cond)
+    if out.blank_others is not None and out.blank_others.unless is not None:
+        conditions.append(out.blank_others.unless)
+    out.own_row |= set(out.own_reads).union(*(c.own for c in conditions))
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     out.levels = _levels(out)
     return out
@@ -401,6 +412,7 @@ def _sort_scorer(out: CompiledCard, cond: CompiledCondition) -> None:
     """File the card's last scorer by what its condition reads: a condition on tags (their
     count, or which cards carry them) reads the state; one on cards, types or printed power
     only which cards are in play."""
+    out.own_row |= cond.own
     if cond.reads or cond.seen or cond.typed:
         out.tag_scorers.append(out.scorers[-1])
     else:

@@ -22,7 +22,7 @@ from typing import Any
 from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS, CardType
+from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
@@ -171,6 +171,9 @@ class Settler:
         self.copiers = {
             p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.copies_power
         }
+        self.doublers = {
+            p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.doubles
+        }
 
     def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
         projectors = self._projectors.get(remaining)
@@ -234,6 +237,32 @@ class Settler:
         chosen = {option for _, option in best.values()}
         return [option for option in options if option is None or option in chosen]
 
+    def distinct_doubles(self, s: State, options: list[Any]) -> list[Any]:
+        """A doubler's options when it is the last text and there is one view: the first of
+        those that double the same tags. One more instance of a tag a HERO already has changes
+        only how many the hand has, unless that HERO reads its own count of the tag or can
+        still turn over (its side would keep the extra tag): such a HERO is told apart."""
+        cards = self.hand.hand
+        transformed = s.transformed
+
+        def doubled(pair: tuple[int, int]) -> tuple[int, int]:
+            hero, tag = pair
+            own = cards[hero].own_row
+            told = tag in own or (s.hack_in and tag == TECH and INTEL in own)
+            if told or (cards[hero].transform is not None and not transformed[hero]):
+                return (tag, hero)
+            return (tag, -1)
+
+        seen: set[Any] = set()
+        kept = []
+        for option in options:
+            pairs = () if not option else (option,) if isinstance(option[0], int) else option
+            signature = tuple(sorted(doubled(pair) for pair in pairs))
+            if signature not in seen:
+                seen.add(signature)
+                kept.append(option)
+        return kept
+
     def acted(self, states: tuple[State, ...], pos: int, option: Any) -> tuple[State, ...]:
         """The states after the text at ``pos`` acted with ``option`` (copies)."""
         if len(states) == 1:  # the common case, and the search's innermost loop
@@ -280,6 +309,8 @@ class Settler:
         # one view and nothing to test (the search's innermost loop): the value is the points
         if pos in self.copiers:
             options = self.strongest(s, pos, options)
+        elif pos in self.doublers:
+            options = self.distinct_doubles(s, options)
         score, act = self.score, self.hand.act
         kept = best.get(())
         top = None if kept is None else kept[0]
