@@ -79,6 +79,8 @@ class Hand:
         self._base: dict[int, State] = {}
         self._counted: dict[tuple[bool, bool], list[tuple[int, ...]]] = {}
         self._powers = [c.power for c in self.hand]
+        self._magnetos = [i for i, c in enumerate(self.hand) if c.magneto]
+        self._hackers = [i for i, c in enumerate(self.hand) if c.hack_in]
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
 
@@ -95,9 +97,9 @@ class Hand:
         if found is not None:
             return found
         hand = self.hand
-        alive = tuple(i for i in range(self.n) if mask >> i & 1)
-        magneto = any(hand[i].magneto for i in alive)
-        hack_in = any(hand[i].hack_in for i in alive)
+        alive = tuple([i for i in range(self.n) if mask >> i & 1])
+        magneto = any(mask >> i & 1 for i in self._magnetos)
+        hack_in = any(mask >> i & 1 for i in self._hackers)
         rows = self._counted.get((magneto, hack_in))
         if rows is None:
             rows = [counted(c.printed, magneto, hack_in) for c in hand]
@@ -105,13 +107,17 @@ class Hand:
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         tags: list[tuple[int, ...] | None] = [None] * self.n
+        counts = [0] * len(TAGS)
         for i in alive:
             c = hand[i]
             types[c.type] = types.get(c.type, 0) + 1
             ids[c.id] = i
             tags[i] = rows[i]
-        columns = zip(*(rows[i] for i in alive), strict=True)
-        counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
+            for t, k in c.printed_pairs:
+                counts[t] += k
+        if magneto or hack_in:  # the counted rows differ from the printed ones: sum them
+            columns = zip(*(rows[i] for i in alive), strict=True)
+            counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
         state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
         if self.transformers:
             self.checkpoint(state, self._turners)

@@ -134,6 +134,7 @@ class Node:
 
     states: tuple[State, ...]
     path: Path
+    value: int | None = None  # what the finish found it worth (the ways that were finished)
 
 
 class Settler:
@@ -160,14 +161,16 @@ class Settler:
         self.texts = [p for p in hand.texts if union >> p & 1 and p not in analysis.inert]
         self.rank = {p: k for k, p in enumerate(self.texts)}
         # pickers here: a transformer that could undo an option is already turned (it stays
-        # turned) or blanked in every view
+        # turned) or blanked in every view (with one text there is no order to pick)
         bases = [hand.base_state(m) for m in self.masks]
-        self.pickers = {
-            p
-            for p, cards in analysis.unsteady_for.items()
-            if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
-        }
-        self.sinks = self.pickers & analysis.sinks
+        self.pickers: set[int] = set()
+        if len(self.texts) > 1:
+            self.pickers = {
+                p
+                for p, cards in analysis.unsteady_for.items()
+                if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
+            }
+        self.sinks = self.pickers & analysis.sinks if self.pickers else set()
         self.copiers = {
             p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.copies_power
         }
@@ -303,7 +306,8 @@ class Settler:
                 value, signature = finish(states)
                 kept = best.get(signature)
                 if kept is None or value > kept[0]:
-                    best[signature] = (value, found, Node(states, (*node.path, (pos, option))))
+                    way = Node(states, (*node.path, (pos, option)), value)
+                    best[signature] = (value, found, way)
                 found += 1
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
@@ -320,13 +324,15 @@ class Settler:
             value = score(after)
             if top is None or value > top:
                 top = value
-                best[()] = (value, found, Node((after,), (*node.path, (pos, option))))
+                best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
         the sinks (analysis.sinks) last, one by one."""
+        if len(self.texts) < 2:
+            return [[p] for p in self.texts]
         sinks = [p for p in self.texts if p in self.sinks]
         rest = [p for p in self.texts if p not in self.sinks]
         group = {p: {p} for p in rest}
@@ -356,11 +362,13 @@ class Settler:
     def constraints(self, texts: list[int]) -> tuple[dict[int, int], dict[int, int]]:
         """For the texts of one group (as bit masks over ``texts``): the texts that may not come
         right after each one (``barred``) and the texts each one waits for (``waits``)."""
-        a = self.analysis
-        depends = a.depends
         bit = {p: 1 << k for k, p in enumerate(texts)}
         barred = {p: 0 for p in texts}
         waits = {p: 0 for p in texts}
+        if len(texts) < 2:
+            return barred, waits
+        a = self.analysis
+        depends = a.depends
         for p in texts:
             for q in texts:
                 if self.rank[q] < self.rank[p] and q not in depends[p]:
@@ -497,7 +505,7 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
             single = settle_all(hand, analysis, [mask], finish, score)
             if not views:
                 plan.nodes = single
-            optimistic = max(hand.points(n.states[0]) for n in single) if valid else 0
+            optimistic = max(_value(hand, n, valid) for n in single)
         if valid:
             optimistic -= min(hand.selene_penalty(o.selene, blanked) for o in group)
         plan.bound = (optimistic, hand.draw_safe(blanked, valid), valid)
@@ -515,6 +523,13 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     options = {pos: option for pos, option in best.path if hand.hand[pos].tag_text is not None}
     order = tuple(pos for pos, _ in best.path)
     return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
+
+
+def _value(hand: Hand, node: Node, valid: bool) -> int:
+    """A way's points (0 in a hand that scores nothing), as its finish found them."""
+    if node.value is not None:
+        return node.value
+    return hand.points(node.states[0]) if valid else 0
 
 
 def _tests(group: list[Outcome]) -> list[tuple[int, int]]:
@@ -551,7 +566,7 @@ def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None
         plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
     best: Best | None = None
     for node in plan.nodes:
-        value = hand.points(node.states[0]) if plan.valid else 0
+        value = _value(hand, node, plan.valid)
         found: dict[tuple[int, int], Any] = {}
         for outcome in plan.group:
             if not _holds(hand, node, masks, outcome, found):
