@@ -173,6 +173,14 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     others see the printed tags (with the transforms that hold before any tag text)."""
     if not hand.blankers:
         return [Outcome(0, None, ())]
+    if len(hand.blankers) == 1 and not sensitive:  # the common case: one text, one look
+        b = hand.blankers[0]
+        s = hand.base_state(hand.full)
+        ends: dict[tuple[int, Any], Outcome] = {}
+        for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
+            end = Outcome(0, None, ()).after(b, act)
+            ends.setdefault((end.blanked, end.selene), end)
+        return list(ends.values())
     found: dict[tuple[int, Any, frozenset[Assumption]], Outcome] = {}
     seen: set[tuple[int, int, Any, frozenset[Assumption]]] = set()
 

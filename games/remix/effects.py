@@ -303,19 +303,10 @@ class CompiledCard:
     tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
     hack_in: bool = False  # each Tech tag also counts as an Intel tag
     magneto: bool = False  # every Tech tag is ignored
-
-    @property
-    def hero_or_ally(self) -> bool:
-        return self.type in HERO_OR_ALLY
-
-    @property
-    def has_text(self) -> bool:
-        """A tag-changing text that acts in the owner's order (a named one, or gains)."""
-        return self.tag_text is not None or bool(self.gains)
-
-    @property
-    def is_blanker(self) -> bool:
-        return self.self_blank is not None or self.blank_others is not None
+    # set once compiled (read in the search's loops, so plain attributes)
+    hero_or_ally: bool = False
+    has_text: bool = False  # a tag-changing text acting in the owner's order (named, or gains)
+    is_blanker: bool = False
 
 
 def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
@@ -403,6 +394,9 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
     if out.blank_others is not None and out.blank_others.unless is not None:
         conditions.append(out.blank_others.unless)
     out.own_row |= set(out.own_reads).union(*(c.own for c in conditions))
+    out.hero_or_ally = out.type in HERO_OR_ALLY
+    out.has_text = out.tag_text is not None or bool(out.gains)
+    out.is_blanker = out.self_blank is not None or out.blank_others is not None
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     out.levels = _levels(out)
     return out
