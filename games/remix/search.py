@@ -219,42 +219,50 @@ class Settler:
                         found.append(option)
         return found
 
-    def strongest(self, s: State, pos: int, options: list[Any]) -> list[Any]:
-        """Rogue's options when she is the last text and there is one view: of the options that
-        copy the same tag (or a tag that changes nothing) only the first from the strongest
-        HERO. Nothing after her reads her power, so those ways differ only by that power and the
-        weaker can never be the first way to the best value."""
-        useful = self._useful.get(frozenset((pos,)))
-        if useful is None:
-            useful = self._useful[frozenset((pos,))] = self.useful(frozenset((pos,)))
+    def strongest(self, states: tuple[State, ...], pos: int, options: list[Any]) -> list[Any]:
+        """Rogue's options when she is the last text: of the options that copy the same tag in
+        the same views (with one view: or a tag that changes nothing) only the first from the
+        strongest HERO. Nothing after her reads her power (the blanking tests do not), so those
+        ways differ only by that power and the weaker can never be the first to the best value."""
+        s = states[0]
+        useful = None
+        if len(states) == 1:
+            useful = self._useful.get(frozenset((pos,)))
+            if useful is None:
+                useful = self._useful[frozenset((pos,))] = self.useful(frozenset((pos,)))
         powers = s.powers
         best: dict[Any, tuple[int, Any]] = {}
         for option in options:
             if option is None:
                 continue
             hero, tag = option
+            # where the copy happens (Rogue and the HERO there, the HERO with the tag)
+            takes = tuple(
+                view.tags[pos] is not None and _carries(view, hero, tag) for view in states
+            )
             group = "idle" if useful is not None and useful(s, pos, tag) == IDLE else tag
-            kept = best.get(group)
-            if kept is None or powers[hero] > kept[0]:
-                best[group] = (powers[hero], option)
+            power = powers[hero] if takes[0] else 0  # the value reads the first view only
+            kept = best.get((group, takes))
+            if kept is None or power > kept[0]:
+                best[(group, takes)] = (power, option)
         chosen = {option for _, option in best.values()}
         return [option for option in options if option is None or option in chosen]
 
-    def distinct_doubles(self, s: State, options: list[Any]) -> list[Any]:
-        """A doubler's options when it is the last text and there is one view: the first of
-        those that double the same tags. One more instance of a tag a HERO already has changes
-        only how many the hand has, unless that HERO reads its own count of the tag or can
-        still turn over (its side would keep the extra tag): such a HERO is told apart."""
+    def distinct_doubles(self, states: tuple[State, ...], options: list[Any]) -> list[Any]:
+        """A doubler's options when it is the last text: the first of those that double the
+        same tags in the same views. One more instance of a tag a HERO already has changes only
+        how many the hand has, unless that HERO reads its own count of the tag or can still
+        turn over (its side would keep the extra tag): such a HERO is told apart."""
         cards = self.hand.hand
-        transformed = s.transformed
 
-        def doubled(pair: tuple[int, int]) -> tuple[int, int]:
+        def doubled(pair: tuple[int, int]) -> tuple[int, int, tuple[bool, ...]]:
             hero, tag = pair
             own = cards[hero].own_row
-            told = tag in own or (s.hack_in and tag == TECH and INTEL in own)
-            if told or (cards[hero].transform is not None and not transformed[hero]):
-                return (tag, hero)
-            return (tag, -1)
+            told = tag in own or (states[0].hack_in and tag == TECH and INTEL in own)
+            turns = cards[hero].transform is not None
+            if told or (turns and not all(view.transformed[hero] for view in states)):
+                return (tag, hero, ())
+            return (tag, -1, tuple(_doubles(view, hero, tag) for view in states))
 
         seen: set[Any] = set()
         kept = []
@@ -300,6 +308,10 @@ class Settler:
         """The last text acts with each option: per signature, keep the first way to its best
         value (``best``: value, when it was found, the way). Returns the ways counted so far."""
         s = node.states[0]
+        if pos in self.copiers:
+            options = self.strongest(node.states, pos, options)
+        elif pos in self.doublers:
+            options = self.distinct_doubles(node.states, options)
         if self.score is None or len(node.states) > 1 or s.tags[pos] is None:
             for option in options:
                 states = self.acted(node.states, pos, option)
@@ -311,10 +323,6 @@ class Settler:
                 found += 1
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
-        if pos in self.copiers:
-            options = self.strongest(s, pos, options)
-        elif pos in self.doublers:
-            options = self.distinct_doubles(s, options)
         score, act = self.score, self.hand.act
         kept = best.get(())
         top = None if kept is None else kept[0]
@@ -433,6 +441,24 @@ class Settler:
         for node, _, _ in layer.values():
             merged.setdefault(self.key(node.states, later), node)
         return list(merged.values())
+
+
+def _carries(s: State, hero: int, tag: int) -> bool:
+    """Whether Rogue can copy this HERO's tag in this view (it is there, with the tag)."""
+    row = s.tags[hero]
+    return row is not None and row[tag] > 0
+
+
+def _doubles(s: State, hero: int, tag: int) -> bool:
+    """Whether doubling this HERO's tag does something in this view (State.double)."""
+    row = s.tags[hero]
+    return (
+        row is not None
+        and row[tag] > 0
+        and row[MUTANT] > 0
+        and s.hand[hero].type == CardType.HERO
+        and (hero, tag) not in s.doubled
+    )
 
 
 def settle_all(
