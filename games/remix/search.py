@@ -232,19 +232,25 @@ class Settler:
                 useful = self._useful[frozenset((pos,))] = self.useful(frozenset((pos,)))
         powers = s.powers
         best: dict[Any, tuple[int, Any]] = {}
+        groups: dict[int, Any] = {}  # per tag: itself, or "idle" when it changes nothing
+        many = len(states) > 1
         for option in options:
             if option is None:
                 continue
             hero, tag = option
-            # where the copy happens (Rogue and the HERO there, the HERO with the tag)
-            takes = tuple(
-                view.tags[pos] is not None and _carries(view, hero, tag) for view in states
-            )
-            group = "idle" if useful is not None and useful(s, pos, tag) == IDLE else tag
-            power = powers[hero] if takes[0] else 0  # the value reads the first view only
-            kept = best.get((group, takes))
+            group = groups.get(tag)
+            if group is None:
+                idle = useful is not None and useful(s, pos, tag) == IDLE
+                group = groups[tag] = "idle" if idle else tag
+            if many:  # where the copy happens (Rogue and the HERO there, with the tag)
+                takes = tuple(v.tags[pos] is not None and _carries(v, hero, tag) for v in states)
+                power = powers[hero] if takes[0] else 0  # the value reads the first view only
+                group = (group, takes)
+            else:  # the options come from this very state: each one copies
+                power = powers[hero]
+            kept = best.get(group)
             if kept is None or power > kept[0]:
-                best[(group, takes)] = (power, option)
+                best[group] = (power, option)
         chosen = {option for _, option in best.values()}
         return [option for option in options if option is None or option in chosen]
 

@@ -127,16 +127,13 @@ class State:
             return
         if tag == TECH and self.magneto:
             return  # an ignored Tech tag counts for nothing anywhere
-        counts = self.counts
-        counts[tag] += n
+        new = list(row)
+        new[tag] += n
+        self.counts[tag] += n
         if tag == TECH and self.hack_in:
-            new = list(row)
-            new[tag] += n
             new[INTEL] += n
-            counts[INTEL] += n
-            self.tags[pos] = tuple(new)
-        else:
-            self.tags[pos] = (*row[:tag], row[tag] + n, *row[tag + 1 :])
+            self.counts[INTEL] += n
+        self.tags[pos] = tuple(new)
 
     def has(self, pos: int, tag: int) -> bool:
         row = self.tags[pos]
