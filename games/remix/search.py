@@ -211,13 +211,11 @@ class Settler:
         useful = self._useful.get(remaining)
         if useful is None:
             useful = self._useful[remaining] = self.useful(remaining)
-        found: list[Any] = []
+        found: dict[Any, None] = {}  # in the order first offered (options are hashable)
         for s in node.states:
             if s.tags[pos] is not None:
-                for option in rule.options(s, pos, useful):
-                    if option not in found:
-                        found.append(option)
-        return found
+                found.update(dict.fromkeys(rule.options(s, pos, useful)))
+        return list(found)
 
     def strongest(self, states: tuple[State, ...], pos: int, options: list[Any]) -> list[Any]:
         """Rogue's options when she is the last text: of the options that copy the same tag in
