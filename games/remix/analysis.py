@@ -62,10 +62,20 @@ class Touch:
         )
 
 
+@dataclass
+class Order:
+    """What each tag text can read and write (through the transforms it can trigger), and
+    the texts whose order relative to each one can change the outcome."""
+
+    touch: dict[int, Touch]
+    depends: dict[int, set[int]]
+
+
 class Analysis:
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self._scopes: dict[tuple[int, str], list[int]] = {}
+        self._orders: dict[frozenset[int], Order] = {}
         self.hack_in = any(c.hack_in for c in hand.hand)
         self.possible = self._possible()
         self.changeable = self._changeable()
@@ -76,16 +86,47 @@ class Analysis:
         # The facts about the order of the tag texts (below) are worked out when first asked:
         # a search with one tag text never asks.
 
-    @cached_property
+    @property
     def touch(self) -> dict[int, Touch]:
-        touch = {p: self._touch(p) for p in self.hand.texts}
-        self._close_over_transforms(touch)
-        return touch
+        return self.order().touch
 
-    @cached_property
+    @property
     def depends(self) -> dict[int, set[int]]:
-        texts = self.hand.texts
-        return {p: {q for q in texts if q != p and self._dependent(p, q)} for p in texts}
+        return self.order().depends
+
+    def order(self, dead: frozenset[int] = frozenset()) -> Order:
+        """What each tag text reads and writes, and which depend on each other, when the
+        transformers in ``dead`` can no longer turn (turned already, or blanked, in every view
+        a search looks at): a text that could only have written through them writes less."""
+        found = self._orders.get(dead)
+        if found is None:
+            texts = self.hand.texts
+            touch = {p: self._touch(p) for p in texts}
+            live = [x for x in self.hand.transformers if x not in dead]
+            triggers, unsteady = self._close_over_transforms(touch, live)
+
+            def dependent(p: int, q: int) -> bool:
+                if touch[p].affects(touch[q]) or touch[q].affects(touch[p]):
+                    return True
+                return unsteady and triggers[p] and triggers[q]
+
+            depends = {p: {q for q in texts if q != p and dependent(p, q)} for p in texts}
+            found = self._orders[dead] = Order(touch, depends)
+        return found
+
+    def sinks_for(self, dead: frozenset[int] = frozenset()) -> set[int]:
+        """The pickers whose writes no other text reads (see :meth:`order` for ``dead``):
+        acting last changes nobody else's effect, so the search lets them act last (once they
+        are pickers where it runs)."""
+        touch = self.order(dead).touch
+        return {
+            p
+            for p in self.unsteady_for
+            if not any(
+                q != p and q not in self.inert and touch[p].affects(touch[q])
+                for q in self.hand.texts
+            )
+        }
 
     @cached_property
     def unsteady_for(self) -> dict[int, set[int]]:
@@ -99,7 +140,7 @@ class Analysis:
 
     @cached_property
     def sinks(self) -> set[int]:
-        return {p for p in self.unsteady_for if self._sink(p)}
+        return self.sinks_for()
 
     @cached_property
     def givers(self) -> set[int]:
@@ -316,10 +357,13 @@ class Analysis:
         touch.powers_written.add(x)
         return touch
 
-    def _close_over_transforms(self, touches: dict[int, Touch]) -> None:
-        """A text that can trigger a transform also writes what the transform writes."""
-        transforms = {x: self._transform_touch(x) for x in self.hand.transformers}
-        self.triggers: dict[int, bool] = {}
+    def _close_over_transforms(
+        self, touches: dict[int, Touch], transformers: list[int]
+    ) -> tuple[dict[int, bool], bool]:
+        """A text that can trigger a transform also writes what the transform writes. Returns
+        which texts can trigger one, and whether a transform can undo another's condition."""
+        transforms = {x: self._transform_touch(x) for x in transformers}
+        triggers: dict[int, bool] = {}
         for p, touch in touches.items():
             fired: set[int] = set()
             changed = True
@@ -332,17 +376,17 @@ class Analysis:
                         touch.recounts |= tx.recounts
                         touch.powers_written |= tx.powers_written
                         changed = True
-            self.triggers[p] = bool(fired)
+            triggers[p] = bool(fired)
         # A transform that takes a tag away (Hulk loses Bruce Banner's Tech) may undo another's
         # condition: then two texts that can both trigger transforms are kept in order.
         taken = set()
-        for x in self.hand.transformers:
+        for x in transformers:
             c = self.hand.hand[x]
             assert c.side is not None
             taken |= {t for t in range(len(TAGS)) if c.printed[t] > c.side[t]}
         if self.hack_in and TECH in taken:
             taken.add(INTEL)
-        self.unsteady = any(taken & tx.counted for tx in transforms.values())
+        return triggers, any(taken & tx.counted for tx in transforms.values())
 
     def _picks(self, pos: int) -> bool:
         """A text that only picks among what is there (Rogue, Moira, Xavier Mansion)."""
@@ -364,15 +408,6 @@ class Analysis:
             if x in touch.powers_read and c.side_power < c.power:
                 found.add(x)  # turning over lowers a power it copies
         return found
-
-    def _sink(self, pos: int) -> bool:
-        """A picker whose writes no other text reads: acting last changes nobody else's effect,
-        so the search lets it act last (once it is a picker where the search runs)."""
-        touch = self.touch[pos]
-        return not any(
-            q != pos and q not in self.inert and touch.affects(self.touch[q])
-            for q in self.hand.texts
-        )
 
     def _giver(self, pos: int) -> bool:
         """A text that reads nothing (Vision, Shuri, a gain whose condition no text changes): a
@@ -414,12 +449,6 @@ class Analysis:
                         bad |= gain.cond.reads | gain.cond.seen
             changed = bad != before
         return frozenset(range(len(TAGS))) - bad
-
-    def _dependent(self, p: int, q: int) -> bool:
-        a, b = self.touch[p], self.touch[q]
-        if a.affects(b) or b.affects(a):
-            return True
-        return self.unsteady and self.triggers[p] and self.triggers[q]
 
 
 @dataclass(frozen=True)

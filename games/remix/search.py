@@ -170,7 +170,14 @@ class Settler:
                 for p, cards in analysis.unsteady_for.items()
                 if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
             }
-        self.sinks = self.pickers & analysis.sinks if self.pickers else set()
+        # transformers turned (they stay turned) or blanked in every view no longer turn: what
+        # a text could only have written through them no longer orders it
+        self.dead = frozenset(
+            x
+            for x in hand.transformers
+            if all(s.tags[x] is None or s.transformed[x] for s in bases)
+        )
+        self.sinks = self.pickers & analysis.sinks_for(self.dead) if self.pickers else set()
         self.copiers = {
             p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.copies_power
         }
@@ -349,7 +356,7 @@ class Settler:
         rest = [p for p in self.texts if p not in self.sinks]
         group = {p: {p} for p in rest}
         for p in rest:
-            for q in self.analysis.depends[p]:
+            for q in self.analysis.order(self.dead).depends[p]:
                 if q in group and group[q] is not group[p]:
                     merged = group[p] | group[q]
                     for r in merged:
@@ -380,7 +387,7 @@ class Settler:
         if len(texts) < 2:
             return barred, waits
         a = self.analysis
-        depends = a.depends
+        depends = a.order(self.dead).depends
         for p in texts:
             for q in texts:
                 if self.rank[q] < self.rank[p] and q not in depends[p]:
