@@ -338,18 +338,10 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.reads |= reads
         elif "bonus" in effect:
             cond = compile_condition(effect["when"], names)
-            out.scorers.append(_bonus(effect, cond))
-            _sort_scorer(out, cond)
-            out.reads |= cond.reads
-            out.seen |= cond.seen
-            out.typed |= cond.typed
+            _add_conditional(out, _bonus(effect, cond), cond)
         elif "penalty" in effect:
             cond = compile_condition(effect["unless"], names)
-            out.scorers.append(_penalty(effect, cond))
-            _sort_scorer(out, cond)
-            out.reads |= cond.reads
-            out.seen |= cond.seen
-            out.typed |= cond.typed
+            _add_conditional(out, _penalty(effect, cond), cond)
         elif "blanked_unless" in effect or "blanked_if" in effect:
             unless = "blanked_unless" in effect
             cond = compile_condition(effect["blanked_unless" if unless else "blanked_if"], names)
@@ -388,6 +380,12 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.magneto = out.magneto or rule.name == "magneto_ignores_tech"
     if out.tag_text is not None and out.gains:
         raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
+    _derive_facts(out)
+    return out
+
+
+def _derive_facts(out: CompiledCard) -> None:
+    """What the search reads of a compiled card, worked out from its effects once."""
     conditions = [c for c in (out.transform, *(g.cond for g in out.gains)) if c is not None]
     if out.self_blank is not None:
         conditions.append(out.self_blank.cond)
@@ -399,18 +397,21 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
     out.is_blanker = out.self_blank is not None or out.blank_others is not None
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     out.levels = _levels(out)
-    return out
 
 
-def _sort_scorer(out: CompiledCard, cond: CompiledCondition) -> None:
-    """File the card's last scorer by what its condition reads: a condition on tags (their
+def _add_conditional(out: CompiledCard, scorer: Scorer, cond: CompiledCondition) -> None:
+    """Add a bonus or penalty, filed by what its condition reads: a condition on tags (their
     count, or which cards carry them) reads the state; one on cards, types or printed power
     only which cards are in play."""
-    out.own_row |= cond.own
+    out.scorers.append(scorer)
     if cond.reads or cond.seen or cond.typed:
-        out.tag_scorers.append(out.scorers[-1])
+        out.tag_scorers.append(scorer)
     else:
-        out.fixed_scorers.append(out.scorers[-1])
+        out.fixed_scorers.append(scorer)
+    out.reads |= cond.reads
+    out.seen |= cond.seen
+    out.typed |= cond.typed
+    out.own_row |= cond.own
 
 
 def _levels(out: CompiledCard) -> tuple[tuple[int, Level], ...]:
