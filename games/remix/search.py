@@ -6,8 +6,11 @@ blanking order and target, pruned only where the outcome cannot change.
 2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
    walks the tag texts: each text with each of its useful options, layer by layer, merging the
    states that nothing still to come can tell apart (:class:`Projector`). The order of two texts
-   is explored only when they depend on each other (analysis.depends); texts that do not are
-   taken in the rulings' order.
+   is explored only when they depend on each other (analysis.depends, leaving out transformers
+   already turned or blanked in every view: they never turn again); texts that do not are
+   taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
+   ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
+   interchangeable HERO carries an extra instance (a doubler's) are valued once.
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
    then a valid hand. The search never looks at the drawn card, so the choices are the same
    before and after the draw.
