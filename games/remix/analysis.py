@@ -69,6 +69,7 @@ class Order:
 
     touch: dict[int, Touch]
     depends: dict[int, set[int]]
+    triggers: dict[int, bool]  # whether the text can make a card turn over
 
 
 class Analysis:
@@ -111,7 +112,7 @@ class Analysis:
                 return unsteady and triggers[p] and triggers[q]
 
             depends = {p: {q for q in texts if q != p and dependent(p, q)} for p in texts}
-            found = self._orders[dead] = Order(touch, depends)
+            found = self._orders[dead] = Order(touch, depends, triggers)
         return found
 
     def sinks_for(self, dead: frozenset[int] = frozenset()) -> set[int]:

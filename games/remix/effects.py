@@ -23,7 +23,7 @@ from games.remix.names import (
     type_label,
 )
 from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
-from games.remix.state import Cond, Scorer, State, tag_counts
+from games.remix.state import Cond, Rise, Scorer, State, tag_counts
 
 
 @dataclass
@@ -141,6 +141,12 @@ def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
     return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
 
 
+def _linear_rise(tags: set[int], points: int) -> Rise:
+    """The rise of a scorer worth ``points`` per instance (or pair) of ``tags``."""
+    gain = max(points, 0)
+    return lambda s, i, tag: gain if tag in tags else 0
+
+
 def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
     tags = [TAG_INDEX[t] for t in effect["per_tag"]]
     points = int(effect["points"])
@@ -201,6 +207,16 @@ def _per_pair(effect: Mapping[str, Any]) -> tuple[Scorer, set[int]]:
         return points * n
 
     return score, {a, b}
+
+
+def _condition_rise(effect: Mapping[str, Any], cond: CompiledCondition) -> Rise:
+    """A bonus (or a penalty's "unless") that does not hold yet may come to hold: its rise is
+    the whole bonus (the penalty avoided) when the tag is one its condition reads."""
+    points = int(effect["bonus"]) if "bonus" in effect else -int(effect["penalty"])
+    gain = max(points, 0)
+    tags = cond.reads | cond.seen
+    test = cond.test
+    return lambda s, i, tag: gain if tag in tags and not test(s, i) else 0
 
 
 def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
@@ -284,6 +300,8 @@ class CompiledCard:
     # or only which cards are in play (``fixed_scorers``: the same for every state of a mask)
     tag_scorers: list[Scorer] = field(default_factory=list)
     fixed_scorers: list[Scorer] = field(default_factory=list)
+    # for each of ``tag_scorers``, its rise (see state.Rise): None when it cannot be bounded
+    rises: list[Rise | None] = field(default_factory=list)
     self_blank: SelfBlank | None = None
     blank_others: BlankOthers | None = None
     gains: list[Gain] = field(default_factory=list)
@@ -326,6 +344,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             scorer, reads, own = _per_tag(effect)
             out.scorers.append(scorer)
             out.tag_scorers.append(scorer)
+            out.rises.append(_linear_rise(reads, int(effect["points"])))
             out.reads |= reads
             out.own_reads |= own
         elif "per_type" in effect:
@@ -335,13 +354,14 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             scorer, reads = _per_pair(effect)
             out.scorers.append(scorer)
             out.tag_scorers.append(scorer)
+            out.rises.append(_linear_rise(reads, int(effect["points"])))
             out.reads |= reads
         elif "bonus" in effect:
             cond = compile_condition(effect["when"], names)
-            _add_conditional(out, _bonus(effect, cond), cond)
+            _add_conditional(out, _bonus(effect, cond), cond, _condition_rise(effect, cond))
         elif "penalty" in effect:
             cond = compile_condition(effect["unless"], names)
-            _add_conditional(out, _penalty(effect, cond), cond)
+            _add_conditional(out, _penalty(effect, cond), cond, _condition_rise(effect, cond))
         elif "blanked_unless" in effect or "blanked_if" in effect:
             unless = "blanked_unless" in effect
             cond = compile_condition(effect["blanked_unless" if unless else "blanked_if"], names)
@@ -372,6 +392,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
                 out.tag_scorers.append(rule.scorer)  # a named rule may read anything
+                out.rises.append(rule.rise)
             if rule.text:
                 if out.tag_text is not None:
                     raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
@@ -399,13 +420,16 @@ def _derive_facts(out: CompiledCard) -> None:
     out.levels = _levels(out)
 
 
-def _add_conditional(out: CompiledCard, scorer: Scorer, cond: CompiledCondition) -> None:
+def _add_conditional(
+    out: CompiledCard, scorer: Scorer, cond: CompiledCondition, rise: Rise
+) -> None:
     """Add a bonus or penalty, filed by what its condition reads: a condition on tags (their
     count, or which cards carry them) reads the state; one on cards, types or printed power
     only which cards are in play."""
     out.scorers.append(scorer)
     if cond.reads or cond.seen or cond.typed:
         out.tag_scorers.append(scorer)
+        out.rises.append(rise)
     else:
         out.fixed_scorers.append(scorer)
     out.reads |= cond.reads

@@ -23,8 +23,8 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import TAGS, TEXT_ORDER, CardType
-from games.remix.state import Scorer, State, counted
+from games.remix.names import INTEL, TAGS, TECH, TEXT_ORDER, CardType
+from games.remix.state import Rise, Scorer, State, counted
 
 LOKI = "MR70"
 
@@ -83,6 +83,8 @@ class Hand:
         self._hackers = [i for i, c in enumerate(self.hand) if c.hack_in]
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
+        # per set of cards in play: the rises of the scorers that read tags (None: one has none)
+        self._rises: dict[tuple[int, ...], list[tuple[int, Rise]] | None] = {}
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
@@ -206,6 +208,31 @@ class Hand:
             total += scorer(s, i, None)
         s.loki_draw = None
         return total
+
+    def rise(self, s: State, tag: int) -> int | None:
+        """At most how much the points of ``s`` can rise when one more ``tag`` is added to a
+        card in play and no card turns over (None: a scorer cannot say)."""
+        rises = self._rises.get(s.alive, ())
+        if rises == ():
+            rises = self._rises[s.alive] = self._collect_rises(s)
+        if rises is None:
+            return None
+        total = 0
+        for i, rise in rises:
+            total += rise(s, i, tag)
+        if tag == TECH and s.hack_in and not s.magneto:  # that Tech is an Intel tag too
+            for i, rise in rises:
+                total += rise(s, i, INTEL)
+        return total
+
+    def _collect_rises(self, s: State) -> list[tuple[int, Rise]] | None:
+        found = []
+        for i in s.alive:
+            for rise in self.hand[i].rises:
+                if rise is None:
+                    return None
+                found.append((i, rise))
+        return found
 
     def _split_scorers(self, s: State) -> tuple[int, list[tuple[int, Scorer]]]:
         """For the cards in play in ``s``: the points of the scorers that read only which cards

@@ -130,6 +130,65 @@ class Projector:
         )
 
 
+class Ceiling:
+    """Bounds on what Rogue or a doubler acting last can reach from one state, when nothing it
+    adds can turn a card over: the state's points, plus the power Rogue would take, plus how far
+    the scorers can rise with each tag it adds (a doubler: up to ``limit`` tags, each a tag a
+    Mutant HERO has). A way that cannot beat the best found so far need not be tried."""
+
+    def __init__(self, hand: Hand, s: State, pos: int, copies: bool, limit: int) -> None:
+        self.hand = hand
+        self.s = s
+        self.pos = pos
+        self.copies = copies
+        self.limit = limit
+        self.base = hand.points(s)
+        self._rises: dict[int, int | None] = {}
+
+    def rise(self, tag: int) -> int | None:
+        if tag not in self._rises:
+            self._rises[tag] = self.hand.rise(self.s, tag)
+        return self._rises[tag]
+
+    def overall(self) -> int | None:
+        """A bound on every option."""
+        s, cards = self.s, self.hand.hand
+        heroes = [
+            j
+            for j in s.alive
+            if j != self.pos
+            and cards[j].type == CardType.HERO
+            and (self.copies or s.has(j, MUTANT))
+        ]
+        tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
+        gains = [self.rise(t) for t in tags]
+        if None in gains:
+            return None
+        gain = max((g for g in gains if g is not None), default=0)
+        if not self.copies:
+            return self.base + self.limit * gain
+        power = max((s.powers[j] for j in heroes), default=0) - s.powers[self.pos]
+        return self.base + max(power, 0) + gain
+
+    def of(self, option: Any) -> int | None:
+        """A bound on one option."""
+        if not option:  # nothing copied or doubled
+            return self.base
+        if self.copies:
+            gain = self.rise(option[1])
+            if gain is None:
+                return None
+            return self.base + self.s.powers[option[0]] - self.s.powers[self.pos] + gain
+        pairs = (option,) if isinstance(option[0], int) else option
+        total = self.base
+        for _, tag in pairs:
+            gain = self.rise(tag)
+            if gain is None:
+                return None
+            total += gain
+        return total
+
+
 @dataclass
 class Node:
     """One way the tag texts can have acted: a state per mask (the cards left at the end first,
@@ -314,7 +373,7 @@ class Settler:
         self,
         node: Node,
         pos: int,
-        options: list[Any],
+        remaining: frozenset[int],
         finish: Finish,
         best: dict[Any, tuple[int, int, Node]],
         found: int,
@@ -322,11 +381,20 @@ class Settler:
         """The last text acts with each option: per signature, keep the first way to its best
         value (``best``: value, when it was found, the way). Returns the ways counted so far."""
         s = node.states[0]
+        simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
+        ceiling = None
+        if simple and () in best:  # with a best way found, a node or a way may be hopeless
+            ceiling = self.ceiling(s, pos)
+            if ceiling is not None:
+                bound = ceiling.overall()
+                if bound is not None and bound <= best[()][0]:
+                    return found  # none of its ways can beat (or come before) the best
+        options = self.options(node, pos, remaining)
         if pos in self.copiers:
             options = self.strongest(node.states, pos, options)
         elif pos in self.doublers:
             options = self.distinct_doubles(node.states, options)
-        if self.score is None or len(node.states) > 1 or s.tags[pos] is None:
+        if not simple:
             for option in options:
                 states = self.acted(node.states, pos, option)
                 value, signature = finish(states)
@@ -338,9 +406,15 @@ class Settler:
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
         score, act = self.score, self.hand.act
+        assert score is not None
         kept = best.get(())
         top = None if kept is None else kept[0]
         for option in options:
+            if ceiling is not None and top is not None:
+                bound = ceiling.of(option)
+                if bound is not None and bound <= top:
+                    found += 1  # it cannot beat (or come before) the best found so far
+                    continue
             after = s.copy()
             act(after, pos, option)
             value = score(after)
@@ -349,6 +423,17 @@ class Settler:
                 best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
+
+    def ceiling(self, s: State, pos: int) -> Ceiling | None:
+        """For Rogue or a doubler acting last from ``s``, bounds on what its ways can reach
+        (see :class:`Ceiling`); None for other texts, or when what it adds could turn a card
+        over."""
+        if pos not in self.copiers and pos not in self.doublers:
+            return None
+        if self.analysis.order(self.dead).triggers[pos]:
+            return None
+        rule = self.hand.hand[pos].tag_text
+        return Ceiling(self.hand, s, pos, pos in self.copiers, getattr(rule, "LIMIT", 1))
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
@@ -439,11 +524,10 @@ class Settler:
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
                     if after not in left:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
-                    options = self.options(node, p, left[done])
                     if finish is not None and after == full:  # the last text: no node per way
-                        found = self.finish_all(node, p, options, finish, best, found)
+                        found = self.finish_all(node, p, left[done], finish, best, found)
                         continue
-                    for option in options:
+                    for option in self.options(node, p, left[done]):
                         child = self.step(node, p, option)
                         key = (after, mark, self.key(child.states, left[after]))
                         if key not in nxt:

@@ -39,6 +39,10 @@ class HandCard(Protocol):
 # this position (``lines`` is None during the search, a list to explain into otherwise).
 Cond = Callable[["State", int], bool]
 Scorer = Callable[["State", int, "list[str] | None"], int]
+# A scorer's rise: at most how much the scorer of the card at this position can gain when one
+# more instance of this tag is added to any card in play (no card turning over). Every condition
+# asks for "at least" so much, so a tag more never takes a bonus away.
+Rise = Callable[["State", int, int], int]
 
 
 def tag_counts(tags: tuple[str, ...]) -> Row:
