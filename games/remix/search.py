@@ -156,9 +156,8 @@ class Ceiling:
         heroes = [
             j
             for j in s.alive
-            if j != self.pos
-            and cards[j].type == CardType.HERO
-            and (self.copies or s.has(j, MUTANT))
+            if cards[j].type == CardType.HERO
+            and (j != self.pos if self.copies else s.has(j, MUTANT))
         ]
         tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
         gains = [self.rise(t) for t in tags]
