@@ -429,7 +429,10 @@ class Settler:
         over."""
         if pos not in self.copiers and pos not in self.doublers:
             return None
-        if self.analysis.order(self.dead).triggers[pos]:
+        # the cards that can still turn over here: not turned yet (a turned card stays turned)
+        cards = self.hand.transformers
+        dead = frozenset(x for x in cards if s.tags[x] is None or s.transformed[x])
+        if self.analysis.order(dead).triggers[pos]:
             return None
         rule = self.hand.hand[pos].tag_text
         return Ceiling(self.hand, s, pos, pos in self.copiers, getattr(rule, "LIMIT", 1))
