@@ -10,7 +10,9 @@ blanking order and target, pruned only where the outcome cannot change.
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
    ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
-   interchangeable HERO carries an extra instance (a doubler's) are valued once.
+   interchangeable HERO carries an extra instance (a doubler's) are valued once; when nothing
+   Rogue or a doubler adds last can turn a card over, a way whose bound (:class:`Ceiling`)
+   cannot beat the best found so far is skipped.
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
    then a valid hand. The search never looks at the drawn card, so the choices are the same
    before and after the draw.
