@@ -18,8 +18,10 @@ Every fact errs on the side of "it can matter": a wrong "cannot" would lose the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from games.remix.effects import CompiledCard
 from games.remix.model import Hand
 from games.remix.names import (
     HERO_OR_ALLY,
@@ -60,32 +62,102 @@ class Touch:
         )
 
 
+@dataclass
+class Order:
+    """What each tag text can read and write (through the transforms it can trigger), and
+    the texts whose order relative to each one can change the outcome."""
+
+    touch: dict[int, Touch]
+    depends: dict[int, set[int]]
+    triggers: dict[int, bool]  # whether the text can make a card turn over
+
+
 class Analysis:
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
+        self._scopes: dict[tuple[int, str], list[int]] = {}
+        self._orders: dict[frozenset[int], Order] = {}
         self.hack_in = any(c.hack_in for c in hand.hand)
         self.possible = self._possible()
         self.changeable = self._changeable()
         self.sensitive = {b for b in hand.blankers if hand.hand[b].blank_reads & self.changeable}
         self.levels = self._levels()
         self.inert = {p for p in hand.texts if self._inert(p)}
-        self.touch = {p: self._touch(p) for p in hand.texts}
-        self._close_over_transforms()
-        self.depends = {
-            p: {q for q in hand.texts if q != p and self._dependent(p, q)} for p in hand.texts
-        }
-        # A picker (Rogue, Moira, Xavier Mansion) loses nothing by acting later, unless a card
-        # it looks at can still turn over and lose a tag or power: those cards, per picker.
-        self.unsteady_for = {p: self._unsteady_for(p) for p in hand.texts if self._picks(p)}
-        self.pickers = {p for p, cards in self.unsteady_for.items() if not cards}
-        self.sinks = {p for p in self.unsteady_for if self._sink(p)}
-        self.givers = {p for p in hand.texts if p not in self.inert and self._giver(p)}
-        self.good = self._good()
         self.harmful = self._harmful()
-        self.leaders = {
+        # The facts about the order of the tag texts (below) are worked out when first asked:
+        # a search with one tag text never asks.
+
+    @property
+    def touch(self) -> dict[int, Touch]:
+        return self.order().touch
+
+    @property
+    def depends(self) -> dict[int, set[int]]:
+        return self.order().depends
+
+    def order(self, dead: frozenset[int] = frozenset()) -> Order:
+        """What each tag text reads and writes, and which depend on each other, when the
+        transformers in ``dead`` can no longer turn (turned already, or blanked, in every view
+        a search looks at): a text that could only have written through them writes less."""
+        found = self._orders.get(dead)
+        if found is None:
+            texts = self.hand.texts
+            touch = {p: self._touch(p) for p in texts}
+            live = [x for x in self.hand.transformers if x not in dead]
+            triggers, unsteady = self._close_over_transforms(touch, live)
+
+            def dependent(p: int, q: int) -> bool:
+                if touch[p].affects(touch[q]) or touch[q].affects(touch[p]):
+                    return True
+                return unsteady and triggers[p] and triggers[q]
+
+            depends = {p: {q for q in texts if q != p and dependent(p, q)} for p in texts}
+            found = self._orders[dead] = Order(touch, depends, triggers)
+        return found
+
+    def sinks_for(self, dead: frozenset[int] = frozenset()) -> set[int]:
+        """The pickers whose writes no other text reads (see :meth:`order` for ``dead``):
+        acting last changes nobody else's effect, so the search lets them act last (once they
+        are pickers where it runs)."""
+        touch = self.order(dead).touch
+        return {
             p
-            for p in hand.texts
-            if (rule := hand.hand[p].tag_text) is not None
+            for p in self.unsteady_for
+            if not any(
+                q != p and q not in self.inert and touch[p].affects(touch[q])
+                for q in self.hand.texts
+            )
+        }
+
+    @cached_property
+    def unsteady_for(self) -> dict[int, set[int]]:
+        """A picker (Rogue, Moira, Xavier Mansion) loses nothing by acting later, unless a card
+        it looks at can still turn over and lose a tag or power: those cards, per picker."""
+        return {p: self._unsteady_for(p) for p in self.hand.texts if self._picks(p)}
+
+    @cached_property
+    def pickers(self) -> set[int]:
+        return {p for p, cards in self.unsteady_for.items() if not cards}
+
+    @cached_property
+    def sinks(self) -> set[int]:
+        return self.sinks_for()
+
+    @cached_property
+    def givers(self) -> set[int]:
+        return {p for p in self.hand.texts if p not in self.inert and self._giver(p)}
+
+    @cached_property
+    def good(self) -> frozenset[int]:
+        return self._good()
+
+    @cached_property
+    def leaders(self) -> set[int]:
+        hand = self.hand.hand
+        return {
+            p
+            for p in self.hand.texts
+            if (rule := hand[p].tag_text) is not None
             and rule.looks_at
             and not (rule.copies_power or rule.doubles)
             and p not in self.inert
@@ -94,19 +166,22 @@ class Analysis:
 
     # ------------------------------------------------------------------ tags
     def _targets(self, pos: int, scope: str) -> list[int]:
+        found = self._scopes.get((pos, scope))
+        if found is not None:
+            return found
         hand = self.hand.hand
         if scope == SELF:
-            return [pos]
-        if scope == OTHERS:
-            return [j for j, c in enumerate(hand) if j != pos and c.type in HERO_OR_ALLY]
-        return [j for j, c in enumerate(hand) if j != pos and c.type == CardType.HERO]
+            found = [pos]
+        elif scope == OTHERS:
+            found = [j for j, c in enumerate(hand) if j != pos and c.type in HERO_OR_ALLY]
+        else:
+            found = [j for j, c in enumerate(hand) if j != pos and c.type == CardType.HERO]
+        self._scopes[(pos, scope)] = found
+        return found
 
     def _possible(self) -> list[set[int]]:
         hand = self.hand.hand
-        possible = [
-            {t for t in range(len(TAGS)) if c.printed[t] or (c.side is not None and c.side[t])}
-            for c in hand
-        ]
+        possible = [set(_facts(c).tags) for c in hand]
         changed = True
         while changed:
             before = [set(p) for p in possible]
@@ -214,16 +289,9 @@ class Analysis:
         down: set[int] = set()
         up: set[int] = set()
         for c in hand:
-            for effect in c.card.effects:
-                down |= _signed_down(effect)
-                up |= _signed_up(effect)
-            for rule in c.rules:
-                if rule.scorer is not None:  # a scoring rule (Avoid Crossfire, Kang): a reward
-                    up |= set(rule.reads) | set(rule.seen) | set(rule.anywhere)
-            for gain in c.gains:
-                up |= gain.cond.reads | gain.cond.seen
-            if c.transform is not None:
-                up |= c.transform.reads | c.transform.seen
+            facts = _facts(c)
+            down |= facts.down
+            up |= facts.up
         for b in self.sensitive:
             up |= hand[b].blank_reads
         if self.hack_in and INTEL in up:
@@ -290,11 +358,14 @@ class Analysis:
         touch.powers_written.add(x)
         return touch
 
-    def _close_over_transforms(self) -> None:
-        """A text that can trigger a transform also writes what the transform writes."""
-        transforms = {x: self._transform_touch(x) for x in self.hand.transformers}
-        self.triggers: dict[int, bool] = {}
-        for p, touch in self.touch.items():
+    def _close_over_transforms(
+        self, touches: dict[int, Touch], transformers: list[int]
+    ) -> tuple[dict[int, bool], bool]:
+        """A text that can trigger a transform also writes what the transform writes. Returns
+        which texts can trigger one, and whether a transform can undo another's condition."""
+        transforms = {x: self._transform_touch(x) for x in transformers}
+        triggers: dict[int, bool] = {}
+        for p, touch in touches.items():
             fired: set[int] = set()
             changed = True
             while changed:
@@ -306,17 +377,17 @@ class Analysis:
                         touch.recounts |= tx.recounts
                         touch.powers_written |= tx.powers_written
                         changed = True
-            self.triggers[p] = bool(fired)
+            triggers[p] = bool(fired)
         # A transform that takes a tag away (Hulk loses Bruce Banner's Tech) may undo another's
         # condition: then two texts that can both trigger transforms are kept in order.
         taken = set()
-        for x in self.hand.transformers:
+        for x in transformers:
             c = self.hand.hand[x]
             assert c.side is not None
             taken |= {t for t in range(len(TAGS)) if c.printed[t] > c.side[t]}
         if self.hack_in and TECH in taken:
             taken.add(INTEL)
-        self.unsteady = any(taken & tx.counted for tx in transforms.values())
+        return triggers, any(taken & tx.counted for tx in transforms.values())
 
     def _picks(self, pos: int) -> bool:
         """A text that only picks among what is there (Rogue, Moira, Xavier Mansion)."""
@@ -339,15 +410,6 @@ class Analysis:
                 found.add(x)  # turning over lowers a power it copies
         return found
 
-    def _sink(self, pos: int) -> bool:
-        """A picker whose writes no other text reads: acting last changes nobody else's effect,
-        so the search lets it act last (once it is a picker where the search runs)."""
-        touch = self.touch[pos]
-        return not any(
-            q != pos and q not in self.inert and touch.affects(self.touch[q])
-            for q in self.hand.texts
-        )
-
     def _giver(self, pos: int) -> bool:
         """A text that reads nothing (Vision, Shuri, a gain whose condition no text changes): a
         picker just before it loses nothing by acting just after it instead."""
@@ -365,8 +427,7 @@ class Analysis:
         hand = self.hand.hand
         bad: set[int] = set()
         for c in hand:
-            for effect in c.card.effects:
-                bad |= _signed_down(effect)
+            bad |= _facts(c).down
         for b in self.sensitive:
             bad |= hand[b].blank_reads
         changed = True
@@ -390,11 +451,39 @@ class Analysis:
             changed = bad != before
         return frozenset(range(len(TAGS))) - bad
 
-    def _dependent(self, p: int, q: int) -> bool:
-        a, b = self.touch[p], self.touch[q]
-        if a.affects(b) or b.affects(a):
-            return True
-        return self.unsteady and self.triggers[p] and self.triggers[q]
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What the analysis reads of one card, the same in every hand (worked out once)."""
+
+    tags: frozenset[int]  # printed or on its other side
+    down: frozenset[int]  # tags its effects count against the hand
+    up: frozenset[int]  # tags its effects, rules, gains or transform count for it
+
+
+_FACTS: dict[int, tuple[CompiledCard, CardFacts]] = {}
+
+
+def _facts(c: CompiledCard) -> CardFacts:
+    kept = _FACTS.get(id(c))
+    if kept is not None and kept[0] is c:
+        return kept[1]
+    tags = {t for t in range(len(TAGS)) if c.printed[t] or (c.side is not None and c.side[t])}
+    down: set[int] = set()
+    up: set[int] = set()
+    for effect in c.card.effects:
+        down |= _signed_down(effect)
+        up |= _signed_up(effect)
+    for rule in c.rules:
+        if rule.scorer is not None:  # a scoring rule (Avoid Crossfire, Kang): a reward
+            up |= set(rule.reads) | set(rule.seen) | set(rule.anywhere)
+    for gain in c.gains:
+        up |= gain.cond.reads | gain.cond.seen
+    if c.transform is not None:
+        up |= c.transform.reads | c.transform.seen
+    facts = CardFacts(frozenset(tags), frozenset(down), frozenset(up))
+    _FACTS[id(c)] = (c, facts)
+    return facts
 
 
 def _signed_up(effect: Any) -> set[int]:

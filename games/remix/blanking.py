@@ -107,10 +107,16 @@ def replay(
     options: dict[int, Any],
     order: Sequence[int] | None,
     script: Iterable[tuple[int, int | None]],
+    views: dict[int, State] | None = None,
 ) -> Outcome:
     """Run the blanking texts in a fixed order with fixed targets (the rest follow in hand
-    order, each taking its first target), each seeing the tags settled with these choices."""
+    order, each taking its first target), each seeing the tags settled with these choices.
+    ``views`` collects the settled states by the cards in play (to be reused by the caller)."""
     done = Outcome(0, None, ())
+    if not hand.blankers:
+        return done
+    if views is None:
+        views = {}
     acted: set[int] = set()
     steps = list(script)
     steps += [(b, None) for b in hand.blankers if b not in {s for s, _ in steps}]
@@ -120,7 +126,10 @@ def replay(
         acted.add(b)
         if done.blanked >> b & 1:
             continue
-        s = hand.settle(hand.full & ~done.blanked, options, order)
+        mask = hand.full & ~done.blanked
+        s = views.get(mask)
+        if s is None:
+            s = views[mask] = hand.settle(mask, options, order)
         acts = blank_acts(hand, b, s, blank_test(hand, b, s))
         done = done.after(b, next((a for a in acts if a.target == wanted), acts[0]))
     return done
@@ -164,6 +173,14 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     others see the printed tags (with the transforms that hold before any tag text)."""
     if not hand.blankers:
         return [Outcome(0, None, ())]
+    if len(hand.blankers) == 1 and not sensitive:  # the common case: one text, one look
+        b = hand.blankers[0]
+        s = hand.base_state(hand.full)
+        ends: dict[tuple[int, Any], Outcome] = {}
+        for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
+            end = Outcome(0, None, ()).after(b, act)
+            ends.setdefault((end.blanked, end.selene), end)
+        return list(ends.values())
     found: dict[tuple[int, Any, frozenset[Assumption]], Outcome] = {}
     seen: set[tuple[int, int, Any, frozenset[Assumption]]] = set()
 

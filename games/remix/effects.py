@@ -23,7 +23,7 @@ from games.remix.names import (
     type_label,
 )
 from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
-from games.remix.state import Cond, Scorer, State, tag_counts
+from games.remix.state import Cond, Rise, Scorer, State, tag_counts
 
 
 @dataclass
@@ -33,6 +33,7 @@ class CompiledCondition:
     reads: set[int] = field(default_factory=set)  # tags whose number of instances matters
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
     typed: set[str] = field(default_factory=set)  # card types whose own tags it inspects
+    own: set[int] = field(default_factory=set)  # tags whose count on the card itself it reads
 
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
@@ -44,13 +45,20 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         reads = set().union(*(p.reads for p in parts))
         seen = set().union(*(p.seen for p in parts))
         kinds = set().union(*(p.typed for p in parts))
+        own = set().union(*(p.own for p in parts))
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
-        if is_all:
+        if len(tests) == 2:  # the common case, unrolled: conditions run in the search's loop
+            first, second = tests
+            if is_all:
+                test = lambda s, i: first(s, i) and second(s, i)  # noqa: E731
+            else:
+                test = lambda s, i: first(s, i) or second(s, i)  # noqa: E731
+        elif is_all:
             test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
         else:
             test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
-        return CompiledCondition(test, text, reads, seen, kinds)
+        return CompiledCondition(test, text, reads, seen, kinds, own)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -129,8 +137,14 @@ def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
             own = s.tags[i]
             return s.counts[tag] - (own[tag] if own else 0) >= at_least
 
-        return CompiledCondition(other_tags, text, {tag})
+        return CompiledCondition(other_tags, text, {tag}, own={tag})
     return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
+
+
+def _linear_rise(tags: set[int], points: int) -> Rise:
+    """The rise of a scorer worth ``points`` per instance (or pair) of ``tags``."""
+    gain = max(points, 0)
+    return lambda s, i, tag: gain if tag in tags else 0
 
 
 def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
@@ -193,6 +207,16 @@ def _per_pair(effect: Mapping[str, Any]) -> tuple[Scorer, set[int]]:
         return points * n
 
     return score, {a, b}
+
+
+def _condition_rise(effect: Mapping[str, Any], cond: CompiledCondition) -> Rise:
+    """A bonus (or a penalty's "unless") that does not hold yet may come to hold: its rise is
+    the whole bonus (the penalty avoided) when the tag is one its condition reads."""
+    points = int(effect["bonus"]) if "bonus" in effect else -int(effect["penalty"])
+    gain = max(points, 0)
+    tags = cond.reads | cond.seen
+    test = cond.test
+    return lambda s, i, tag: gain if tag in tags and not test(s, i) else 0
 
 
 def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
@@ -271,7 +295,13 @@ class CompiledCard:
     side: tuple[int, ...] | None = None
     side_power: int = 0
     transform: CompiledCondition | None = None
-    scorers: list[Scorer] = field(default_factory=list)
+    scorers: list[Scorer] = field(default_factory=list)  # in the order they explain
+    # the same scorers split by what they read: the tags and powers as they stand (``tag_scorers``),
+    # or only which cards are in play (``fixed_scorers``: the same for every state of a mask)
+    tag_scorers: list[Scorer] = field(default_factory=list)
+    fixed_scorers: list[Scorer] = field(default_factory=list)
+    # for each of ``tag_scorers``, its rise (see state.Rise): None when it cannot be bounded
+    rises: list[Rise | None] = field(default_factory=list)
     self_blank: SelfBlank | None = None
     blank_others: BlankOthers | None = None
     gains: list[Gain] = field(default_factory=list)
@@ -281,6 +311,9 @@ class CompiledCard:
     anywhere: set[int] = field(default_factory=set)  # tags where only the hand having them matters
     typed: set[str] = field(default_factory=set)  # types whose cards' own tags its points read
     own_reads: set[int] = field(default_factory=set)  # tags where its own count is excluded
+    # tags whose count on this very card any of its texts reads (scoring, gains, blanking,
+    # transform): where one more instance on it differs from one more on another card
+    own_row: set[int] = field(default_factory=set)
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
@@ -288,19 +321,10 @@ class CompiledCard:
     tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
     hack_in: bool = False  # each Tech tag also counts as an Intel tag
     magneto: bool = False  # every Tech tag is ignored
-
-    @property
-    def hero_or_ally(self) -> bool:
-        return self.type in HERO_OR_ALLY
-
-    @property
-    def has_text(self) -> bool:
-        """A tag-changing text that acts in the owner's order (a named one, or gains)."""
-        return self.tag_text is not None or bool(self.gains)
-
-    @property
-    def is_blanker(self) -> bool:
-        return self.self_blank is not None or self.blank_others is not None
+    # set once compiled (read in the search's loops, so plain attributes)
+    hero_or_ally: bool = False
+    has_text: bool = False  # a tag-changing text acting in the owner's order (named, or gains)
+    is_blanker: bool = False
 
 
 def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
@@ -319,26 +343,25 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
         if "per_tag" in effect:
             scorer, reads, own = _per_tag(effect)
             out.scorers.append(scorer)
+            out.tag_scorers.append(scorer)
+            out.rises.append(_linear_rise(reads, int(effect["points"])))
             out.reads |= reads
             out.own_reads |= own
         elif "per_type" in effect:
             out.scorers.append(_per_type(effect))
+            out.fixed_scorers.append(out.scorers[-1])
         elif "per_pair" in effect:
             scorer, reads = _per_pair(effect)
             out.scorers.append(scorer)
+            out.tag_scorers.append(scorer)
+            out.rises.append(_linear_rise(reads, int(effect["points"])))
             out.reads |= reads
         elif "bonus" in effect:
             cond = compile_condition(effect["when"], names)
-            out.scorers.append(_bonus(effect, cond))
-            out.reads |= cond.reads
-            out.seen |= cond.seen
-            out.typed |= cond.typed
+            _add_conditional(out, _bonus(effect, cond), cond, _condition_rise(effect, cond))
         elif "penalty" in effect:
             cond = compile_condition(effect["unless"], names)
-            out.scorers.append(_penalty(effect, cond))
-            out.reads |= cond.reads
-            out.seen |= cond.seen
-            out.typed |= cond.typed
+            _add_conditional(out, _penalty(effect, cond), cond, _condition_rise(effect, cond))
         elif "blanked_unless" in effect or "blanked_if" in effect:
             unless = "blanked_unless" in effect
             cond = compile_condition(effect["blanked_unless" if unless else "blanked_if"], names)
@@ -368,6 +391,8 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.anywhere |= set(rule.anywhere)
             if rule.scorer is not None:
                 out.scorers.append(rule.scorer)
+                out.tag_scorers.append(rule.scorer)  # a named rule may read anything
+                out.rises.append(rule.rise)
             if rule.text:
                 if out.tag_text is not None:
                     raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
@@ -376,9 +401,41 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.magneto = out.magneto or rule.name == "magneto_ignores_tech"
     if out.tag_text is not None and out.gains:
         raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
+    _derive_facts(out)
+    return out
+
+
+def _derive_facts(out: CompiledCard) -> None:
+    """What the search reads of a compiled card, worked out from its effects once."""
+    conditions = [c for c in (out.transform, *(g.cond for g in out.gains)) if c is not None]
+    if out.self_blank is not None:
+        conditions.append(out.self_blank.cond)
+    if out.blank_others is not None and out.blank_others.unless is not None:
+        conditions.append(out.blank_others.unless)
+    out.own_row |= set(out.own_reads).union(*(c.own for c in conditions))
+    out.hero_or_ally = out.type in HERO_OR_ALLY
+    out.has_text = out.tag_text is not None or bool(out.gains)
+    out.is_blanker = out.self_blank is not None or out.blank_others is not None
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     out.levels = _levels(out)
-    return out
+
+
+def _add_conditional(
+    out: CompiledCard, scorer: Scorer, cond: CompiledCondition, rise: Rise
+) -> None:
+    """Add a bonus or penalty, filed by what its condition reads: a condition on tags (their
+    count, or which cards carry them) reads the state; one on cards, types or printed power
+    only which cards are in play."""
+    out.scorers.append(scorer)
+    if cond.reads or cond.seen or cond.typed:
+        out.tag_scorers.append(scorer)
+        out.rises.append(rise)
+    else:
+        out.fixed_scorers.append(scorer)
+    out.reads |= cond.reads
+    out.seen |= cond.seen
+    out.typed |= cond.typed
+    out.own_row |= cond.own
 
 
 def _levels(out: CompiledCard) -> tuple[tuple[int, Level], ...]:

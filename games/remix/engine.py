@@ -29,6 +29,7 @@ from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
 from games.remix.model import LOKI, Choices, Hand
 from games.remix.search import search
+from games.remix.state import State
 
 MAX_HAND = 10
 NORMAL_HAND = 7
@@ -88,13 +89,23 @@ class PreparedHand(Hand):
         self.best_value = value - self.draw_cost(outcome.blanked, valid)
         return choices
 
-    def replay(self, choices: Choices) -> Outcome:
-        return replay(self, choices.options, choices.order, choices.blanking)
+    def replay(self, choices: Choices, views: dict[int, State] | None = None) -> Outcome:
+        return replay(self, choices.options, choices.order, choices.blanking, views)
+
+    def settled(self, choices: Choices) -> tuple[Outcome, State]:
+        """How the blanking ends for fixed choices, and the tags of the cards left (a state of
+        its own: the caller may change it)."""
+        views: dict[int, State] = {}
+        outcome = self.replay(choices, views)
+        mask = self.full & ~outcome.blanked
+        s = views.get(mask)
+        if s is None:
+            return outcome, self.settle(mask, choices.options, choices.order)
+        return outcome, s
 
     def value_of(self, choices: Choices) -> tuple[int, int, bool]:
         """(the value before Loki's draw, the cards blanked, valid) for fixed choices."""
-        outcome = self.replay(choices)
-        s = self.settle(self.full & ~outcome.blanked, choices.options, choices.order)
+        outcome, s = self.settled(choices)
         if not self.valid(s):
             return 0, outcome.blanked, False
         value = self.points(s) - self.selene_penalty(outcome.selene, outcome.blanked)

@@ -23,8 +23,8 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import TAGS, TEXT_ORDER, CardType
-from games.remix.state import State, counted
+from games.remix.names import INTEL, TAGS, TECH, TEXT_ORDER, CardType
+from games.remix.state import Rise, Scorer, State, counted
 
 LOKI = "MR70"
 
@@ -61,10 +61,30 @@ class Hand:
             if (rule := self.hand[i].tag_text) is not None and rule.choice
         ]
         self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
+        # (position, condition, printed tags, side's tags, side's power) of each transformer;
+        # after the first checkpoint only those whose condition reads tags can still turn (the
+        # cards in play do not change while the tag texts act)
+        self._turners = [
+            (i, c.transform.test, c.printed, c.side, c.side_power)
+            for i, c in enumerate(self.hand)
+            if c.transform is not None and c.side is not None
+        ]
+        self._tag_turners = [
+            turner
+            for turner in self._turners
+            if (when := self.hand[turner[0]].transform) is not None
+            and (when.reads or when.seen or when.typed)
+        ]
         self.loki = next((i for i, c in enumerate(self.hand) if c.id == LOKI), None)
         self._base: dict[int, State] = {}
         self._counted: dict[tuple[bool, bool], list[tuple[int, ...]]] = {}
         self._powers = [c.power for c in self.hand]
+        self._magnetos = [i for i, c in enumerate(self.hand) if c.magneto]
+        self._hackers = [i for i, c in enumerate(self.hand) if c.hack_in]
+        # per set of cards in play: the points that do not depend on tags, and the scorers that do
+        self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
+        # per set of cards in play: the rises of the scorers that read tags (None: one has none)
+        self._rises: dict[tuple[int, ...], list[tuple[int, Rise]] | None] = {}
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
@@ -79,9 +99,9 @@ class Hand:
         if found is not None:
             return found
         hand = self.hand
-        alive = tuple(i for i in range(self.n) if mask >> i & 1)
-        magneto = any(hand[i].magneto for i in alive)
-        hack_in = any(hand[i].hack_in for i in alive)
+        alive = tuple([i for i in range(self.n) if mask >> i & 1])
+        magneto = any(mask >> i & 1 for i in self._magnetos)
+        hack_in = any(mask >> i & 1 for i in self._hackers)
         rows = self._counted.get((magneto, hack_in))
         if rows is None:
             rows = [counted(c.printed, magneto, hack_in) for c in hand]
@@ -89,35 +109,43 @@ class Hand:
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         tags: list[tuple[int, ...] | None] = [None] * self.n
+        counts = [0] * len(TAGS)
         for i in alive:
             c = hand[i]
             types[c.type] = types.get(c.type, 0) + 1
             ids[c.id] = i
             tags[i] = rows[i]
-        columns = zip(*(rows[i] for i in alive), strict=True)
-        counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
+            for t, k in c.printed_pairs:
+                counts[t] += k
+        if magneto or hack_in:  # the counted rows differ from the printed ones: sum them
+            columns = zip(*(rows[i] for i in alive), strict=True)
+            counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
         state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
         if self.transformers:
-            self.checkpoint(state)
+            self.checkpoint(state, self._turners)
         self._base[mask] = state
         return state
 
-    def checkpoint(self, s: State) -> None:
+    def checkpoint(self, s: State, turners: list[Any] | None = None) -> None:
         """Turn every card whose transform condition holds now (and again, while that turns
-        more); a turned card stays turned."""
-        while True:
-            flips = []
-            for i in self.transformers:
-                when = self.hand[i].transform
-                if s.tags[i] is not None and not s.transformed[i] and when is not None:
-                    if when.test(s, i):
-                        flips.append(i)
+        more); a turned card stays turned. Without ``turners``: after a tag text (only the
+        conditions that read tags can have changed since the first checkpoint)."""
+        if turners is None:
+            turners = self._tag_turners
+        tags = s.tags
+        while turners:
+            transformed = s.transformed
+            flips = [
+                turner
+                for turner in turners
+                if not transformed[turner[0]]
+                and tags[turner[0]] is not None
+                and turner[1](s, turner[0])
+            ]
             if not flips:
                 return
-            for i in flips:
-                c = self.hand[i]
-                assert c.side is not None
-                s.turn(i, c.printed, c.side, c.side_power)
+            for i, _, printed, side, power in flips:
+                s.turn(i, printed, side, power)
 
     def act(self, s: State, pos: int, option: Any) -> None:
         """The tag text of the card at ``pos`` acts (with ``option``), then transforms are
@@ -168,15 +196,55 @@ class Hand:
         ``with_draw``)."""
         if with_draw and self.loki_draw is not None:
             s.loki_draw = self.loki_draw
-        total = 0
+        alive = s.alive
+        scoring = self._scoring.get(alive)
+        if scoring is None:
+            scoring = self._scoring[alive] = self._split_scorers(s)
+        total, reading = scoring
         powers = s.powers
-        hand = self.hand
-        for i in s.alive:
+        for i in alive:
             total += powers[i]
-            for scorer in hand[i].scorers:
-                total += scorer(s, i, None)
+        for i, scorer in reading:
+            total += scorer(s, i, None)
         s.loki_draw = None
         return total
+
+    def rise(self, s: State, tag: int) -> int | None:
+        """At most how much the points of ``s`` can rise when one more ``tag`` is added to a
+        card in play and no card turns over (None: a scorer cannot say)."""
+        rises = self._rises.get(s.alive, ())
+        if rises == ():
+            rises = self._rises[s.alive] = self._collect_rises(s)
+        if rises is None:
+            return None
+        total = 0
+        for i, rise in rises:
+            total += rise(s, i, tag)
+        if tag == TECH and s.hack_in and not s.magneto:  # that Tech is an Intel tag too
+            for i, rise in rises:
+                total += rise(s, i, INTEL)
+        return total
+
+    def _collect_rises(self, s: State) -> list[tuple[int, Rise]] | None:
+        found = []
+        for i in s.alive:
+            for rise in self.hand[i].rises:
+                if rise is None:
+                    return None
+                found.append((i, rise))
+        return found
+
+    def _split_scorers(self, s: State) -> tuple[int, list[tuple[int, Scorer]]]:
+        """For the cards in play in ``s``: the points of the scorers that read only which cards
+        are in play (the same in every state with these cards), and the scorers that read tags."""
+        fixed = 0
+        reading = []
+        for i in s.alive:
+            card = self.hand[i]
+            for scorer in card.fixed_scorers:
+                fixed += scorer(s, i, None)
+            reading += [(i, scorer) for scorer in card.tag_scorers]
+        return fixed, reading
 
     def selene_penalty(self, selene: tuple[int, int] | None, blanked: int) -> int:
         if selene is None or blanked >> selene[0] & 1:

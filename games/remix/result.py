@@ -97,9 +97,8 @@ class HandResult:
 
 def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     """Score a hand with fixed choices, explaining every card."""
-    outcome = prepared.replay(choices)
+    outcome, s = prepared.settled(choices)
     mask = prepared.full & ~outcome.blanked
-    s = prepared.settle(mask, choices.options, choices.order)
     s.loki_draw = prepared.loki_draw
     valid = prepared.valid(s)
     cards = [_explain_card(prepared, s, outcome, i) for i in range(prepared.n)]
@@ -159,8 +158,7 @@ def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) ->
             "which it blanked"
         )
         points -= selene_penalty
-    row = s.tags[i] or ()
-    tags = [TAGS[t] for t, n in enumerate(row) for _ in range(n)]
+    tags = _tag_names(s.tags[i] or ())
     return CardResult(
         card.id,
         card.name,
@@ -172,6 +170,17 @@ def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) ->
         lines,
         side=card.transform.name if transformed and card.transform else None,
     )
+
+
+_TAG_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+
+def _tag_names(row: tuple[int, ...]) -> list[str]:
+    """A card's tags by name, each as many times as it has it (rows repeat: remembered)."""
+    names = _TAG_NAMES.get(row)
+    if names is None:
+        names = _TAG_NAMES[row] = tuple(TAGS[t] for t, n in enumerate(row) for _ in range(n))
+    return list(names)
 
 
 def _described_choices(

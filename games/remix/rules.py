@@ -38,7 +38,7 @@ from games.remix.names import (
     signed,
     tag_label,
 )
-from games.remix.state import HandCard, Scorer, State
+from games.remix.state import HandCard, Rise, Scorer, State
 
 Hand = Sequence[HandCard]
 # What one more of a tag on a card can do to everything still to come (the search's pruning):
@@ -70,6 +70,7 @@ class Rule(Generic[OptionT]):
     seen: tuple[int, ...] = ()  # tags where only which cards carry them matters
     anywhere: tuple[int, ...] = ()  # tags where only whether the hand has them matters
     scorer: Scorer | None = None
+    rise: Rise | None = None  # how far the scorer can rise with one more tag (state.Rise)
     # For tag texts: the tags it can give, and to whom; the tags it looks at, and on whom.
     gives: frozenset[int] = frozenset()
     gives_to: tuple[str, ...] = ()
@@ -532,6 +533,12 @@ def _avoid_crossfire(s: State, pos: int, lines: list[str] | None) -> int:
     return each * tags
 
 
+def _avoid_crossfire_rise(s: State, pos: int, tag: int) -> int:
+    if tag != RANGE:
+        return 0
+    return 9 * (s.counts[RANGE] + 1) - _avoid_crossfire(s, pos, None)  # at most +9 per tag
+
+
 class AvoidCrossfire(Rule[None]):
     """+5/+7/+9 per Range tag when one/two/three or more cards have Range."""
 
@@ -539,6 +546,7 @@ class AvoidCrossfire(Rule[None]):
     reads = (RANGE,)
     seen = (RANGE,)
     scorer = staticmethod(_avoid_crossfire)
+    rise = staticmethod(_avoid_crossfire_rise)
 
 
 def _kang(s: State, pos: int, lines: list[str] | None) -> int:
@@ -552,6 +560,7 @@ class Kang(Rule[None]):
     name = "kang"
     anywhere = tuple(range(len(TAGS)))
     scorer = staticmethod(_kang)
+    rise = staticmethod(lambda s, pos, tag: 0 if s.counts[tag] else 5)  # a new kind of tag
 
 
 def _loki(s: State, pos: int, lines: list[str] | None) -> int:
@@ -573,6 +582,7 @@ class LokiDraw(Rule[None]):
 
     name = "loki_draw"
     scorer = staticmethod(_loki)
+    rise = staticmethod(lambda s, pos, tag: 0)  # the draw is not in the search's value
 
 
 @dataclass(frozen=True)
@@ -588,7 +598,10 @@ class ConditionRule:
 
 class ThreeCardsShareATag(ConditionRule):
     def test(self, s: State, pos: int) -> bool:
+        counts = s.counts
         for t in range(len(TAGS)):
+            if counts[t] < 3:
+                continue  # each card that carries a tag holds an instance of it
             n = 0
             for j in s.alive:
                 if s.tags[j][t]:  # type: ignore[index]

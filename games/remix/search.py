@@ -6,8 +6,13 @@ blanking order and target, pruned only where the outcome cannot change.
 2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
    walks the tag texts: each text with each of its useful options, layer by layer, merging the
    states that nothing still to come can tell apart (:class:`Projector`). The order of two texts
-   is explored only when they depend on each other (analysis.depends); texts that do not are
-   taken in the rulings' order.
+   is explored only when they depend on each other (analysis.depends, leaving out transformers
+   already turned or blanked in every view: they never turn again); texts that do not are
+   taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
+   ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
+   interchangeable HERO carries an extra instance (a doubler's) are valued once; when nothing
+   Rogue or a doubler adds last can turn a card over, a way whose bound (:class:`Ceiling`)
+   cannot beat the best found so far is skipped.
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
    then a valid hand. The search never looks at the drawn card, so the choices are the same
    before and after the draw.
@@ -22,7 +27,7 @@ from typing import Any
 from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, MUTANT, TAGS, CardType
+from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
@@ -127,6 +132,64 @@ class Projector:
         )
 
 
+class Ceiling:
+    """Bounds on what Rogue or a doubler acting last can reach from one state, when nothing it
+    adds can turn a card over: the state's points, plus the power Rogue would take, plus how far
+    the scorers can rise with each tag it adds (a doubler: up to ``limit`` tags, each a tag a
+    Mutant HERO has). A way that cannot beat the best found so far need not be tried."""
+
+    def __init__(self, hand: Hand, s: State, pos: int, copies: bool, limit: int) -> None:
+        self.hand = hand
+        self.s = s
+        self.pos = pos
+        self.copies = copies
+        self.limit = limit
+        self.base = hand.points(s)
+        self._rises: dict[int, int | None] = {}
+
+    def rise(self, tag: int) -> int | None:
+        if tag not in self._rises:
+            self._rises[tag] = self.hand.rise(self.s, tag)
+        return self._rises[tag]
+
+    def overall(self) -> int | None:
+        """A bound on every option."""
+        s, cards = self.s, self.hand.hand
+        heroes = [
+            j
+            for j in s.alive
+            if cards[j].type == CardType.HERO
+            and (j != self.pos if self.copies else s.has(j, MUTANT))
+        ]
+        tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
+        gains = [self.rise(t) for t in tags]
+        if None in gains:
+            return None
+        gain = max((g for g in gains if g is not None), default=0)
+        if not self.copies:
+            return self.base + self.limit * gain
+        power = max((s.powers[j] for j in heroes), default=0) - s.powers[self.pos]
+        return self.base + max(power, 0) + gain
+
+    def of(self, option: Any) -> int | None:
+        """A bound on one option."""
+        if not option:  # nothing copied or doubled
+            return self.base
+        if self.copies:
+            gain = self.rise(option[1])
+            if gain is None:
+                return None
+            return self.base + self.s.powers[option[0]] - self.s.powers[self.pos] + gain
+        pairs = (option,) if isinstance(option[0], int) else option
+        total = self.base
+        for _, tag in pairs:
+            gain = self.rise(tag)
+            if gain is None:
+                return None
+            total += gain
+        return total
+
+
 @dataclass
 class Node:
     """One way the tag texts can have acted: a state per mask (the cards left at the end first,
@@ -134,6 +197,7 @@ class Node:
 
     states: tuple[State, ...]
     path: Path
+    value: int | None = None  # what the finish found it worth (the ways that were finished)
 
 
 class Settler:
@@ -145,11 +209,13 @@ class Settler:
         analysis: Analysis,
         masks: Sequence[int],
         finish: Finish | None = None,
+        score: Callable[[State], int] | None = None,
     ) -> None:
         self.hand = hand
         self.analysis = analysis
         self.masks = list(masks)
         self.finish = finish
+        self.score = score  # with one mask and nothing to test: what ``finish`` values a state
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -158,14 +224,29 @@ class Settler:
         self.texts = [p for p in hand.texts if union >> p & 1 and p not in analysis.inert]
         self.rank = {p: k for k, p in enumerate(self.texts)}
         # pickers here: a transformer that could undo an option is already turned (it stays
-        # turned) or blanked in every view
+        # turned) or blanked in every view (with one text there is no order to pick)
         bases = [hand.base_state(m) for m in self.masks]
-        self.pickers = {
-            p
-            for p, cards in analysis.unsteady_for.items()
-            if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
+        self.pickers: set[int] = set()
+        if len(self.texts) > 1:
+            self.pickers = {
+                p
+                for p, cards in analysis.unsteady_for.items()
+                if all(s.tags[x] is None or s.transformed[x] for s in bases for x in cards)
+            }
+        # transformers turned (they stay turned) or blanked in every view no longer turn: what
+        # a text could only have written through them no longer orders it
+        self.dead = frozenset(
+            x
+            for x in hand.transformers
+            if all(s.tags[x] is None or s.transformed[x] for s in bases)
+        )
+        self.sinks = self.pickers & analysis.sinks_for(self.dead) if self.pickers else set()
+        self.copiers = {
+            p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.copies_power
         }
-        self.sinks = self.pickers & analysis.sinks
+        self.doublers = {
+            p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.doubles
+        }
 
     def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
         projectors = self._projectors.get(remaining)
@@ -200,13 +281,72 @@ class Settler:
         useful = self._useful.get(remaining)
         if useful is None:
             useful = self._useful[remaining] = self.useful(remaining)
-        found: list[Any] = []
+        found: dict[Any, None] = {}  # in the order first offered (options are hashable)
         for s in node.states:
             if s.tags[pos] is not None:
-                for option in rule.options(s, pos, useful):
-                    if option not in found:
-                        found.append(option)
-        return found
+                found.update(dict.fromkeys(rule.options(s, pos, useful)))
+        return list(found)
+
+    def strongest(self, states: tuple[State, ...], pos: int, options: list[Any]) -> list[Any]:
+        """Rogue's options when she is the last text: of the options that copy the same tag in
+        the same views (with one view: or a tag that changes nothing) only the first from the
+        strongest HERO. Nothing after her reads her power (the blanking tests do not), so those
+        ways differ only by that power and the weaker can never be the first to the best value."""
+        s = states[0]
+        useful = None
+        if len(states) == 1:
+            useful = self._useful.get(frozenset((pos,)))
+            if useful is None:
+                useful = self._useful[frozenset((pos,))] = self.useful(frozenset((pos,)))
+        powers = s.powers
+        best: dict[Any, tuple[int, Any]] = {}
+        groups: dict[int, Any] = {}  # per tag: itself, or "idle" when it changes nothing
+        many = len(states) > 1
+        for option in options:
+            if option is None:
+                continue
+            hero, tag = option
+            group = groups.get(tag)
+            if group is None:
+                idle = useful is not None and useful(s, pos, tag) == IDLE
+                group = groups[tag] = "idle" if idle else tag
+            if many:  # where the copy happens (Rogue and the HERO there, with the tag)
+                takes = tuple(v.tags[pos] is not None and _carries(v, hero, tag) for v in states)
+                power = powers[hero] if takes[0] else 0  # the value reads the first view only
+                group = (group, takes)
+            else:  # the options come from this very state: each one copies
+                power = powers[hero]
+            kept = best.get(group)
+            if kept is None or power > kept[0]:
+                best[group] = (power, option)
+        chosen = {option for _, option in best.values()}
+        return [option for option in options if option is None or option in chosen]
+
+    def distinct_doubles(self, states: tuple[State, ...], options: list[Any]) -> list[Any]:
+        """A doubler's options when it is the last text: the first of those that double the
+        same tags in the same views. One more instance of a tag a HERO already has changes only
+        how many the hand has, unless that HERO reads its own count of the tag or can still
+        turn over (its side would keep the extra tag): such a HERO is told apart."""
+        cards = self.hand.hand
+
+        def doubled(pair: tuple[int, int]) -> tuple[int, int, tuple[bool, ...]]:
+            hero, tag = pair
+            own = cards[hero].own_row
+            told = tag in own or (states[0].hack_in and tag == TECH and INTEL in own)
+            turns = cards[hero].transform is not None
+            if told or (turns and not all(view.transformed[hero] for view in states)):
+                return (tag, hero, ())
+            return (tag, -1, tuple(_doubles(view, hero, tag) for view in states))
+
+        seen: set[Any] = set()
+        kept = []
+        for option in options:
+            pairs = () if not option else (option,) if isinstance(option[0], int) else option
+            signature = tuple(sorted(doubled(pair) for pair in pairs))
+            if signature not in seen:
+                seen.add(signature)
+                kept.append(option)
+        return kept
 
     def acted(self, states: tuple[State, ...], pos: int, option: Any) -> tuple[State, ...]:
         """The states after the text at ``pos`` acted with ``option`` (copies)."""
@@ -230,14 +370,85 @@ class Settler:
     def step(self, node: Node, pos: int, option: Any) -> Node:
         return Node(self.acted(node.states, pos, option), (*node.path, (pos, option)))
 
+    def finish_all(
+        self,
+        node: Node,
+        pos: int,
+        remaining: frozenset[int],
+        finish: Finish,
+        best: dict[Any, tuple[int, int, Node]],
+        found: int,
+    ) -> int:
+        """The last text acts with each option: per signature, keep the first way to its best
+        value (``best``: value, when it was found, the way). Returns the ways counted so far."""
+        s = node.states[0]
+        simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
+        ceiling = None
+        if simple and () in best:  # with a best way found, a node or a way may be hopeless
+            ceiling = self.ceiling(s, pos)
+            if ceiling is not None:
+                bound = ceiling.overall()
+                if bound is not None and bound <= best[()][0]:
+                    return found  # none of its ways can beat (or come before) the best
+        options = self.options(node, pos, remaining)
+        if pos in self.copiers:
+            options = self.strongest(node.states, pos, options)
+        elif pos in self.doublers:
+            options = self.distinct_doubles(node.states, options)
+        if not simple:
+            for option in options:
+                states = self.acted(node.states, pos, option)
+                value, signature = finish(states)
+                kept = best.get(signature)
+                if kept is None or value > kept[0]:
+                    way = Node(states, (*node.path, (pos, option)), value)
+                    best[signature] = (value, found, way)
+                found += 1
+            return found
+        # one view and nothing to test (the search's innermost loop): the value is the points
+        score, act = self.score, self.hand.act
+        assert score is not None
+        kept = best.get(())
+        top = None if kept is None else kept[0]
+        for option in options:
+            if ceiling is not None and top is not None:
+                bound = ceiling.of(option)
+                if bound is not None and bound <= top:
+                    found += 1  # it cannot beat (or come before) the best found so far
+                    continue
+            after = s.copy()
+            act(after, pos, option)
+            value = score(after)
+            if top is None or value > top:
+                top = value
+                best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
+            found += 1
+        return found
+
+    def ceiling(self, s: State, pos: int) -> Ceiling | None:
+        """For Rogue or a doubler acting last from ``s``, bounds on what its ways can reach
+        (see :class:`Ceiling`); None for other texts, or when what it adds could turn a card
+        over."""
+        if pos not in self.copiers and pos not in self.doublers:
+            return None
+        # the cards that can still turn over here: not turned yet (a turned card stays turned)
+        cards = self.hand.transformers
+        dead = frozenset(x for x in cards if s.tags[x] is None or s.transformed[x])
+        if self.analysis.order(dead).triggers[pos]:
+            return None
+        rule = self.hand.hand[pos].tag_text
+        return Ceiling(self.hand, s, pos, pos in self.copiers, getattr(rule, "LIMIT", 1))
+
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
         the sinks (analysis.sinks) last, one by one."""
+        if len(self.texts) < 2:
+            return [[p] for p in self.texts]
         sinks = [p for p in self.texts if p in self.sinks]
         rest = [p for p in self.texts if p not in self.sinks]
         group = {p: {p} for p in rest}
         for p in rest:
-            for q in self.analysis.depends[p]:
+            for q in self.analysis.order(self.dead).depends[p]:
                 if q in group and group[q] is not group[p]:
                     merged = group[p] | group[q]
                     for r in merged:
@@ -262,11 +473,13 @@ class Settler:
     def constraints(self, texts: list[int]) -> tuple[dict[int, int], dict[int, int]]:
         """For the texts of one group (as bit masks over ``texts``): the texts that may not come
         right after each one (``barred``) and the texts each one waits for (``waits``)."""
-        a = self.analysis
-        depends = a.depends
         bit = {p: 1 << k for k, p in enumerate(texts)}
         barred = {p: 0 for p in texts}
         waits = {p: 0 for p in texts}
+        if len(texts) < 2:
+            return barred, waits
+        a = self.analysis
+        depends = a.order(self.dead).depends
         for p in texts:
             for q in texts:
                 if self.rank[q] < self.rank[p] and q not in depends[p]:
@@ -315,18 +528,10 @@ class Settler:
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
                     if after not in left:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
-                    last_text = finish is not None and after == full
+                    if finish is not None and after == full:  # the last text: no node per way
+                        found = self.finish_all(node, p, left[done], finish, best, found)
+                        continue
                     for option in self.options(node, p, left[done]):
-                        if last_text:  # keep only the best per signature (no node per way)
-                            assert finish is not None
-                            states = self.acted(node.states, p, option)
-                            value, signature = finish(states)
-                            kept = best.get(signature)
-                            if kept is None or value > kept[0]:
-                                child = Node(states, (*node.path, (p, option)))
-                                best[signature] = (value, found, child)
-                            found += 1
-                            continue
                         child = self.step(node, p, option)
                         key = (after, mark, self.key(child.states, left[after]))
                         if key not in nxt:
@@ -340,13 +545,35 @@ class Settler:
         return list(merged.values())
 
 
+def _carries(s: State, hero: int, tag: int) -> bool:
+    """Whether Rogue can copy this HERO's tag in this view (it is there, with the tag)."""
+    row = s.tags[hero]
+    return row is not None and row[tag] > 0
+
+
+def _doubles(s: State, hero: int, tag: int) -> bool:
+    """Whether doubling this HERO's tag does something in this view (State.double)."""
+    row = s.tags[hero]
+    return (
+        row is not None
+        and row[tag] > 0
+        and row[MUTANT] > 0
+        and s.hand[hero].type == CardType.HERO
+        and (hero, tag) not in s.doubled
+    )
+
+
 def settle_all(
-    hand: Hand, analysis: Analysis, masks: Sequence[int], finish: Finish | None = None
+    hand: Hand,
+    analysis: Analysis,
+    masks: Sequence[int],
+    finish: Finish | None = None,
+    score: Callable[[State], int] | None = None,
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
     ``finish``, only the first way to the best value for each signature it gives."""
-    return Settler(hand, analysis, masks, finish).run()
+    return Settler(hand, analysis, masks, finish, score).run()
 
 
 @dataclass
@@ -401,10 +628,12 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
-            single = settle_all(hand, analysis, [mask], _finisher(hand, [mask], tests, valid))
+            score = hand.points if valid and not tests else None
+            finish = _finisher(hand, [mask], tests, valid)
+            single = settle_all(hand, analysis, [mask], finish, score)
             if not views:
                 plan.nodes = single
-            optimistic = max(hand.points(n.states[0]) for n in single) if valid else 0
+            optimistic = max(_value(hand, n, valid) for n in single)
         if valid:
             optimistic -= min(hand.selene_penalty(o.selene, blanked) for o in group)
         plan.bound = (optimistic, hand.draw_safe(blanked, valid), valid)
@@ -422,6 +651,13 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     options = {pos: option for pos, option in best.path if hand.hand[pos].tag_text is not None}
     order = tuple(pos for pos, _ in best.path)
     return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
+
+
+def _value(hand: Hand, node: Node, valid: bool) -> int:
+    """A way's points (0 in a hand that scores nothing), as its finish found them."""
+    if node.value is not None:
+        return node.value
+    return hand.points(node.states[0]) if valid else 0
 
 
 def _tests(group: list[Outcome]) -> list[tuple[int, int]]:
@@ -458,7 +694,7 @@ def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None
         plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
     best: Best | None = None
     for node in plan.nodes:
-        value = hand.points(node.states[0]) if plan.valid else 0
+        value = _value(hand, node, plan.valid)
         found: dict[tuple[int, int], Any] = {}
         for outcome in plan.group:
             if not _holds(hand, node, masks, outcome, found):

@@ -39,6 +39,10 @@ class HandCard(Protocol):
 # this position (``lines`` is None during the search, a list to explain into otherwise).
 Cond = Callable[["State", int], bool]
 Scorer = Callable[["State", int, "list[str] | None"], int]
+# A scorer's rise: at most how much the scorer of the card at this position can gain when one
+# more instance of this tag is added to any card in play (no card turning over). Every condition
+# asks for "at least" so much, so a tag more never takes a bonus away.
+Rise = Callable[["State", int, int], int]
 
 
 def tag_counts(tags: tuple[str, ...]) -> Row:
@@ -108,9 +112,9 @@ class State:
         other = State.__new__(State)
         other.hand = self.hand
         other.alive = self.alive
-        other.tags = list(self.tags)
-        other.powers = list(self.powers)
-        other.counts = list(self.counts)
+        other.tags = self.tags[:]
+        other.powers = self.powers[:]
+        other.counts = self.counts[:]
         other.types = self.types
         other.ids = self.ids
         other.transformed = self.transformed
@@ -146,7 +150,14 @@ class State:
         """Count one of a Mutant HERO's tags twice (Moira, Xavier Mansion): one more instance,
         however many texts say so. False when it does nothing (the HERO is blanked, has no Mutant
         or no such tag, or that tag is already counted twice)."""
-        if (hero, tag) in self.doubled or not self.is_mutant_hero(hero) or not self.has(hero, tag):
+        row = self.tags[hero]
+        if (
+            row is None
+            or not row[tag]
+            or not row[MUTANT]
+            or self.hand[hero].type != CardType.HERO
+            or (hero, tag) in self.doubled
+        ):
             return False
         self.doubled = self.doubled | {(hero, tag)}
         self.add(hero, tag)
