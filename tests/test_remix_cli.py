@@ -109,6 +109,7 @@ def test_bench_runs_and_prints_figures(capsys: pytest.CaptureFixture[str]) -> No
     assert "hands per second (CPU time, one core): median" in out
     assert "slowest random hand" in out and "worst constructed or reported hand" in out
     assert "reported slow 10 cards: the seven tag texts + Kang, Mystique, Hack In" in out
+    assert "climbed slow 10 cards: Cyclops, Jean Grey, Rogue" in out
     assert "verify: 5 stuffed 8-10 card hands, 0 pruned vs brute-force mismatches" in out
     # the hill-climb lists its slowest hands, each with its size and total
     climb = out.split("the 10 slowest (CPU, median of 3):\n")[1]

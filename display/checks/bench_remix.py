@@ -25,6 +25,7 @@ from games.remix import (
     score_hand,
 )
 from games.remix.hands import (
+    CLIMBED_SLOW_HANDS,
     HARD_CARDS,
     REPORTED_SLOW_HANDS,
     WORST_CASES,
@@ -120,7 +121,11 @@ def _named_hands(report: RemixReport, runs: int) -> None:
     """The constructed worst cases and the hands reported slow, each against its limit (the
     median of ``runs``, five for hands of up to 8 cards when ``runs`` is more than one)."""
     worst: dict[bool, float] = {}
-    for kind, named in (("worst case", WORST_CASES), ("reported slow", REPORTED_SLOW_HANDS)):
+    for kind, named in (
+        ("worst case", WORST_CASES),
+        ("reported slow", REPORTED_SLOW_HANDS),
+        ("climbed slow", CLIMBED_SLOW_HANDS),
+    ):
         for label, ids in named.items():
             spent, total = cpu_seconds(ids, 5 if len(ids) <= 8 and runs > 1 else runs)
             small = len(ids) <= 8
