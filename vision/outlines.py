@@ -26,6 +26,7 @@ from vision.name import (
     candidate_list,
     card_from,
     name_region,
+    patch_features,
     rectified,
     shortlist_by_signature,
 )
@@ -66,7 +67,7 @@ class _OutlineNamer:
         patch = rectified(self.photo.image, quad)
         by_features = self.votes.shortlist(
             quad * self.photo.scale, tuning.VOTE_SHORTLIST
-        ) + shortlist_by_index(patch, self.gallery, tuning.INDEX_SHORTLIST)
+        ) + shortlist_by_index(patch, self.gallery, tuning.INDEX_SHORTLIST, patch_features(patch))
         return by_features, by_features + shortlist_by_signature(
             patch, self.gallery, tuning.OUTLINE_SIGNATURE_SHORTLIST
         )
