@@ -22,7 +22,7 @@ import numpy as np
 import vision.tuning as tuning
 from vision.appearance import confidence_from_look, look_contradicts, look_patch, look_similarities
 from vision.detect import sharpness
-from vision.features import card_features, global_descriptor, hamming_at, run_members
+from vision.features import card_features, global_descriptor, hamming_at, repeat_runs, run_members
 from vision.find import Hypothesis, shortlist_by_index
 from vision.gallery import Gallery
 from vision.geometry import (
@@ -131,7 +131,7 @@ def positional_matches(
     lo = cell_end[entry_base + first_cell.ravel() - 1].ravel()
     lengths = cell_end[entry_base + last_cell.ravel()].ravel() - lo
     owner = np.tile(np.repeat(np.arange(len(points)), first_cell.shape[1]), len(refs))
-    ii = np.repeat(owner, lengths)
+    ii = repeat_runs(owner, lengths)
     jj = order.take(run_members(lo, lengths))
     # Positions as complex numbers: one 8-byte item per point, which numpy gathers several
     # times faster than 2-float rows; |d|^2 is d times its conjugate.
