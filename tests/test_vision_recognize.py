@@ -705,3 +705,24 @@ def test_runs_expand_to_their_members_in_order() -> None:
     lengths = np.array([3, 0, 1, 2], np.int64)
     assert run_members(starts, lengths).tolist() == [5, 6, 7, 9, 2, 3]
     assert run_members(starts[:0], lengths[:0]).tolist() == []
+
+
+def test_repeated_runs_match_numpy_repeat() -> None:
+    """Each candidate's query id is its run's value repeated (np.repeat, made by a running
+    sum): empty runs add nothing, values may fall as well as rise, and an empty run first or
+    last changes nothing."""
+    from vision.features import repeat_runs, run_members
+
+    values = np.array([4, 4, 1, 7, -2, 3], np.int64)
+    lengths = np.array([0, 2, 3, 0, 1, 0], np.int32)
+    assert repeat_runs(values, lengths).tolist() == [4, 4, 1, 1, 1, -2]
+    assert repeat_runs(values, lengths).dtype == np.int64
+    assert repeat_runs(values[:0], lengths[:0]).tolist() == []
+    assert repeat_runs(values, np.zeros(6, np.int32)).tolist() == []
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        runs = rng.integers(0, 4, 30)
+        firsts = rng.integers(0, 1000, 30)
+        assert np.array_equal(repeat_runs(firsts, runs), np.repeat(firsts, runs))
+        members = [i for a, n in zip(firsts, runs, strict=True) for i in range(a, a + n)]
+        assert run_members(firsts, runs).tolist() == members

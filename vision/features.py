@@ -262,20 +262,37 @@ class WordIndex:
         query_ids, word_ids = self.nearest_words(query, probes)
         first = self.starts[word_ids].astype(np.int64)
         lengths = self.starts[word_ids + 1] - first
-        return np.repeat(query_ids, lengths), run_members(first, lengths)
+        return repeat_runs(query_ids, lengths), run_members(first, lengths)
 
 
 def run_members(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Every index of the runs ``[start, start + length)``, run after run, as one int64 array.
-    One ``np.repeat`` (each run's start less the place the run begins in the output) plus the
-    output's own positions: numpy 1's repeat is the cost, a second one took ~0.5 ms more for a
-    naming's ~80,000 candidate pairs."""
+    """Every index of the runs ``[start, start + length)``, run after run, as one int64 array."""
+    return _runs(starts, lengths, 1)
+
+
+def repeat_runs(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``np.repeat(values, lengths)`` of integers, as one int64 array."""
+    return _runs(values, lengths, 0)
+
+
+def _runs(first: np.ndarray, lengths: np.ndarray, step: int) -> np.ndarray:
+    """Runs of ``lengths``, each from its ``first`` value on, ``step`` apart within a run, made
+    by one running sum: each run's first place holds the jump from the end of the run before,
+    every other place ``step``. ``np.repeat`` was the cost of a photo's find and of every
+    naming: for the ~12,000 runs (480,000 candidates) of a photo's find it took 1.3 ms on
+    numpy 1.24 and 0.2 ms on numpy 2; a run of members took 2.4 ms / 1.4 ms by a repeat plus a
+    range, 0.5 ms / 0.4 ms this way."""
     lengths = lengths.astype(np.int64, copy=False)
-    members = np.repeat(
-        starts.astype(np.int64, copy=False) - (np.cumsum(lengths) - lengths), lengths
-    )
-    members += np.arange(len(members))
-    return members
+    first = first.astype(np.int64, copy=False)
+    if not lengths.all():  # runs of no length would share their place with the next run
+        keep = lengths > 0
+        first, lengths = first[keep], lengths[keep]
+    if len(lengths) == 0:
+        return np.zeros(0, np.int64)
+    out = np.full(int(lengths.sum()), step, np.int64)
+    out[0] = first[0]
+    out[np.cumsum(lengths[:-1])] = first[1:] - first[:-1] - step * (lengths[:-1] - 1)
+    return np.cumsum(out, out=out)
 
 
 def global_descriptor(card: np.ndarray) -> np.ndarray:

@@ -245,13 +245,21 @@ def on_picture(corners: np.ndarray, w: int, h: int) -> bool:
     return area >= tuning.MIN_CARD_AREA
 
 
-def shortlist_by_index(patch: np.ndarray, gallery: Gallery, k: int) -> list[int]:
+def shortlist_by_index(
+    patch: np.ndarray,
+    gallery: Gallery,
+    k: int,
+    features: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[int]:
     """The references most voted for by the patch's own features, looked up in the word index
     (whichever way up the patch is: features do not care). For outlines in places the photo's
-    features missed: a small or blurred card has few features in the whole-photo budget."""
+    features missed: a small or blurred card has few features in the whole-photo budget.
+    ``features``: the patch's, when already made (its ORB pass at the patch budget)."""
     if len(gallery) == 0:
         return []
-    _, descriptors = card_features(patch, tuning.PATCH_FEATURES)
+    _, descriptors = (
+        features if features is not None else card_features(patch, tuning.PATCH_FEATURES)
+    )
     return shortlist_by_descriptors(descriptors, gallery, k)
 
 
