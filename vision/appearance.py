@@ -121,11 +121,11 @@ def look_disowns(
 
 
 def shares_layout(card: Card) -> bool:
-    """Did another name line up nearly as many inliers as the card's own name (at least
-    ``LOOK_SHARED_RIVAL_SHARE``)? Then what the features saw is mostly what the two share - a
-    cycle's frame and word-for-word rules text - and the name rests on the art, which only the
-    look can judge (a card that is not enrolled, sharing the rules text of two enrolled ones,
-    was named at 77 inliers against 61)."""
+    """Did another name line up most of the inliers the card's own name did (at least
+    ``LOOK_SHARED_RIVAL_SHARE`` of them)? Then what the features saw is mostly what the two
+    share - a cycle's frame and word-for-word rules text - and the name rests on the art, which
+    only the look can judge (cards that are not enrolled, sharing the rules text of enrolled
+    ones, were named at 77 inliers against 61 and at 67 against 45)."""
     return card.rival_inliers >= tuning.LOOK_SHARED_RIVAL_SHARE * card.inliers
 
 

@@ -275,10 +275,13 @@ LOOK_MIN_VISIBLE_CELLS = 4
 HAND_MIN_IOU = 0.05
 # ... and when another name lined up at least this share of the name's inliers (shared rules
 # text and frame), the look must be at least this close. Right names reached a share of 0.69
-# at most (seed-2026 benchmark and held-out split, both stacks), not-enrolled cards named as
-# their cycle 0.69-0.83; the one of those the last word missed scored 0.48 (right names:
-# 0.8+). A share of 0.5 loses a real card under exposure x1.5 (share 0.57, look 0.52).
-LOOK_SHARED_RIVAL_SHARE = 0.75  # the rival's share of inliers that makes the look decide
+# at most (seed-2026 benchmark and held-out split, both stacks; their looks 0.8+), not-enrolled
+# cards named as their cycle 0.66-0.83 with looks 0.16-0.64. Strangers family seed 2027: an
+# Enduring Courage (not enrolled) was named Enduring Vitality at share 0.67, look 0.57 (its
+# death paragraph and type line sit where Vitality's do; 0.75 let it through). A share of 0.5
+# loses a real card under exposure x1.5 (share 0.57, look 0.52). Lower: real cards under odd
+# light need a close look; higher: cycle-mates named.
+LOOK_SHARED_RIVAL_SHARE = 0.6  # the rival's share of inliers that makes the look decide
 LOOK_SHARED_MIN_CELLS_SIMILARITY = 0.7  # how close the look must then be (lower: cycles named)
 
 # -- outlines: card-shaped loops in colour edges (detect.find_card_quads) --------------------------
