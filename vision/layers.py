@@ -37,6 +37,7 @@ from vision.name import (
 )
 from vision.photo import Photo
 from vision.photometry import stretch
+from vision.plane import card_sized, consensus_plane
 from vision.result import Card, UnknownCard
 from vision.timing import part
 from vision.unknown import reason_for
@@ -220,11 +221,14 @@ def name_visible_parts(
     that shows (at least ``LAYER_MIN_SHOWN`` of it). Returns the named cards, with those named
     so added; the weak fits left as they were; and the cards under named cards that are still
     not named but whose part that shows holds a card's features (``LAYER_MIN_SHOWN_VOTERS``
-    votes for one name no named card has): reported unknown with that part as ``visible``,
-    not left for a named neighbour to explain away."""
+    votes for one name no named card has) and that is card-sized on the named cards' table
+    plane: reported unknown with that part as ``visible``, not left for a named neighbour to
+    explain away. (A chance fit over two cards and the gap between them can collect a card's
+    worth of votes there, but it is not the size of the cards of its hand.)"""
     named = list(cards)
     still_weak: list[tuple[np.ndarray, Naming]] = []
     unknown: list[UnknownCard] = []
+    plane = consensus_plane(cards)
     with part("name"):
         for corners, naming in weak:
             shown = _shown_part(photo, gallery, votes, corners, naming, named)
@@ -239,7 +243,8 @@ def name_visible_parts(
             still_weak.append((corners, naming))
             others = {c.name for c in named}
             own = _most_votes(_shown_voters(votes, corners, mask, photo.scale), gallery, others)
-            if found is not None and own >= tuning.LAYER_MIN_SHOWN_VOTERS:
+            hand_sized = plane is None or card_sized(corners, plane)
+            if found is not None and own >= tuning.LAYER_MIN_SHOWN_VOTERS and hand_sized:
                 scores = found.scores if found.inliers >= naming.inliers else naming.scores
                 unknown.append(
                     UnknownCard(
