@@ -370,10 +370,12 @@ def test_a_name_resting_on_shared_rules_text_needs_the_look_to_confirm_it() -> N
 def test_a_cycle_mate_lined_up_two_thirds_by_its_rival_is_not_named() -> None:
     """A card that is not enrolled shares its cycle's frame, title bar and rules text with an
     enrolled card, and a second enrolled card of the cycle shares only part of that text (its
-    first rules line differs): the rival lines up about two thirds of the name's inliers and
-    the look, closer to the name than to any other but not close, let it through as a name
-    (the strangers family, seed 2027: an Enduring Courage named Enduring Vitality, share 0.67,
-    look 0.57). It is reported unknown; the enrolled card in the same place is still named."""
+    title and first rules line differ): the rival lines up about two thirds of the name's
+    inliers, and the look, closer to the name than to any other but not close, let it through
+    as a name (the strangers family, seed 2027: an Enduring Courage named Enduring Vitality,
+    share 0.67, look 0.57). Above a 60 % share the look must confirm the name; the enrolled
+    card itself still passes. The inlier counts are given, not fitted: how many inliers a
+    rival lines up on a generated scene differs between OpenCV builds."""
     names = [f"Look {i:02d}" for i in range(48)]
     g = Gallery()
     for name in names:
@@ -391,23 +393,20 @@ def test_a_cycle_mate_lined_up_two_thirds_by_its_rival_is_not_named() -> None:
     rival[278:315] = own[278:315]  # ... and first rules line
     g.enroll("Cycle One", with_art_of("Art One"))
     g.enroll("Cycle Two", rival)
-    others = [render_card_face(name, 0) for name in names[:3]]
-    cases: list[tuple[np.ndarray, str | None]] = [
-        (with_art_of("Art Three"), None),  # the cycle-mate nobody enrolled
-        (with_art_of("Art One"), "Cycle One"),
-    ]
-    for card, expected in cases:
-        scene = compose_scene([*others, card], np.random.default_rng(1), difficulty="easy")
-        result = identify(scene.image, g)
-        where = next(c for c in scene.cards if c.index == 3).corners
-        named = [c for c in result.cards if quad_iou(c.corners, where) > 0.5]
-        assert [c.name for c in named] == ([] if expected is None else [expected])
-        reports = [u for u in result.unknown if quad_iou(u.corners, where) > 0.5]
-        if expected is None:  # reported, its cycle-mate's name first in the pick-list
-            assert len(reports) == 1 and reports[0].candidates[0].name == "Cycle One"
-        else:
-            assert reports == []
-        assert sorted(c.name for c in result.cards) == sorted(names[:3] + [c.name for c in named])
+    h, w = cycle.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+    def kept(image: np.ndarray, inliers: int, rival_inliers: int) -> bool:
+        card = Card("Cycle One", 0.74, corners, inliers=inliers, rival_inliers=rival_inliers)
+        named, unknown = last_word(image, g, [card], [])
+        assert len(named) + len(unknown) == 1
+        return bool(named)
+
+    stranger = with_art_of("Art Three")
+    assert shares_layout(Card("Cycle One", 0.74, corners, inliers=67, rival_inliers=45))
+    assert not kept(stranger, 67, 45)  # share 0.67: the look decides, and disowns it
+    assert kept(stranger, 67, 20)  # share 0.3: closer to Cycle One than to any other name
+    assert kept(with_art_of("Art One"), 67, 45)  # the enrolled card itself is confirmed
 
 
 @pytest.mark.parametrize("key", ["descriptors", "owner", "looks", "word_order"])
