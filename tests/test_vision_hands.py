@@ -13,6 +13,7 @@ import pytest
 
 from display.cli import CliError
 from display.commands import bench as bench_commands
+from tests.galleries import generated_gallery
 from vision import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, identify
 from vision.gallery import Gallery
 from vision.geometry import inside, quad_iou
@@ -27,10 +28,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 @pytest.fixture(scope="module")
 def gallery() -> Gallery:
-    g = Gallery()
-    for name in NAMES:
-        g.enroll(name, render_card_face(name, 0), source="generated")
-    return g
+    return generated_gallery(NAMES)
 
 
 def test_a_fan_reads_left_to_right_along_its_arc_however_it_lies() -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import vision.tuning as tuning
+from tests.galleries import generated_gallery
 from vision import identify
 from vision.features import photo_features
 from vision.find import Votes, find_hypotheses
@@ -25,10 +26,7 @@ NAMES = [f"Card {i:02d}" for i in range(16)]
 
 @pytest.fixture(scope="module")
 def gallery() -> Gallery:
-    g = Gallery()
-    for name in NAMES:
-        g.enroll(name, render_card_face(name, 0), source="generated")
-    return g
+    return generated_gallery(NAMES)
 
 
 def box(x: float, y: float, w: float = 100.0, h: float = 140.0) -> np.ndarray:

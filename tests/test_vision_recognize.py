@@ -15,6 +15,7 @@ import pytest
 
 import vision.relook as relook
 import vision.tuning as tuning
+from tests.galleries import generated_gallery
 from vision import (
     ACCEPT_CONFIDENCE,
     REASON_NOT_IN_GALLERY,
@@ -46,10 +47,7 @@ NAMES = [f"Card {i:02d}" for i in range(16)]
 
 @pytest.fixture(scope="module")
 def gallery() -> Gallery:
-    g = Gallery()
-    for name in NAMES:
-        g.enroll(name, render_card_face(name, 0), source="generated")
-    return g
+    return generated_gallery(NAMES)
 
 
 def _match(result: Identification, corners: np.ndarray):
