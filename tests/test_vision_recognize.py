@@ -328,41 +328,56 @@ def test_look_disowns_a_name_the_card_does_not_look_like() -> None:
     assert not look_disowns(card, small, names[3])
 
 
+def cycle_card(art: str) -> np.ndarray:
+    """A card of one cycle: the frame, title and rules text of a generated "Cycle" face, with
+    the art of the generated face named ``art``."""
+    card = render_card_face("Cycle", 0)
+    card[58:278, 14:322] = render_card_face(art, 0)[58:278, 14:322]  # the art box
+    return card
+
+
+def cycle_gallery(rival: np.ndarray) -> Gallery:
+    """48 generated cards, "Cycle One" (the cycle with "Art One") and "Cycle Two" (``rival``)."""
+    g = Gallery()
+    for name in (f"Look {i:02d}" for i in range(48)):
+        g.enroll(name, render_card_face(name, 0))
+    g.enroll("Cycle One", cycle_card("Art One"))
+    g.enroll("Cycle Two", rival)
+    return g
+
+
+def named_cycle_card(confidence: float, inliers: int, rival_inliers: int) -> Card:
+    """A "Cycle One" fit over a whole card image, with the given counts."""
+    h, w = render_card_face("Cycle", 0).shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return Card("Cycle One", confidence, corners, inliers=inliers, rival_inliers=rival_inliers)
+
+
+def kept_by_last_word(g: Gallery, image: np.ndarray, card: Card) -> bool:
+    """Does the last word keep ``card``'s name for ``image`` (else it reports it unknown)?"""
+    named, unknown = last_word(image, g, [card], [])
+    assert len(named) + len(unknown) == 1
+    return bool(named)
+
+
 def test_a_name_resting_on_shared_rules_text_needs_the_look_to_confirm_it() -> None:
     """A cycle: two enrolled cards with the same frame and rules text and different art. A
     third card of the cycle, not enrolled, lines up the shared text with both names (many
     inliers, a close rival), so only its art can tell, and the look must confirm the name."""
-    names = [f"Look {i:02d}" for i in range(48)]
-    g = Gallery()
-    for name in names:
-        g.enroll(name, render_card_face(name, 0))
-    cycle = render_card_face("Cycle", 0)
-
-    def with_art_of(donor: str) -> np.ndarray:
-        card = cycle.copy()
-        card[58:278, 14:322] = render_card_face(donor, 0)[58:278, 14:322]  # the art box
-        return card
-
-    g.enroll("Cycle One", with_art_of("Art One"))
-    g.enroll("Cycle Two", with_art_of("Art Two"))
-    h, w = cycle.shape[:2]
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    g = cycle_gallery(cycle_card("Art Two"))
 
     def kept(image: np.ndarray, inliers: int, rival: int) -> bool:
-        card = Card("Cycle One", 0.6, corners, inliers=inliers, rival_inliers=rival)
-        named, unknown = last_word(image, g, [card], [])
-        assert len(named) + len(unknown) == 1
-        return bool(named)
+        return kept_by_last_word(g, image, named_cycle_card(0.6, inliers, rival))
 
-    assert shares_layout(Card("Cycle One", 0.6, corners, inliers=77, rival_inliers=61))
-    assert not shares_layout(Card("Cycle One", 1.0, corners, inliers=120, rival_inliers=20))
-    stranger = with_art_of("Art Three")
+    assert shares_layout(named_cycle_card(0.6, 77, 61))
+    assert not shares_layout(named_cycle_card(1.0, 120, 20))
+    stranger = cycle_card("Art Three")
     # Its look is closer to "Cycle One" than to any other name: with a weak rival it passes ...
     assert kept(stranger, 120, 20)
     # ... but a close rival says the features saw only the shared text: it is disowned.
     assert not kept(stranger, 77, 61)
-    assert kept(with_art_of("Art One"), 77, 61)  # the enrolled card itself is confirmed
-    assert kept(cv2.GaussianBlur(with_art_of("Art One"), (0, 0), 2.0), 77, 61)
+    assert kept(cycle_card("Art One"), 77, 61)  # the enrolled card itself is confirmed
+    assert kept(cv2.GaussianBlur(cycle_card("Art One"), (0, 0), 2.0), 77, 61)
 
 
 def test_a_cycle_mate_lined_up_two_thirds_by_its_rival_is_not_named() -> None:
@@ -374,37 +389,20 @@ def test_a_cycle_mate_lined_up_two_thirds_by_its_rival_is_not_named() -> None:
     share 0.67, look 0.57). Above a 60 % share the look must confirm the name; the enrolled
     card itself still passes. The inlier counts are given, not fitted: how many inliers a
     rival lines up on a generated scene differs between OpenCV builds."""
-    names = [f"Look {i:02d}" for i in range(48)]
-    g = Gallery()
-    for name in names:
-        g.enroll(name, render_card_face(name, 0))
-    cycle = render_card_face("Cycle", 0)
-
-    def with_art_of(donor: str) -> np.ndarray:
-        card = cycle.copy()
-        card[58:278, 14:322] = render_card_face(donor, 0)[58:278, 14:322]  # the art box
-        return card
-
-    rival = with_art_of("Art Two")
+    rival = cycle_card("Art Two")
     own = render_card_face("Cycle Two", 0)
     rival[:58] = own[:58]  # its own title bar ...
     rival[278:315] = own[278:315]  # ... and first rules line
-    g.enroll("Cycle One", with_art_of("Art One"))
-    g.enroll("Cycle Two", rival)
-    h, w = cycle.shape[:2]
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    g = cycle_gallery(rival)
 
     def kept(image: np.ndarray, inliers: int, rival_inliers: int) -> bool:
-        card = Card("Cycle One", 0.74, corners, inliers=inliers, rival_inliers=rival_inliers)
-        named, unknown = last_word(image, g, [card], [])
-        assert len(named) + len(unknown) == 1
-        return bool(named)
+        return kept_by_last_word(g, image, named_cycle_card(0.74, inliers, rival_inliers))
 
-    stranger = with_art_of("Art Three")
-    assert shares_layout(Card("Cycle One", 0.74, corners, inliers=67, rival_inliers=45))
+    stranger = cycle_card("Art Three")
+    assert shares_layout(named_cycle_card(0.74, 67, 45))
     assert not kept(stranger, 67, 45)  # share 0.67: the look decides, and disowns it
     assert kept(stranger, 67, 20)  # share 0.3: closer to Cycle One than to any other name
-    assert kept(with_art_of("Art One"), 67, 45)  # the enrolled card itself is confirmed
+    assert kept(cycle_card("Art One"), 67, 45)  # the enrolled card itself is confirmed
 
 
 @pytest.mark.parametrize("key", ["descriptors", "owner", "looks", "word_order"])
