@@ -270,6 +270,7 @@ class BlankOthers:
     one: bool  # one target of the owner's choice, or every card of the types
     unless: CompiledCondition | None
     subtract_power: bool
+    why: str = ""  # the reason a card it blanks gives ("blanked by Selene")
 
     def targets(self, s: State, pos: int) -> list[int]:
         if self.unless is not None and self.unless.test(s, pos):
@@ -374,6 +375,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
                 one=effect["target"] == "one",
                 unless=unless_cond,
                 subtract_power=bool(effect.get("subtract_power", False)),
+                why=f"blanked by {card.name}",
             )
             if unless_cond is not None:
                 out.blank_reads |= unless_cond.reads | unless_cond.seen

@@ -63,6 +63,9 @@ class PreparedHand(Hand):
         super().__init__(cards, loki_draw, _compiled(catalogue))
         self.best_value = 0  # the total the last search found (Loki's known draw included)
         self._analysis: Analysis | None = None
+        # the last settled choices, kept for one reuse: the search settles the plain choices
+        # it reports, and explaining them would settle them again
+        self._kept: tuple[Choices, Outcome, State] | None = None
 
     @property
     def analysis(self) -> Analysis:
@@ -95,17 +98,21 @@ class PreparedHand(Hand):
     def settled(self, choices: Choices) -> tuple[Outcome, State]:
         """How the blanking ends for fixed choices, and the tags of the cards left (a state of
         its own: the caller may change it)."""
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[0] is choices:
+            return kept[1], kept[2]
         views: dict[int, State] = {}
         outcome = self.replay(choices, views)
         mask = self.full & ~outcome.blanked
         s = views.get(mask)
         if s is None:
-            return outcome, self.settle(mask, choices.options, choices.order)
+            s = self.settle(mask, choices.options, choices.order)
         return outcome, s
 
     def value_of(self, choices: Choices) -> tuple[int, int, bool]:
         """(the value before Loki's draw, the cards blanked, valid) for fixed choices."""
         outcome, s = self.settled(choices)
+        self._kept = (choices, outcome, s)  # only read: as good as new for one more use
         if not self.valid(s):
             return 0, outcome.blanked, False
         value = self.points(s) - self.selene_penalty(outcome.selene, outcome.blanked)

@@ -623,8 +623,9 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
         plan = Ending(index, blanked, group, mask, valid, views)
         texts = any(mask >> p & 1 for p in hand.texts)
         if analysis is None or not (views or valid and texts):
-            plan.nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
-            optimistic = hand.points(plan.nodes[0].states[0]) if valid else 0
+            s = hand.base_state(mask)  # nothing to choose: its one way, valued once
+            optimistic = hand.points(s) if valid else 0
+            plan.nodes = [Node((s,), (), optimistic)]
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
