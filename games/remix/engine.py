@@ -90,6 +90,11 @@ class PreparedHand(Hand):
         else:
             choices = Choices(choices.options, choices.blanking, None)
         self.best_value = value - self.draw_cost(outcome.blanked, valid)
+        if not self.texts:
+            # no tag text: the cards left keep their base state, and replaying the script
+            # would end as the search's ending did (each blanking text sees the base state)
+            final = self.base_state(self.full & ~outcome.blanked).copy()
+            self._kept = (choices, outcome, final)
         return choices
 
     def replay(self, choices: Choices, views: dict[int, State] | None = None) -> Outcome:
