@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from games.remix.analysis import Analysis
-from games.remix.blanking import Outcome, replay
+from games.remix.blanking import Outcome, explore, replay
 from games.remix.brute import brute_force_best, brute_force_worlds
 from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
@@ -82,7 +82,10 @@ class PreparedHand(Hand):
         """The owner's best choices (maximum total before Loki's draw; on a tie, the ending where
         the draw cannot subtract, then a valid hand). The order of the tag texts is kept only
         when the rulings' order would score less with the same options."""
-        choices, value, outcome, valid = search(self, self.analysis if self.texts else None)
+        if self.texts:
+            choices, value, outcome, valid = search(self, self.analysis)
+        else:
+            choices, value, outcome, valid = self._search_without_texts()
         if choices.order is not None and len(choices.order) > 1:
             plain = Choices(choices.options, choices.blanking, None)
             if self.value_of(plain) == (value, outcome.blanked, valid):
@@ -96,6 +99,29 @@ class PreparedHand(Hand):
             final = self.base_state(self.full & ~outcome.blanked).copy()
             self._kept = (choices, outcome, final)
         return choices
+
+    def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
+        """The search for a hand without tag texts (half the hands dealt): nothing to choose
+        but the blanking, and each way the blanking ends is worth the points of its base
+        state. The best key wins (value, the draw cannot subtract, valid); on a tie the
+        ending found first of the set of blanked cards found first, as
+        :func:`games.remix.search.search` decides."""
+        endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
+        for outcome in explore(self, set()):
+            endings.setdefault(outcome.blanked, []).append(outcome)
+        best: tuple[tuple[int, bool, bool], Outcome] | None = None
+        for blanked, group in endings.items():
+            s = self.base_state(self.full & ~blanked)
+            valid = self.valid(s)
+            points = self.points(s) if valid else 0
+            safe = self.draw_safe(blanked, valid)
+            for outcome in group:
+                value = points - self.selene_penalty(outcome.selene, blanked) if valid else 0
+                if best is None or (value, safe, valid) > best[0]:
+                    best = ((value, safe, valid), outcome)
+        assert best is not None
+        (value, _, valid), outcome = best
+        return Choices({}, outcome.script, None), value, outcome, valid
 
     def replay(self, choices: Choices, views: dict[int, State] | None = None) -> Outcome:
         return replay(self, choices.options, choices.order, choices.blanking, views)
