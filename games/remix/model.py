@@ -110,24 +110,27 @@ class Hand:
         if found is not None:
             return found
         hand = self.hand
-        alive = tuple([i for i in range(self.n) if mask >> i & 1])
         magneto = bool(mask & self._magneto_bits)
         hack_in = bool(mask & self._hacker_bits)
         rows = self._counted.get((magneto, hack_in))
         if rows is None:
             rows = [counted(c.printed, magneto, hack_in) for c in hand]
             self._counted[(magneto, hack_in)] = rows
+        members: list[int] = []
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         tags: list[tuple[int, ...] | None] = [None] * self.n
         counts = [0] * len(TAGS)
-        for i in alive:
-            c = hand[i]
-            types[c.type] = types.get(c.type, 0) + 1
-            ids[c.id] = i
-            tags[i] = rows[i]
-            for t, k in c.printed_pairs:
-                counts[t] += k
+        for i, c in enumerate(hand):
+            if mask >> i & 1:
+                members.append(i)
+                kind = c.type
+                types[kind] = types.get(kind, 0) + 1
+                ids[c.id] = i
+                tags[i] = rows[i]
+                for t, k in c.printed_pairs:
+                    counts[t] += k
+        alive = tuple(members)
         if magneto or hack_in:  # the counted rows differ from the printed ones: sum them
             columns = zip(*(rows[i] for i in alive), strict=True)
             counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
