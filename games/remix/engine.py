@@ -82,23 +82,43 @@ class PreparedHand(Hand):
         """The owner's best choices (maximum total before Loki's draw; on a tie, the ending where
         the draw cannot subtract, then a valid hand). The order of the tag texts is kept only
         when the rulings' order would score less with the same options."""
-        if self.texts:
-            choices, value, outcome, valid = search(self, self.analysis)
-        else:
+        if not self.texts:
             choices, value, outcome, valid = self._search_without_texts()
+            # no tag text: the cards left keep their base state, and replaying the script
+            # would end as the search's ending did (each blanking text sees the base state)
+            final = self.base_state(self.full & ~outcome.blanked)
+            self._kept = (choices, outcome, final.copy())
+            self.best_value = value - self.draw_cost(outcome.blanked, valid)
+            return choices
+        choices, value, outcome, valid, final = search(self, self.analysis)
+        path = choices.order or ()  # every text the search let act, in the order they acted
         if choices.order is not None and len(choices.order) > 1:
             plain = Choices(choices.options, choices.blanking, None)
             if self.value_of(plain) == (value, outcome.blanked, valid):
-                choices = plain
+                choices = plain  # value_of kept what explaining it needs
         else:
             choices = Choices(choices.options, choices.blanking, None)
         self.best_value = value - self.draw_cost(outcome.blanked, valid)
-        if not self.texts:
-            # no tag text: the cards left keep their base state, and replaying the script
-            # would end as the search's ending did (each blanking text sees the base state)
-            final = self.base_state(self.full & ~outcome.blanked).copy()
-            self._kept = (choices, outcome, final)
+        if self._kept is None or self._kept[0] is not choices:
+            self._keep_searched(choices, outcome, final, path)
         return choices
+
+    def _keep_searched(
+        self, choices: Choices, outcome: Outcome, final: State, path: tuple[int, ...]
+    ) -> None:
+        """Keep the search's own ending and state for explaining ``choices`` when replaying
+        them would give the same: no text was left out of the search as inert (a replay lets
+        it act), and the texts of the cards left act in the order the search let them act
+        (with the search's order, a replay's views of the sensitive blanking texts are the
+        search's views, so their results and the ending are the same too)."""
+        if self.analysis.inert:
+            return
+        mask = self.full & ~outcome.blanked
+        acted = [p for p in path if mask >> p & 1]
+        if choices.order is None and len(path) > 1:
+            return  # the rulings' order replaces the search's: the views may differ
+        if acted == self.sequence(mask, choices.order):
+            self._kept = (choices, outcome, final.copy())
 
     def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
         """The search for a hand without tag texts (half the hands dealt): nothing to choose

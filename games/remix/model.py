@@ -172,7 +172,8 @@ class Hand:
                 if gain.cond.test(s, pos):
                     for t in gain.tags:
                         s.add(pos, t)
-        self.checkpoint(s)
+        if self._tag_turners:  # without a card whose condition reads tags nothing can turn
+            self.checkpoint(s)
 
     def sequence(self, mask: int, order: Sequence[int] | None) -> list[int]:
         """The tag texts of the cards in ``mask`` in the order they act: ``order`` first, the
