@@ -255,13 +255,14 @@ def _penalty(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
 class SelfBlank:
     unless: bool  # True: "blanked unless COND"; False: "blanked if COND"
     cond: CompiledCondition
+    text: str = field(init=False)  # the reason it gives when it blanks itself
+
+    def __post_init__(self) -> None:
+        how = "unless with" if self.unless else "if the hand has"
+        self.text = f"blanked {how} {self.cond.text}"
 
     def blanks_itself(self, s: State, pos: int) -> bool:
         return self.cond.test(s, pos) != self.unless
-
-    @property
-    def text(self) -> str:
-        return f"blanked {'unless with' if self.unless else 'if the hand has'} {self.cond.text}"
 
 
 @dataclass
