@@ -26,7 +26,7 @@ from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
 from games.remix.state import Cond, Rise, Scorer, State, tag_counts
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class CompiledCondition:
     test: Cond
     text: str
@@ -251,7 +251,7 @@ def _penalty(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
     return score
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class SelfBlank:
     unless: bool  # True: "blanked unless COND"; False: "blanked if COND"
     cond: CompiledCondition
@@ -265,7 +265,7 @@ class SelfBlank:
         return self.cond.test(s, pos) != self.unless
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class BlankOthers:
     types: frozenset[str]
     one: bool  # one target of the owner's choice, or every card of the types
@@ -279,13 +279,13 @@ class BlankOthers:
         return [j for j in s.alive if j != pos and s.hand[j].type in self.types]
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class Gain:
     tags: tuple[int, ...]
     cond: CompiledCondition
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class CompiledCard:
     """A catalogue card prepared for fast scoring."""
 
