@@ -1,0 +1,63 @@
+"""A Mixtape laid by the rulebook (each Track card overlapping the bottom of the one above it,
+sides aligned in two columns): the generated tape (vision.synth_hands.compose_tape), the
+recogniser on it and the columns read top to bottom."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.geometry import quad_area
+from vision.layout import two_columns
+from vision.synth import render_card_face
+from vision.synth_hands import TAPE_COVER, TAPE_RULE_COVER, compose_tape
+
+NAMES = [f"EX{i:02d}" for i in range(1, 25)]
+
+
+def _covered_share(upper: np.ndarray, lower: np.ndarray) -> float:
+    shared, _ = cv2.intersectConvexConvex(upper.astype(np.float32), lower.astype(np.float32))
+    return float(shared) / quad_area(upper)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_tape_is_two_columns_each_card_over_the_bottom_of_the_one_above(seed: int) -> None:
+    a = [render_card_face(n) for n in NAMES[:4]]
+    b = [render_card_face(n) for n in NAMES[4:7]]
+    scene = compose_tape(a, b, np.random.default_rng(seed), table="felt")
+    assert [c.index for c in scene.cards] == list(range(7))
+    left, right = scene.cards[:4], scene.cards[4:]
+    for column in (left, right):
+        for upper, lower in zip(column, column[1:], strict=False):
+            share = _covered_share(upper.corners, lower.corners)
+            # the rule's overlap up to a tight tuck, give or take the hand's slack
+            assert TAPE_COVER[0] - 0.05 < share < TAPE_COVER[1] + 0.05
+            assert lower.center[1] > upper.center[1]  # each new card below the one above
+            # sides aligned: the lower card's left edge, across the column, within a few % of
+            # a card's width of the upper one's
+            top = upper.corners[1] - upper.corners[0]
+            width = float(np.linalg.norm(top))
+            astray = float((lower.corners[0] - upper.corners[0]) @ top) / width
+            assert abs(astray) < 0.08 * width
+    # the columns lie apart: no card of Trk A touches one of Trk B
+    for x in left:
+        for y in right:
+            assert _covered_share(x.corners, y.corners) == 0.0
+    # the layout helper reads the true tape back as laid, the covered card being the upper one
+    shuffled = [scene.cards[i] for i in (5, 2, 0, 6, 3, 1, 4)]
+    got_a, got_b = two_columns(shuffled)
+    assert [c.index for c in got_a] == [0, 1, 2, 3]
+    assert [c.index for c in got_b] == [4, 5, 6]
+
+
+def test_the_rule_overlap_is_the_marker_line_of_our_faces() -> None:
+    # The stat box in a generated face's bottom-right corner stands in for the player count
+    # marker: a card laid by the rule puts its top edge on that box's top line.
+    face = render_card_face("EX01").astype(int)
+    line = face.shape[0] - round(TAPE_RULE_COVER * face.shape[0])
+    column = face.shape[1] - 30  # inside the stat box
+    box = face[line + 2, column]
+    assert np.abs(face[line : line + 20, column] - box).max() <= 2  # the box from the line down
+    assert np.abs(face[line - 3, column] - box).max() > 10  # the frame just above it
+    assert TAPE_COVER[0] == TAPE_RULE_COVER
