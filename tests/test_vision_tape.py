@@ -10,11 +10,15 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.galleries import generated_gallery
+from vision import identify
 from vision.bench.families import FAMILIES, KNOWN_FAMILIES
-from vision.geometry import quad_area
+from vision.geometry import quad_area, quad_iou
 from vision.layout import two_columns
+from vision.result import Card
 from vision.synth import render_card_face
-from vision.synth_hands import TAPE_COVER, TAPE_RULE_COVER, compose_tape
+from vision.synth_hands import TAPE_COVER, TAPE_RULE_COVER, compose_hand, compose_tape
+from vision.tape import column_step, in_columns
 
 NAMES = [f"EX{i:02d}" for i in range(1, 25)]
 
@@ -81,3 +85,33 @@ def test_bench_tape_family_scores_the_cards_and_the_columns(
     assert re.search(r"tape: both columns read as laid .* in [01] of 1 photos", out)
     # the issue's families, 'all', leave the tape out (their figures stay comparable)
     assert "tape" not in FAMILIES and "tape" in KNOWN_FAMILIES
+
+
+def test_a_tapes_columns_are_not_a_fan_and_a_fan_is_not_a_tape() -> None:
+    a = [render_card_face(n) for n in NAMES[:4]]
+    b = [render_card_face(n) for n in NAMES[4:8]]
+    tape = compose_tape(a, b, np.random.default_rng(2), table="felt")
+    cards = [Card(f"c{s.index}", 1.0, s.corners) for s in tape.cards]
+    steps = [column_step(u.corners, w.corners) for u, w in zip(cards, cards[1:], strict=False)]
+    # down each column one step of 0.55-0.92 card heights; none from Trk A's bottom to Trk B
+    assert all(s is not None and 0.5 < s < 0.95 for s in steps[:3] + steps[4:])
+    assert steps[3] is None
+    assert in_columns(cards) and in_columns(cards[:2]) and not in_columns([cards[0], cards[4]])
+    fan = compose_hand(a + b, np.random.default_rng(2), layout="fan", table="felt")
+    assert not in_columns([Card(f"c{s.index}", 1.0, s.corners) for s in fan.cards])
+
+
+def test_a_tape_is_read_card_by_card_with_no_box_off_its_cards() -> None:
+    # (The fan-gap guard itself: bench tape family seed 2028's first photo, where a tape's
+    # columns read across passed for a fan and 13 "unknown card" boxes crossed it.)
+    gallery = generated_gallery(NAMES)
+    a = [render_card_face(n) for n in NAMES[:4]]
+    b = [render_card_face(n) for n in NAMES[4:8]]
+    tape = compose_tape(a, b, np.random.default_rng(2), table="felt")
+    result = identify(tape.image, gallery)
+    truth = {NAMES[s.index]: s.corners for s in tape.cards}
+    for card in result.cards:
+        assert card.name in truth and quad_iou(card.corners, truth[card.name]) > 0.7
+    for report in result.unknown:  # each unknown box lies on a card of the tape
+        assert any(quad_iou(report.corners, c) > 0.3 for c in truth.values())
+    assert len(result.cards) >= 6
