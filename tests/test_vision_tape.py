@@ -13,12 +13,12 @@ import pytest
 from tests.galleries import generated_gallery
 from vision import identify
 from vision.bench.families import FAMILIES, KNOWN_FAMILIES
+from vision.columns import column_step, in_columns
 from vision.geometry import quad_area, quad_iou
 from vision.layout import two_columns
 from vision.result import Card
 from vision.synth import render_card_face
 from vision.synth_hands import TAPE_COVER, TAPE_RULE_COVER, compose_hand, compose_tape
-from vision.tape import column_step, in_columns
 
 NAMES = [f"EX{i:02d}" for i in range(1, 25)]
 

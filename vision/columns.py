@@ -1,9 +1,8 @@
-"""Cards laid in overlapping columns (a Mixtape laid by its rulebook: each Track card overlaps
-the bottom of the card above it, its sides aligned with its column's).
-
-A fan steps sideways from card to card; a tape steps down its columns. :func:`in_columns`
-tells the two apart for :func:`vision.layers.fill_fan_gaps`, which must not take the two
-columns of a tape, read across, for a fan with cards missing between them.
+"""Cards in overlapping columns (a Mixtape laid by its rulebook: each Track card overlaps the
+bottom of the card above it, its sides aligned with its column's): which two cards lie in one
+column, and how far apart. A fan steps sideways from card to card; a tape steps down its
+columns. :func:`in_columns` tells the two apart for :func:`vision.layers.fill_fan_gaps`, which
+must not take a tape's two columns, read across, for a fan with cards missing between them.
 """
 
 from __future__ import annotations
