@@ -5,6 +5,7 @@ recogniser on it and the columns read top to bottom."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,8 +13,18 @@ import pytest
 
 from tests.galleries import generated_gallery
 from vision import identify
-from vision.bench.families import FAMILIES, KNOWN_FAMILIES
+from vision.bench.families import (
+    FAMILIES,
+    KNOWN_FAMILIES,
+    Faces,
+    family_photos,
+    match_hand,
+    stranger_faces,
+)
+from vision.bench.main import families_gallery
+from vision.bench.scoring import Tally
 from vision.columns import column_step, in_columns
+from vision.gallery import Gallery
 from vision.geometry import quad_area, quad_iou
 from vision.layout import two_columns
 from vision.result import Card
@@ -115,3 +126,25 @@ def test_a_tape_is_read_card_by_card_with_no_box_off_its_cards() -> None:
     for report in result.unknown:  # each unknown box lies on a card of the tape
         assert any(quad_iou(report.corners, c) > 0.3 for c in truth.values())
     assert len(result.cards) >= 6
+
+
+@pytest.fixture(scope="module")
+def families_scans(real_cards: Path) -> tuple[Gallery, Faces]:
+    gallery, faces, _ = families_gallery(real_cards)
+    return gallery, faces
+
+
+def test_no_card_is_guessed_between_a_tapes_two_columns(
+    families_scans: tuple[Gallery, Faces],
+) -> None:
+    # The tape family's first photo of seed 2028 (real scans): its two columns, read across,
+    # passed for a fan with cards missing between them, and 13 "unknown card" boxes crossed
+    # the tape. A tape is no fan (vision.columns.in_columns).
+    gallery, faces = families_scans
+    (photo,) = family_photos("tape", 1, 2028, faces, stranger_faces(2028))
+    result = identify(photo.image, gallery)
+    tally = Tally()
+    match_hand(result, photo.truth, tally)
+    assert tally.wrong == 0
+    assert tally.false <= 1
+    assert tally.right >= 5
