@@ -356,7 +356,7 @@ def fill_fan_gaps(
     are a tape's two columns read across, :func:`vision.columns.in_columns`)."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
     if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards) or in_columns(cards):
-        return cards, unknown  # cards apart, or a tape's columns (vision.tape): no fan
+        return cards, unknown  # cards apart, or a tape's columns (vision.columns): no fan
     order = _fan_order(hand)
     quads = [np.asarray(hand[i], np.float64).reshape(4, 2) for i in order]
     centres = np.array([q.mean(axis=0) for q in quads])
