@@ -76,7 +76,7 @@ def test_the_rule_overlap_is_the_marker_line_of_our_faces() -> None:
     line = face.shape[0] - round(TAPE_RULE_COVER * face.shape[0])
     column = face.shape[1] - 30  # inside the stat box
     box = face[line + 2, column]
-    assert np.abs(face[line : line + 20, column] - box).max() <= 2  # the box from the line down
+    assert np.abs(face[line : line + 10, column] - box).max() <= 2  # the box from the line down
     assert np.abs(face[line - 3, column] - box).max() > 10  # the frame just above it
     assert TAPE_COVER[0] == TAPE_RULE_COVER
 
