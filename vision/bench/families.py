@@ -15,9 +15,9 @@ Families:
   "too blurred";
 - ``small``: 4-8 cards 120-160 px wide (the camera far from the table) on wood;
 - ``tape`` (not in ``all``: the issue's families keep their figures): a Mixtape laid by the
-  rulebook, 3-5 cards in each of two columns, each card covering 8.5-45 % of the one above it,
-  on wood, cloth or felt; besides the cards, how many photos read both columns exactly as laid
-  (:func:`vision.layout.two_columns`, top to bottom).
+  rulebook, 3-5 cards (of different names, as in a deck) in each of two columns, each card
+  covering 8.5-45 % of the one above it, on wood, cloth or felt; besides the cards, how many
+  photos read both columns exactly as laid (:func:`vision.layout.two_columns`, top to bottom).
 
 Every photo of a family comes from ``--seed`` (and the family's name), so a family can be tuned
 on one seed and reported on another.
@@ -161,8 +161,23 @@ def _small(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPh
     return _photo(scene, [n for n, _ in hand])
 
 
+def _distinct(rng: np.random.Generator, faces: Faces, low: int, high: int) -> Faces:
+    """``low``-``high`` faces of as many different names (a deck holds each card once)."""
+    count = int(rng.integers(low, high + 1))
+    seen: set[str] = set()
+    out: Faces = []
+    for i in rng.permutation(len(faces)):
+        name, face = faces[int(i)]
+        if name not in seen:
+            seen.add(name)
+            out.append((name, face))
+        if len(out) == count:
+            break
+    return out
+
+
 def _tape(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
-    tape = _pick(rng, faces, 6, 10)
+    tape = _distinct(rng, faces, 6, 10)
     trk_a = int(rng.integers(max(3, len(tape) - 5), min(5, len(tape) - 3) + 1))
     table = str(rng.choice(["wood", "cloth", "felt"]))
     difficulty = str(rng.choice(["easy", "medium"]))
