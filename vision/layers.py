@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
+from vision.columns import in_columns
 from vision.features import card_orb, to_gray
 from vision.find import Votes, shortlist_by_descriptors
 from vision.gallery import Gallery
@@ -351,10 +352,11 @@ def fill_fan_gaps(
     is (``FAN_SHOWN_MIN_DENSITY``; the bare table past a hand's ends is not). Nothing is
     looked for unless two named cards lie in layers and the cards found step from one to the
     next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by less than
-    ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan)."""
+    ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan; nor
+    are a tape's two columns read across, :func:`vision.columns.in_columns`)."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
-    if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards):
-        return cards, unknown
+    if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards) or in_columns(cards):
+        return cards, unknown  # cards apart, or a tape's columns (vision.columns): no fan
     order = _fan_order(hand)
     quads = [np.asarray(hand[i], np.float64).reshape(4, 2) for i in order]
     centres = np.array([q.mean(axis=0) for q in quads])

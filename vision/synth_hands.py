@@ -3,7 +3,8 @@ a far camera. Built on :mod:`vision.synth` (same cards, camera and light), with 
 
 - :func:`make_pattern_table`: gingham and plaid tablecloths whose checks are card-sized;
 - :func:`compose_hand`: cards in a fan (each one covering the right part of the one before, as a
-  hand is spread to save room) or scattered flat, on any table, with props beside them (phone,
+  hand is spread to save room), in a Mixtape's two overlapping columns (``"tape"``, laid by the
+  rulebook: :func:`compose_tape`) or scattered flat, on any table, with props beside them (phone,
   coins, dice, a score-pad page, fingers over a card's corner), an optional motion blur along a
   random direction and an optional card width in pixels (the camera far from the table).
 
@@ -113,6 +114,77 @@ def _scatter_placements(
     return out
 
 
+# I Made You a Mixtape, "Add Track Cards": each new Track card overlaps the card above it, its
+# top edge on the top line of that card's player count marker, its sides aligned with the
+# column. On our generated faces the bottom-right stat box stands in for that marker: its top
+# line lies 40 px above the bottom of a 468 px face, so a card laid exactly by the rule covers
+# 8.5 % of the one above; players tuck a column tighter to save room, and a card covering much
+# more than 45 % would hide the art below the title. A photo's tape covers between these.
+TAPE_RULE_COVER = 40 / CARD_SIZE[1]
+TAPE_COVER = (TAPE_RULE_COVER, 0.45)
+
+
+def _tape_placements(
+    trk_a: int,
+    trk_b: int,
+    card_w: float,
+    card_h: float,
+    centre: tuple[float, float],
+    rng: np.random.Generator,
+) -> list[tuple[float, float, float]]:
+    """(x, y, degrees) of a Mixtape on the table plane: Trk A's cards top to bottom in the left
+    column, then Trk B's in the right. Each card covers the bottom ``TAPE_COVER`` of the one
+    above it (drawn once per photo, give or take a little per card, as a hand lays it), its
+    sides aligned with its column's (a few percent of a card's width astray, a degree or so
+    turned); the whole tape lies a little turned on the table."""
+    cover = float(rng.uniform(*TAPE_COVER))
+    gap = float(rng.uniform(0.15, 0.6)) * card_w  # between the two columns
+    turn = math.radians(float(rng.uniform(-5, 5)))
+    ca, sa = math.cos(turn), math.sin(turn)
+    longest = max(trk_a, trk_b, 1)
+    height = card_h * (1 + (longest - 1) * (1 - cover))
+    out = []
+    for column, count in enumerate((trk_a, trk_b)):
+        x = (column - 0.5) * (card_w + gap)
+        y = -height / 2 + card_h / 2
+        for _ in range(count):
+            jx = float(rng.uniform(-0.03, 0.03)) * card_w
+            u, v = x + jx, y  # in the tape's own frame, then turned onto the table
+            # the tape turned counter-clockwise on screen by ``turn`` (as _card_plane_corners)
+            px = centre[0] + u * ca + v * sa
+            py = centre[1] - u * sa + v * ca
+            out.append((px, py, math.degrees(turn) + float(rng.uniform(-1.5, 1.5))))
+            step = 1 - cover + float(rng.uniform(-0.03, 0.03))
+            y += step * card_h
+    return out
+
+
+def compose_tape(
+    trk_a: Sequence[np.ndarray],
+    trk_b: Sequence[np.ndarray],
+    rng: np.random.Generator,
+    *,
+    table: str = "wood",
+    difficulty: str = "easy",
+    size: tuple[int, int] = (1640, 1232),
+    card_width_px: float | None = None,
+) -> Scene:
+    """Photograph a Mixtape laid by the rulebook: ``trk_a``'s cards top to bottom in the left
+    column, ``trk_b``'s in the right, each card overlapping the bottom of the one above it
+    (:func:`compose_hand` with ``layout="tape"``). The scene's cards are Trk A's top to
+    bottom, then Trk B's."""
+    return compose_hand(
+        [*trk_a, *trk_b],
+        rng,
+        layout="tape",
+        trk_a=len(trk_a),
+        table=table,
+        difficulty=difficulty,
+        size=size,
+        card_width_px=card_width_px,
+    )
+
+
 def compose_hand(
     cards: Sequence[np.ndarray],
     rng: np.random.Generator,
@@ -124,22 +196,33 @@ def compose_hand(
     size: tuple[int, int] = (1640, 1232),
     card_width_px: float | None = None,
     motion_px: float = 0.0,
+    trk_a: int | None = None,
 ) -> Scene:
     """Photograph ``cards`` laid as a ``"fan"`` (in the order given, left to right, each on top
-    of the one before) or ``"scatter"`` (apart, nearly upright) on ``table`` (a kind of
+    of the one before), ``"tape"`` (a Mixtape: the first ``trk_a`` cards, by default half of
+    them, top to bottom in the left column and the rest in the right, each overlapping the one
+    above it, :func:`compose_tape`) or ``"scatter"`` (apart, nearly upright) on ``table`` (a kind of
     :func:`vision.synth.make_table` or of :data:`PATTERN_KINDS`), with ``props`` (of
     :data:`PROP_KINDS`) beside them. ``card_width_px``: the cards' width in the picture (default:
     the hand fills about half of it). ``motion_px``: a motion blur that long, in a random
-    direction. The scene's cards are listed in the order laid (a fan's left to right)."""
-    if layout not in ("fan", "scatter"):
-        raise ValueError("layout must be 'fan' or 'scatter'")
+    direction. The scene's cards are listed in the order laid (a fan's left to right, a tape's
+    Trk A top to bottom then Trk B's), each on top of those before it."""
+    if layout not in ("fan", "tape", "scatter"):
+        raise ValueError("layout must be 'fan', 'tape' or 'scatter'")
     for prop in props:
         if prop not in PROP_KINDS:
             raise ValueError(f"unknown prop {prop!r}; expected one of {', '.join(PROP_KINDS)}")
     cfg = dict(_SETTINGS[difficulty])
     width, height = size
     n = len(cards)
-    if card_width_px is None:
+    left = (n + 1) // 2 if trk_a is None else trk_a
+    if not 0 <= left <= n:
+        raise ValueError(f"trk_a must be between 0 and the {n} cards")
+    if card_width_px is None and layout == "tape":
+        # the longer column, its cards covering a third of each other, fills most of the height
+        tall = 1 + (max(left, n - left, 1) - 1) * (1 - sum(TAPE_COVER) / 2)
+        card_width_px = min(width * 0.3, height * 0.85 / tall * CARD_ASPECT)
+    elif card_width_px is None:
         span = 1 + 0.45 * (n - 1) if layout == "fan" else 1.45 * math.ceil(math.sqrt(n * 1.3))
         card_width_px = min(width * 0.55 / span, height * 0.4 * CARD_ASPECT)
     cam = _camera_homography(width, height, float(rng.uniform(0, cfg["tilt"])), rng)
@@ -150,6 +233,8 @@ def compose_hand(
     centre = (float(mid[0]), float(mid[1]))
     if layout == "fan":
         placements = _fan_placements(n, card_w, card_h, centre, rng)
+    elif layout == "tape":
+        placements = _tape_placements(left, n - left, card_w, card_h, centre, rng)
     else:
         placements = _scatter_placements(n, card_w, card_h, centre, rng)
     cam = _frame_all_cards(cam, placements, card_w, card_h, width, height)

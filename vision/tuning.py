@@ -184,6 +184,17 @@ FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right directi
 # cards guessed between neighbours spread a little unevenly (named or dropped, seldom kept).
 FAN_STEP_TOLERANCE = 0.45
 LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
+# A tape (vision.columns: a Mixtape's columns, each card overlapping the bottom of the one above
+# it): two cards lie in one column when turned alike (the cosine of their top edges at least
+# TAPE_MIN_ALIGN, about 10 degrees), as wide within TAPE_MAX_SIZE_CHANGE, centres across the
+# column within TAPE_MAX_ASTRAY of a card's width (a fan's cards step 0.35-0.5 widths across),
+# the lower TAPE_MIN_STEP-TAPE_MAX_STEP card heights below the upper (the rule covers 8.5 % of
+# a card, a tight tuck 45 %). Such a hand is no fan: its gaps are not filled across columns.
+TAPE_MIN_ALIGN = 0.985
+TAPE_MAX_SIZE_CHANGE = 0.15
+TAPE_MAX_ASTRAY = 0.15
+TAPE_MIN_STEP = 0.45
+TAPE_MAX_STEP = 0.97
 
 # -- name: a rectified card against its shortlist -----------------------------------------------
 # Canonical px a rectified feature may sit from its reference's (hand-set with the grid of

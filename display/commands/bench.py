@@ -179,8 +179,9 @@ def _vision(benches: Any) -> None:
         "--families",
         metavar="LIST",
         help="hands as players lay them, comma-separated families of generated photos: "
-        "fan,cloth,strangers,clutter,motion,small (or 'all'); cards from --real's scans when "
-        "given; exit 1 when any card is named wrongly",
+        "fan,cloth,strangers,clutter,motion,small (or 'all': these six) and tape (a Mixtape "
+        "laid by the rulebook); cards from --real's scans when given; exit 1 when any card is "
+        "named wrongly",
     )
     bench.add_argument(
         "--family-photos", type=int, default=10, metavar="N", help="photos per family (10)"
@@ -270,18 +271,18 @@ def bench_mixtape(args: argparse.Namespace) -> int:
 
 def bench_vision(args: argparse.Namespace) -> int:
     from vision.bench import BenchError, Modes, run_benchmark  # start-up time: OpenCV
-    from vision.bench.families import FAMILIES
+    from vision.bench.families import FAMILIES, KNOWN_FAMILIES
 
     families: tuple[str, ...] = ()
     if args.families is not None:
         asked = [f.strip() for f in args.families.split(",") if f.strip()]
         if asked == ["all"]:
             asked = list(FAMILIES)
-        unknown = [f for f in asked if f not in FAMILIES]
+        unknown = [f for f in asked if f not in KNOWN_FAMILIES]
         if unknown or not asked:
             raise CliError(
                 f"--families: unknown family {', '.join(unknown) or '(none given)'}; "
-                f"choose from {','.join(FAMILIES)}"
+                f"choose from {','.join(KNOWN_FAMILIES)}"
             )
         if args.family_photos < 1:
             raise CliError("--family-photos must be at least 1")

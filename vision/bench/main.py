@@ -137,6 +137,31 @@ def _lighting(gallery: Gallery, faces: Faces, real: Path | None, seed: int, mode
 STRANGER_SHARE = 0.1  # of the real names, left out of the families' gallery to be strangers
 
 
+def families_gallery(real: Path) -> tuple[Gallery, Faces, Faces]:
+    """The families' gallery from ``real``'s scans: (the gallery, its scans, the scans left
+    out of it to be strangers: a tenth of the names, the same for every seed)."""
+    folder = real / "gallery"
+    if not folder.is_dir():
+        raise BenchError(f"{real}: no gallery/ folder")
+    faces: Faces = []
+    for path in sorted(folder.iterdir()):
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is not None:
+            faces.append((name_from_filename(path), img))
+    names = sorted({name for name, _ in faces})
+    pick = np.random.default_rng(39)
+    held = set(pick.choice(names, size=max(1, int(len(names) * STRANGER_SHARE)), replace=False))
+    gallery = Gallery()
+    for name, face in faces:
+        if name not in held:
+            gallery.enroll(name, face)
+    return (
+        gallery,
+        [(n, f) for n, f in faces if n not in held],
+        [(n, f) for n, f in faces if n in held],
+    )
+
+
 def _families(real: Path | None, gallery_dir: Path | None, seed: int, modes: Modes) -> Any:
     """The families' gallery, cards and strangers, then their tables. With ``--real`` the
     gallery holds the real scans but a tenth of the names (the same tenth for every seed, so
@@ -145,24 +170,11 @@ def _families(real: Path | None, gallery_dir: Path | None, seed: int, modes: Mod
     faces: Faces = []
     strangers = stranger_faces(seed)
     if real is not None:
-        folder = real / "gallery"
-        if not folder.is_dir():
-            raise BenchError(f"{real}: no gallery/ folder")
-        for path in sorted(folder.iterdir()):
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is not None:
-                faces.append((name_from_filename(path), img))
-        names = sorted({name for name, _ in faces})
-        pick = np.random.default_rng(39)
-        held = set(pick.choice(names, size=max(1, int(len(names) * STRANGER_SHARE)), replace=False))
-        strangers = [(n, f) for n, f in faces if n in held] + strangers
-        faces = [(n, f) for n, f in faces if n not in held]
-        gallery = Gallery()
-        for name, face in faces:
-            gallery.enroll(name, face)
+        gallery, faces, held = families_gallery(real)
+        strangers = held + strangers
         describe = (
-            f"gallery: {len(faces)} real scans of {len(names) - len(held)} names; strangers: "
-            f"{len(held)} names' scans and generated cards"
+            f"gallery: {len(faces)} real scans of {len({n for n, _ in faces})} names; "
+            f"strangers: {len({n for n, _ in held})} names' scans and generated cards"
         )
     elif gallery_dir is not None:
         raise BenchError("--families draws its cards from --real's scans or generated cards")
