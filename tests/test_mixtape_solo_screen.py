@@ -101,8 +101,7 @@ def test_the_score_screen_names_cards_as_printed(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(ui, "text", record)
     pygame.font.init()
-    bottom = table.draw_columns(pygame.Surface((800, 480)), DECK, a, b, score, 100)
-    assert bottom <= 480
+    assert table.draw_columns(pygame.Surface((800, 480)), DECK, a, b, score, 100) == (3, 3)
     assert not any(ID.search(line) for line in drawn)
     for card_id in a + b:
         card = DECK.card(card_id)
@@ -112,6 +111,64 @@ def test_the_score_screen_names_cards_as_printed(monkeypatch: pytest.MonkeyPatch
     parts = table.score_parts(score)
     assert parts.startswith(f"Balance {score['balance']['points']} (cube ")
     assert f"Flow {score['flow']}" in parts and f"Genres {score['genres']}" in parts
+
+
+def test_a_whole_games_mixtape_score_scrolls_and_keeps_its_words_whole(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table mixtape of twelve cards a column in all six genres: the score's parts are drawn
+    whole (three lines, the columns under them), the knob scrolls the columns by whole rows
+    until every card has been shown, and nothing is drawn below the screen's content area."""
+    import random
+
+    import pygame
+
+    from display import ui
+    from display.actions import Action
+    from display.screens.mixtape import table
+    from display.screens.mixtape.common import chip_label
+    from tests.flowkit import sim_app
+
+    rng = random.Random(1)
+    sides = {side: [c.id for c in DECK.cards if c.side == side] for side in "AB"}
+    for _ in range(200):  # a legal 12 + 12 mixtape with a set in every genre
+        a, b = rng.sample(sides["A"], 12), rng.sample(sides["B"], 12)
+        score = score_mixtape(DECK, a, b).to_json()
+        if len(score["genre_sets"]) == 6:
+            break
+    assert len(score["genre_sets"]) == 6
+    monkeypatch.setattr(table, "load_table_deck", lambda app: DECK)
+    with sim_app(tmp_path / "state") as app:
+        screen = table.MixtapeResultScreen(app, {"name": "Ann", "a": a, "b": b, "score": score})
+        app.push(screen)
+        drawn: list[tuple[str, pygame.Rect, int]] = []
+        real_text = ui.text
+
+        def spy(surface, content, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+            rect = real_text(surface, content, *args, **kwargs)
+            drawn.append((content, rect, surface.get_height()))
+            return rect
+
+        monkeypatch.setattr(ui, "text", spy)
+        app.render()
+        content = [text for text, _, height in drawn if height < 400]
+        words = content[1 : content.index("Trk A")]  # after the total, before the columns
+        assert " ".join(words) == f"points: {table.score_parts(score)}"
+        assert "Scroll" in [label for _, label in screen.legend()]
+        assert screen.rows_shown < 12
+        chips: list[str] = []
+        for _ in range(12):
+            drawn.clear()
+            app.render()
+            for text, rect, height in drawn:
+                if height < 400:
+                    assert rect.bottom <= height, text
+                    chips.append(text)
+            app.top.handle(Action.RIGHT)
+        assert screen.first_row == 12 - screen.rows_shown
+        for card_id in a + b:
+            assert chip_label(DECK, card_id) in chips
+        assert f"rows {13 - screen.rows_shown}-12 of 12" in chips
 
 
 def test_game_over_shows_whole_mixtapes_and_readable_scores(

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from display import ui
-from display.screen import Screen, register_screen
+from display.actions import Action
+from display.screen import LegendItem, Screen, register_screen
 from display.screens.mixtape.common import (
     GENRE_COLOURS,
     NAMESPACE,
@@ -22,6 +23,7 @@ from display.widgets.table import TableHandScreen, TableResultScreen, TableScree
 from games.mixtape import GENRE_NAMES, MixtapeError, ranking_key, score_mixtape
 
 if TYPE_CHECKING:
+    from display.app import App
     from games.mixtape import Deck, MixtapeScore
 
 
@@ -102,20 +104,30 @@ class MixtapeTapeScreen(TableHandScreen):
 
 
 def draw_columns(
-    surface: pygame.Surface, deck: Deck, a: list[str], b: list[str], score: dict[str, Any], top: int
-) -> int:
+    surface: pygame.Surface,
+    deck: Deck,
+    a: list[str],
+    b: list[str],
+    score: dict[str, Any],
+    top: int,
+    first: int = 0,
+) -> tuple[int, int]:
     """Both columns as played, each card as printed (genre and balance: the column is its side)
-    with the flow points it earned; returns the y after."""
+    with the flow points it earned: from row ``first``, as many whole rows as fit above the
+    surface's bottom (a whole game's column is longer than the screen; the knob scrolls it).
+    Returns (rows shown, rows in all)."""
     width = surface.get_width()
     flows = {(c["id"]): c["flow_points"] for c in score["cards"]}
     col_w = (width - 3 * ui.MARGIN) // 2
     row_h = ui.font(ui.SMALL).get_linesize()
-    bottom = top
+    longest = max(len(a), len(b))
+    fit = max(1, (surface.get_height() - top - row_h) // row_h)
+    first = max(0, min(first, longest - fit))
     for index, (label, ids) in enumerate((("Trk A", a), ("Trk B", b))):
         x = ui.MARGIN + index * (col_w + ui.MARGIN)
         ui.text(surface, label, (x, top), ui.SMALL, ui.ACCENT)
         y = top + row_h
-        for card_id in ids:
+        for card_id in ids[first : first + fit]:
             card = deck.card(card_id)
             stripe = pygame.Rect(x, y + 3, 8, row_h - 8)
             pygame.draw.rect(surface, GENRE_COLOURS.get(card.genre, ui.DIM), stripe)
@@ -132,8 +144,31 @@ def draw_columns(
                 anchor="topright",
             )
             y += row_h
-        bottom = max(bottom, y)
-    return bottom
+    shown = min(fit, longest)
+    if longest > shown:  # where the rows shown are, on the column heads' line
+        right = width - ui.MARGIN
+        centre_y = top + row_h // 2
+        scroll_mark(surface, (right - 12, centre_y), False, first + shown < longest)
+        scroll_mark(surface, (right - 40, centre_y), True, first > 0)
+        ui.text(
+            surface,
+            f"rows {first + 1}-{first + shown} of {longest}",
+            (right - 62, centre_y),
+            ui.SMALL,
+            ui.DIM,
+            anchor="midright",
+        )
+    return shown, longest
+
+
+def scroll_mark(surface: pygame.Surface, centre: tuple[int, int], up: bool, lit: bool) -> None:
+    """A triangle pointing up or down: accent where more cards lie that way (the knob), dim
+    where the columns end."""
+    x, y = centre
+    tip, base = (y - 9, y + 7) if up else (y + 9, y - 7)
+    pygame.draw.polygon(
+        surface, ui.ACCENT if lit else ui.DIM, [(x - 12, base), (x + 12, base), (x, tip)]
+    )
 
 
 def score_parts(score: dict[str, Any]) -> str:
@@ -157,8 +192,30 @@ class MixtapeResultScreen(TableResultScreen):
     table_kind = "mixtape.table"
     game_title = "Mixtape"
 
+    def __init__(self, app: App, player: dict[str, Any], replaces: int | None = None) -> None:
+        super().__init__(app, player, replaces)
+        self.first_row = 0  # the knob scrolls a column longer than the screen by whole rows
+        self.rows_shown = self.longest()  # set by each draw
+
     def points(self) -> int:
         return int(self.player["score"]["total"])
+
+    def longest(self) -> int:
+        return max(len(self.player["a"]), len(self.player["b"]))
+
+    def handle(self, action: Action) -> None:
+        if action in (Action.LEFT, Action.RIGHT):
+            last = max(0, self.longest() - self.rows_shown)
+            step = -1 if action is Action.LEFT else 1
+            self.first_row = max(0, min(last, self.first_row + step))
+        else:
+            super().handle(action)
+
+    def legend(self) -> list[LegendItem]:
+        items = super().legend()
+        if self.longest() > self.rows_shown:
+            items.append(((Action.LEFT, Action.RIGHT), "Scroll"))
+        return items
 
     def draw(self, surface: pygame.Surface) -> None:
         width, height = surface.get_size()
@@ -166,13 +223,18 @@ class MixtapeResultScreen(TableResultScreen):
         deck = load_table_deck(self.app)
         total = ui.text(surface, str(score["total"]), (ui.MARGIN, 0), ui.BIG, ui.ACCENT)
         left = total.right + 16
-        ui.paragraph(
+        # up to three lines: the six genres' sets whole; the columns start under the words
+        parts_end = ui.paragraph(
             surface,
             f"points: {score_parts(score)}",
-            pygame.Rect(left, 6, width - left - ui.MARGIN, 2 * ui.font(ui.SMALL).get_linesize()),
+            pygame.Rect(left, 6, width - left - ui.MARGIN, 3 * ui.font(ui.SMALL).get_linesize()),
             ui.SMALL,
         )
-        draw_columns(surface, deck, self.player["a"], self.player["b"], score, total.bottom + 4)
+        top = max(total.bottom, parts_end) + 4
+        self.rows_shown, _ = draw_columns(
+            surface, deck, self.player["a"], self.player["b"], score, top, self.first_row
+        )
+        self.first_row = min(self.first_row, max(0, self.longest() - self.rows_shown))
 
 
 @register_screen
