@@ -4,6 +4,7 @@ the recogniser on them, the fan order, and `bench vision --families`)."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -147,6 +148,25 @@ def test_bench_families_markdown_has_the_figures_pages_shape(
     assert header == page_header
     assert families == ["fan", "cloth", "all"]
     assert page_families[-1] == "all" and len(page_families) == 7
+
+
+def test_bench_families_profile_gives_each_steps_cpu_time(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_json = tmp_path / "figures.json"
+    argv = ["bench", "vision", "--families", "fan", "--family-photos", "1", "--profile"]
+    assert run([*argv, "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    table = out.split("CPU ms per photo by step (1 photos):")[1].splitlines()[2:]
+    rows = {line.split()[0]: [float(v) for v in line.split()[1:]] for line in table if line}
+    # The preparation first, then the pipeline's steps in the order they ran.
+    assert list(rows)[:4] == ["photo", "features", "find", "name"]
+    assert {"outlines", "last_word", "layers"} <= set(rows)
+    assert rows["features"][0] > 0 and rows["photo"][0] > 0
+    figures = json.loads(out_json.read_text(encoding="utf-8"))
+    steps = figures["families"]["all"]["step_cpu_ms"]
+    assert steps["find"]["median"] == pytest.approx(rows["find"][0], abs=0.05)
+    assert steps["find"]["ran_on"] == 1
 
 
 def test_bench_families_refuses_an_unknown_family(capsys: pytest.CaptureFixture[str]) -> None:

@@ -108,4 +108,6 @@ def identify(
             visible_parts(cards, unknown, votes, gallery, photo.scale)
     cards.sort(key=lambda c: (c.center[1], c.center[0]))
     seconds = time.perf_counter() - start
-    return Identification(cards, unknown, seconds, photo.size, clock.steps, clock.parts)
+    return Identification(
+        cards, unknown, seconds, photo.size, clock.steps, clock.parts, clock.step_cpu
+    )

@@ -95,8 +95,8 @@ class UnknownCard:
 class Identification:
     """Every card found in one photo: ``cards`` named (confidence at or above the accept
     threshold), ``unknown`` card-shaped but not named, ``seconds`` the wall time,
-    ``timings`` the wall seconds of each step of the pipeline and ``cpu`` the CPU seconds of
-    each kind of work (:mod:`vision.timing`)."""
+    ``timings`` the wall seconds of each step of the pipeline, ``cpu`` the CPU seconds of
+    each kind of work and ``step_cpu`` the CPU seconds of each step (:mod:`vision.timing`)."""
 
     cards: list[Card]
     unknown: list[UnknownCard]
@@ -104,6 +104,7 @@ class Identification:
     image_size: tuple[int, int] = (0, 0)  # width, height
     timings: dict[str, float] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)
+    step_cpu: dict[str, float] = field(default_factory=dict)
 
     def candidates(self, name: str) -> list[Candidate]:
         """Closest matches for the (first) card named ``name``: a pick-list."""

@@ -24,10 +24,11 @@ PARTS = ("find", "fit", "outline", "name", "look")
 
 
 class Profile:
-    """Exclusive CPU seconds per part, and wall seconds per step."""
+    """Exclusive CPU seconds per part, and wall and CPU seconds per step."""
 
     def __init__(self) -> None:
         self.steps: dict[str, float] = {}
+        self.step_cpu: dict[str, float] = {}
         self.parts: dict[str, float] = dict.fromkeys(PARTS, 0.0)
         self._stack: list[str] = []
         self._mark = time.process_time()
@@ -50,14 +51,16 @@ class Profile:
 
     @contextmanager
     def step(self, name: str, part: str) -> Iterator[None]:
-        """A pipeline step (wall time), its work charged to ``part`` unless a part inside it
-        says otherwise."""
-        tick = time.perf_counter()
+        """A pipeline step (wall and CPU time), its work charged to ``part`` unless a part
+        inside it says otherwise."""
+        tick, cpu_tick = time.perf_counter(), time.process_time()
         try:
             with self.part(part):
                 yield
         finally:
             self.steps[name] = self.steps.get(name, 0.0) + time.perf_counter() - tick
+            cpu = time.process_time() - cpu_tick
+            self.step_cpu[name] = self.step_cpu.get(name, 0.0) + cpu
 
 
 _ACTIVE: ContextVar[Profile | None] = ContextVar("vision_profile", default=None)

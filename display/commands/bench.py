@@ -165,7 +165,9 @@ def _vision(benches: Any) -> None:
         "--lighting-scenes", type=int, default=30, help="generated scenes for --lighting (30)"
     )
     bench.add_argument(
-        "--profile", action="store_true", help="CPU time per photo and per step of the pipeline"
+        "--profile",
+        action="store_true",
+        help="CPU time per photo and per step of the pipeline (with --families: of their photos)",
     )
     bench.add_argument(
         "--profile-scenes", type=int, default=30, help="generated photos for --profile (30)"

@@ -69,6 +69,7 @@ class FamilyFigures:
     other_reason: int = 0  # unknown boxes that give another reason
     tapes: int = 0  # photos of a Mixtape (with columns to read)
     tapes_in_order: int = 0  # ... whose two columns read exactly as laid
+    step_cpu: list[dict[str, float]] = field(default_factory=list)  # per photo (--profile)
 
     def as_json(self) -> dict[str, Any]:
         t = self.tally
@@ -312,6 +313,9 @@ def run_family(gallery: Gallery, photos: list[FamilyPhoto]) -> FamilyFigures:
             figures.tapes += 1
             read = ([c.name for c in left], [c.name for c in right])
             figures.tapes_in_order += read == photo.columns
+        # The CPU time outside the steps is the photo's preparation (vision.photo.Photo.of).
+        steps = {"photo": max(0.0, cpu - sum(result.step_cpu.values())), **result.step_cpu}
+        figures.step_cpu.append(steps)
         for unknown in result.unknown:
             if unknown.reason == REASON_TOO_BLURRED:
                 figures.blurred_reason += 1
@@ -400,9 +404,10 @@ def run_families(
     seed: int,
     describe: str,
     echo: bool = True,
+    profile: bool = False,
 ) -> dict[str, Any]:
     """Score ``count`` photos of every family in ``families``; print (``echo``) one row per
-    family and one for all of them."""
+    family and one for all of them, and with ``profile`` the CPU time of each step."""
     say = log if echo else _silent
     if faces:
         orb_seconds(faces[0][1])  # warm-up: OpenCV's first-call set-up
@@ -440,6 +445,23 @@ def run_families(
             f"ORB({ORB_FEATURES}) median {statistics.median(total.orb_cpu):.3f} s, "
             f"median ratio {statistics.median(total.ratios):.2f}x"
         )
+    if profile and total.step_cpu:
+        out["all"]["step_cpu_ms"] = step_profile(total.step_cpu, say)
+    return out
+
+
+def step_profile(photos: list[dict[str, float]], say: Callable[[str], None]) -> dict[str, Any]:
+    """Print and return the CPU milliseconds of each step over ``photos`` (median, mean, and
+    on how many photos it did any work; ``photo``: the preparation before the steps)."""
+    names = list(dict.fromkeys(name for steps in photos for name in steps))
+    say(f"  CPU ms per photo by step ({len(photos)} photos):")
+    say("    step            median    mean  ran on")
+    out: dict[str, Any] = {}
+    for name in names:
+        ms = [1000.0 * steps.get(name, 0.0) for steps in photos]
+        busy = sum(1 for v in ms if v >= 0.05)
+        out[name] = {"median": statistics.median(ms), "mean": statistics.fmean(ms), "ran_on": busy}
+        say(f"    {name:15s} {out[name]['median']:6.1f} {out[name]['mean']:7.1f}  {busy:3d}")
     return out
 
 
@@ -453,6 +475,7 @@ def _add(total: FamilyFigures, part: FamilyFigures) -> None:
     total.orb_cpu.extend(part.orb_cpu)
     total.ratios.extend(part.ratios)
     total.blurred_reason += part.blurred_reason
+    total.step_cpu.extend(part.step_cpu)
     total.other_reason += part.other_reason
     total.tapes += part.tapes
     total.tapes_in_order += part.tapes_in_order

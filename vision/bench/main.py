@@ -195,6 +195,7 @@ def _families(real: Path | None, gallery_dir: Path | None, seed: int, modes: Mod
         seed,
         describe,
         echo=not modes.markdown,
+        profile=modes.profile,
     )
 
 

@@ -170,6 +170,7 @@ def filtered(result: Identification, threshold: float) -> Identification:
         result.image_size,
         result.timings,
         result.cpu,
+        result.step_cpu,
     )
 
 
