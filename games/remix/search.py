@@ -190,6 +190,52 @@ class Ceiling:
         return total
 
 
+class Flat(Ceiling):
+    """The bounds of a text that does nothing in the view scored (its card is blanked there):
+    every way keeps the state's points."""
+
+    def __init__(self, hand: Hand, s: State) -> None:
+        super().__init__(hand, s, -1, False, 0)
+
+    def overall(self) -> int | None:
+        return self.base
+
+    def of(self, option: Any) -> int | None:
+        return self.base
+
+
+def _within(ceiling: Ceiling, options: list[Any], top: int) -> list[Any]:
+    """The options whose bound is above ``top`` (or unknown)."""
+    kept = []
+    for option in options:
+        bound = ceiling.of(option)
+        if bound is None or max(bound, ceiling.base) > top:
+            kept.append(option)
+    return kept
+
+
+class Target:
+    """What a way of the tag texts must beat to matter when there are views: its value reads the
+    first view only, the views decide which endings hold (``worth``: the way's best key value
+    over the endings its signature makes true, None when it makes none true; never more than
+    its value minus ``slack``). ``floor`` is the best worth found so far (or what a better
+    ending already gives): a way whose bound minus ``slack`` is no more cannot matter, as one
+    found earlier is worth as much (on equal keys the first way wins)."""
+
+    def __init__(self, worth: Callable[[int, Any], int | None], slack: int, floor: int | None):
+        self.worth = worth
+        self.slack = slack
+        self.floor = floor
+
+    def hopeless(self, bound: int | None) -> bool:
+        return bound is not None and self.floor is not None and bound - self.slack <= self.floor
+
+    def record(self, value: int, signature: Any) -> None:
+        worth = self.worth(value, signature)
+        if worth is not None and (self.floor is None or worth > self.floor):
+            self.floor = worth
+
+
 @dataclass
 class Node:
     """One way the tag texts can have acted: a state per mask (the cards left at the end first,
@@ -210,12 +256,14 @@ class Settler:
         masks: Sequence[int],
         finish: Finish | None = None,
         score: Callable[[State], int] | None = None,
+        target: Target | None = None,
     ) -> None:
         self.hand = hand
         self.analysis = analysis
         self.masks = list(masks)
         self.finish = finish
         self.score = score  # with one mask and nothing to test: what ``finish`` values a state
+        self.target = target  # with views: what a way must beat (its value reads states[0])
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -380,36 +428,59 @@ class Settler:
         found: int,
     ) -> int:
         """The last text acts with each option: per signature, keep the first way to its best
-        value (``best``: value, when it was found, the way). Returns the ways counted so far."""
+        value (``best``: value, when it was found, the way). Returns the ways counted so far.
+
+        A way whose bound (:class:`Ceiling`, on the first view: the value reads it) is no more
+        than ``top`` cannot beat (or come before) the best found so far and is not tried: with
+        one view and nothing to test ``top`` is the best value, with views what the
+        :class:`Target` says the value must beat."""
         s = node.states[0]
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
+        target = None if simple else self.target
         ceiling = None
+        top = None
         if simple and () in best:  # with a best way found, a node or a way may be hopeless
             ceiling = self.ceiling(s, pos)
-            if ceiling is not None:
-                bound = ceiling.overall()
-                if bound is not None and bound <= best[()][0]:
-                    return found  # none of its ways can beat (or come before) the best
+            top = best[()][0]  # here also the best value the loop below keeps
+        elif target is not None and target.floor is not None:
+            ceiling = self.view_ceiling(s, pos)
+            top = target.floor + target.slack
+        if ceiling is not None and top is not None:
+            bound = ceiling.overall()
+            if bound is not None and bound <= top:
+                return found  # none of its ways can beat (or come before) the best
         options = self.options(node, pos, remaining)
         if pos in self.copiers:
             options = self.strongest(node.states, pos, options)
         elif pos in self.doublers:
+            if ceiling is not None and top is not None:  # the doublings of one kind share a
+                options = _within(ceiling, options, top)  # bound: drop them before comparing
             options = self.distinct_doubles(node.states, options)
         if not simple:
             for option in options:
+                if ceiling is not None and top is not None:
+                    bound = ceiling.of(option)
+                    # an option that does nothing in the first view leaves its points
+                    if bound is not None and max(bound, ceiling.base) <= top:
+                        found += 1
+                        continue
                 states = self.acted(node.states, pos, option)
                 value, signature = finish(states)
                 kept = best.get(signature)
                 if kept is None or value > kept[0]:
                     way = Node(states, (*node.path, (pos, option)), value)
                     best[signature] = (value, found, way)
+                if target is not None:
+                    target.record(value, signature)
+                    if target.floor is not None:
+                        if top is None:  # the first worth found: from now on ways may be hopeless
+                            ceiling = self.view_ceiling(s, pos)
+                        top = target.floor + target.slack
                 found += 1
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
         score, act = self.score, self.hand.act
         assert score is not None
-        kept = best.get(())
-        top = None if kept is None else kept[0]
         for option in options:
             if ceiling is not None and top is not None:
                 bound = ceiling.of(option)
@@ -420,10 +491,17 @@ class Settler:
             act(after, pos, option)
             value = score(after)
             if top is None or value > top:
+                if top is None:  # the first way found: from now on ways may be hopeless
+                    ceiling = self.ceiling(s, pos)
                 top = value
                 best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
+
+    def view_ceiling(self, s: State, pos: int) -> Ceiling | None:
+        """:meth:`ceiling` in the first of several views (the one the value reads): a text
+        blanked there does nothing there, so every way keeps the points of ``s``."""
+        return self.ceiling(s, pos) if s.tags[pos] is not None else Flat(self.hand, s)
 
     def ceiling(self, s: State, pos: int) -> Ceiling | None:
         """For Rogue or a doubler acting last from ``s``, bounds on what its ways can reach
@@ -569,11 +647,13 @@ def settle_all(
     masks: Sequence[int],
     finish: Finish | None = None,
     score: Callable[[State], int] | None = None,
+    target: Target | None = None,
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
-    ``finish``, only the first way to the best value for each signature it gives."""
-    return Settler(hand, analysis, masks, finish, score).run()
+    ``finish``, only the first way to the best value for each signature it gives (with
+    ``target``, of the ways that can still matter)."""
+    return Settler(hand, analysis, masks, finish, score, target).run()
 
 
 @dataclass
@@ -642,7 +722,7 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
         if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
             continue  # this ending cannot beat (or come before) the best found so far
-        found = _best_of(hand, analysis, plan)
+        found = _best_of(hand, analysis, plan, best)
         if found is not None and (
             best is None or (found.key, -found.index) > (best.key, -best.index)
         ):
@@ -684,14 +764,18 @@ def _finisher(hand: Hand, masks: list[int], tests: list[tuple[int, int]], valid:
     return finish
 
 
-def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None:
+def _best_of(
+    hand: Hand, analysis: Analysis | None, plan: Ending, rival: Best | None = None
+) -> Best | None:
     """The ending's best key and a way to it (the first such way), or None when no way makes
-    its assumptions true."""
+    its assumptions true or none beats ``rival`` (the best of the endings searched before)."""
     masks = [plan.mask, *plan.views]
     if plan.nodes is None:
         assert analysis is not None
         tests = _tests(plan.group)
-        plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
+        finish = _finisher(hand, masks, tests, plan.valid)
+        target = _target(hand, plan, tests, rival) if plan.valid else None
+        plan.nodes = settle_all(hand, analysis, masks, finish, target=target)
     best: Best | None = None
     for node in plan.nodes:
         value = _value(hand, node, plan.valid)
@@ -704,6 +788,32 @@ def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None
             if best is None or key > best.key:
                 best = Best(key, node.path, outcome, plan.valid, plan.index)
     return best
+
+
+def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best | None) -> Target:
+    """What a way of a valid ending with views must beat: its worth is its value less the least
+    Selene subtraction of the endings its blanking tests make true; a way no better than the
+    rival (on equal keys: when the rival's ending comes first or is preferred) cannot matter."""
+    where = {test: k for k, test in enumerate(tests)}
+    penalties = [hand.selene_penalty(o.selene, plan.blanked) for o in plan.group]
+    least: dict[Any, int | None] = {}
+
+    def worth(value: int, signature: Any) -> int | None:
+        if signature not in least:
+            holding = [
+                penalty
+                for outcome, penalty in zip(plan.group, penalties, strict=True)
+                if all(signature[where[(m, b)]] == test for m, b, test in outcome.assumed)
+            ]
+            least[signature] = min(holding) if holding else None
+        penalty = least[signature]
+        return None if penalty is None else value - penalty
+
+    floor = None
+    if rival is not None:
+        rest = (hand.draw_safe(plan.blanked, plan.valid), plan.valid, -plan.index)
+        floor = rival.key[0] - 1 if rest > (*rival.key[1:], -rival.index) else rival.key[0]
+    return Target(worth, min(penalties), floor)
 
 
 def _holds(
