@@ -233,6 +233,24 @@ def test_the_last_texts_prunings_equal_brute_force(hand: list[str]) -> None:
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Vibranium Shield's test is looked at before and after Juggernaut blanks Krakoa (two
+        # views); Rogue last, her best copy one point above the best way found before it
+        ["Moira", "Rogue", "Juggernaut", "Vibranium Shield", "Krakoa", "Hawkeye", "Beast"],
+        # Mjolnir's test (Thor's Worthy) before and after Toad blanks himself; Rogue last again
+        ["Shuri", "Rogue", "Mjolnir", "Toad", "Thor Odinson", "Lockheed", "Cyclops", "Killmonger"],
+    ],
+)
+def test_the_last_texts_bound_with_views_equals_brute_force(hand: list[str]) -> None:
+    """With views (a blanking test that the tag choices can change, looked at in more than one
+    hand), the last text's ways are bounded in the view that scores and skipped when they
+    cannot beat the best worth found (less the least Selene subtraction). A bound one point
+    too tight loses the maximum on each of these hands; the brute force must agree."""
+    assert score_hand(hand).total == brute_force_best(prepare(hand))
+
+
 def test_self_blanking_order_mjolnir_checks_before_worthy_blanks_itself() -> None:
     # Worthy (no VILLAIN above 12) blanks itself, but Mjolnir checked first still sees it.
     result = score_hand(["Mjolnir", "Worthy", "Angel", "Black Cat"])

@@ -227,8 +227,9 @@ class Target:
         self.slack = slack
         self.floor = floor
 
-    def hopeless(self, bound: int | None) -> bool:
-        return bound is not None and self.floor is not None and bound - self.slack <= self.floor
+    def top(self) -> int | None:
+        """A way's value must be above this to matter (None: every way may matter)."""
+        return None if self.floor is None else self.floor + self.slack
 
     def record(self, value: int, signature: Any) -> None:
         worth = self.worth(value, signature)
@@ -442,9 +443,10 @@ class Settler:
         if simple and () in best:  # with a best way found, a node or a way may be hopeless
             ceiling = self.ceiling(s, pos)
             top = best[()][0]  # here also the best value the loop below keeps
-        elif target is not None and target.floor is not None:
-            ceiling = self.view_ceiling(s, pos)
-            top = target.floor + target.slack
+        elif target is not None:
+            top = target.top()
+            if top is not None:
+                ceiling = self.view_ceiling(s, pos)
         if ceiling is not None and top is not None:
             bound = ceiling.overall()
             if bound is not None and bound <= top:
@@ -472,10 +474,9 @@ class Settler:
                     best[signature] = (value, found, way)
                 if target is not None:
                     target.record(value, signature)
-                    if target.floor is not None:
-                        if top is None:  # the first worth found: from now on ways may be hopeless
-                            ceiling = self.view_ceiling(s, pos)
-                        top = target.floor + target.slack
+                    if top is None and target.floor is not None:
+                        ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
+                    top = target.top()
                 found += 1
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
