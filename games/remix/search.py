@@ -437,12 +437,13 @@ class Settler:
         :class:`Target` says the value must beat."""
         s = node.states[0]
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
-        target = None if simple else self.target
+        target = self.target
         ceiling = None
         top = None
-        if simple and () in best:  # with a best way found, a node or a way may be hopeless
-            ceiling = self.ceiling(s, pos)
-            top = best[()][0]  # here also the best value the loop below keeps
+        if simple:  # with a best way found, a node or a way may be hopeless
+            top = best[()][0] if () in best else None if target is None else target.top()
+            if top is not None:  # here also the best value the loop below keeps
+                ceiling = self.ceiling(s, pos)
         elif target is not None:
             top = target.top()
             if top is not None:
@@ -697,6 +698,7 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     for outcome in explore(hand, analysis.sensitive if analysis else set()):
         endings.setdefault(outcome.blanked, []).append(outcome)
     plans: list[Ending] = []
+    known: Best | None = None  # the best of the endings already searched in full
     for index, (blanked, group) in enumerate(endings.items()):
         mask = hand.full & ~blanked
         valid = hand.valid(hand.base_state(mask))
@@ -711,7 +713,11 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
             tests = [] if views else _tests(group)
             score = hand.points if valid and not tests else None
             finish = _finisher(hand, [mask], tests, valid)
-            single = settle_all(hand, analysis, [mask], finish, score)
+            # only ways that can beat the endings searched so far are worth finding
+            target = _target(hand, plan, tests, known) if valid else None
+            single = settle_all(hand, analysis, [mask], finish, score, target)
+            if not single:
+                continue  # no way of this ending can beat (or come before) the best known
             if not views:
                 plan.nodes = single
             optimistic = max(_value(hand, n, valid) for n in single)
@@ -719,7 +725,13 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
             optimistic -= min(hand.selene_penalty(o.selene, blanked) for o in group)
         plan.bound = (optimistic, hand.draw_safe(blanked, valid), valid)
         plans.append(plan)
-    best: Best | None = None
+        if not views:
+            found = _best_of(hand, analysis, plan)
+            if found is not None and (
+                known is None or (found.key, -found.index) > (known.key, -known.index)
+            ):
+                known = found
+    best = known
     for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
         if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
             continue  # this ending cannot beat (or come before) the best found so far
@@ -792,14 +804,17 @@ def _best_of(
 
 
 def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best | None) -> Target:
-    """What a way of a valid ending with views must beat: its worth is its value less the least
-    Selene subtraction of the endings its blanking tests make true; a way no better than the
-    rival (on equal keys: when the rival's ending comes first or is preferred) cannot matter."""
+    """What a way of a valid ending must beat: its worth is its value less the least Selene
+    subtraction of the endings its blanking tests (``tests``) make true; a way no better than
+    the rival (on equal keys: when the rival's ending comes first or is preferred) cannot
+    matter. Without tests every ending of the group counts (for a bound: nothing assumed)."""
     where = {test: k for k, test in enumerate(tests)}
     penalties = [hand.selene_penalty(o.selene, plan.blanked) for o in plan.group]
     least: dict[Any, int | None] = {}
 
     def worth(value: int, signature: Any) -> int | None:
+        if not tests:  # nothing tested (or, for a bound, nothing assumed): every ending holds
+            return value - min(penalties)
         if signature not in least:
             holding = [
                 penalty
