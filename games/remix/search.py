@@ -12,7 +12,9 @@ blanking order and target, pruned only where the outcome cannot change.
    ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
    interchangeable HERO carries an extra instance (a doubler's) are valued once; when nothing
    Rogue or a doubler adds last can turn a card over, a way whose bound (:class:`Ceiling`)
-   cannot beat the best found so far is skipped.
+   cannot beat the best found so far is skipped; with views the bound is taken in the view
+   that scores and the best is what the :class:`Target` says (the best worth among the endings
+   the views make true, or an ending searched before).
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
    then a valid hand. The search never looks at the drawn card, so the choices are the same
    before and after the draw.
@@ -691,9 +693,11 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
 
     Branch and bound over the endings of the blanking: each ending's optimistic key (its best
     value with nothing assumed about what the sensitive blanking texts saw) comes from the cheap
-    one-view search; the endings are then searched in full most promising first, and one whose
-    bound cannot beat the best found so far is never searched. On equal keys the first ending in
-    :func:`explore`'s order wins, as it would without the bound."""
+    one-view search, which need only beat the endings without views searched before it (an
+    ending with no way to beat them is dropped); the endings are then searched in full most
+    promising first, and one whose bound cannot beat the best found so far is never searched.
+    On equal keys the first ending in :func:`explore`'s order wins, as it would without the
+    bound."""
     endings: dict[int, list[Outcome]] = {}
     for outcome in explore(hand, analysis.sensitive if analysis else set()):
         endings.setdefault(outcome.blanked, []).append(outcome)
