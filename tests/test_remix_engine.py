@@ -251,6 +251,43 @@ def test_the_last_texts_bound_with_views_equals_brute_force(hand: list[str]) -> 
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
+def _settled(hand: list[str]) -> set[str]:
+    prepared = prepare(hand)
+    return {prepared.cards[i].name for i in prepared.analysis.settled}
+
+
+def test_a_condition_that_holds_however_the_hand_ends_is_settled() -> None:
+    """Mystique's "-20 unless two or more Intel tags" holds with Jean Grey and Dora Milaje
+    whatever the texts do (they only add tags): the search need not tell states apart by the
+    tags she reads. Not when Selene could blank one of them, not when the Tech that Ultron
+    counts could go with Bruce Banner turning into Hulk (Tony Stark keeps his as Iron Man),
+    and not with a Magneto Hidden Lair could blank (a Tech tag counts only while he is gone)."""
+    assert _settled(["Mystique", "Jean Grey", "Dora Milaje", "Rogue", "Shuri"]) == {"Mystique"}
+    assert _settled(["Mystique", "Jean Grey", "Dora Milaje", "Rogue", "Shuri", "Selene"]) == set()
+    assert _settled(["Ultron", "Tony Stark", "Shuri", "Rogue"]) == {"Ultron"}
+    assert _settled(["Ultron", "Bruce Banner", "Shuri", "Rogue"]) == set()
+    assert _settled(["Ultron", "Tony Stark", "Shuri", "Rogue", "Magneto", "Hidden Lair"]) == set()
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ["Mystique", "Jean Grey", "Dora Milaje", "Rogue", "Shuri"],
+        ["Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Vision", "Dora Milaje", "Mystique"],
+        ["Ultron", "Tony Stark", "Shuri", "Rogue"],
+        # Abomination's two Strength tags are not settled: a blanking text can take one away
+        ["Abomination", "Tony Stark", "Jean Grey", "Shuri", "Spider-Man", "Secret ID"],
+        ["Tony Stark", "Thor Odinson", "Abomination", "Shuri", "Secret ID", "X-Jet"],
+        ["Jean Grey", "Shuri", "Kingpin", "Vision", "Mjolnir", "X-Jet", "Abomination"],
+    ],
+)
+def test_merging_past_settled_conditions_equals_brute_force(hand: list[str]) -> None:
+    """States that differ only by tags a settled condition reads are merged. Calling every
+    such condition settled (or forgetting the cards a blanking text can take away) loses the
+    maximum on the last three hands; the brute force must agree on all."""
+    assert score_hand(hand).total == brute_force_best(prepare(hand))
+
+
 def test_self_blanking_order_mjolnir_checks_before_worthy_blanks_itself() -> None:
     # Worthy (no VILLAIN above 12) blanks itself, but Mjolnir checked first still sees it.
     result = score_hand(["Mjolnir", "Worthy", "Angel", "Black Cat"])

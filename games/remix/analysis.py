@@ -37,6 +37,7 @@ from games.remix.rules import HARMFUL, HEROES, IDLE, OTHERS, SELF, USEFUL
 from games.remix.state import State
 
 IGNORED, GLOBAL, PRESENCE, COUNTS = Level
+MOST_TURNING = 4  # cards that can still turn over: settled conditions are checked on 2**n states
 Feature = tuple[int, int]  # (card position, tag)
 
 
@@ -82,6 +83,11 @@ class Analysis:
         self.changeable = self._changeable()
         self.sensitive = {b for b in hand.blankers if hand.hand[b].blank_reads & self.changeable}
         self.levels = self._levels()
+        # what the search's merging of states keeps: the same without the settled cards' reads
+        # (two states that differ only there end alike; the options offered do not change, so
+        # the first way to the best stays the same)
+        self.settled = self._settled()
+        self.merge_levels = self._levels(self.settled) if self.settled else self.levels
         self.inert = {p for p in hand.texts if self._inert(p)}
         self.harmful = self._harmful()
         # The facts about the order of the tag texts (below) are worked out when first asked:
@@ -230,10 +236,12 @@ class Analysis:
             changed = tags != before
         return tags
 
-    def _levels(self) -> tuple[Level, ...]:
+    def _levels(self, settled: frozenset[int] | set[int] = frozenset()) -> tuple[Level, ...]:
         hand = self.hand.hand
         levels: list[Level] = [IGNORED] * len(TAGS)
-        for c in hand:
+        for i, c in enumerate(hand):
+            if i in settled:
+                continue  # its points read tags, but no tag choice can change them
             for t, level in c.levels:
                 levels[t] = max(levels[t], level)
             if c.transform is not None:
@@ -248,11 +256,64 @@ class Analysis:
             levels[TECH] = max(levels[TECH], levels[INTEL])
         return tuple(levels)
 
+    def _settled(self) -> set[int]:
+        """The cards whose points read tags only through conditions (bonuses and penalties)
+        that hold however the hand ends: they hold on the fewest cards it can end with (every
+        card a blanking text could blank gone) and every card there that can still turn over
+        turned or not. A condition asks for "at least" so much; the tag texts only add tags, so
+        only a card turning over takes tags away. Not with Magneto (with him gone, a Tech tag
+        counts; in play, it does not)."""
+        hand = self.hand
+        cards = hand.hand
+        candidates = [
+            i
+            for i, c in enumerate(cards)
+            if c.tag_conditions
+            and c.transform is None
+            and all("bonus" in e or "penalty" in e or "per_type" in e for e in c.card.effects)
+        ]
+        if not candidates or any(c.magneto for c in cards):
+            return set()
+        blankable = 0
+        for j, c in enumerate(cards):
+            if c.self_blank is not None or any(
+                b != j and (other := cards[b].blank_others) is not None and c.type in other.types
+                for b in hand.blankers
+            ):
+                blankable |= 1 << j
+        settled = set()
+        for i in candidates:
+            mask = hand.full & ~blankable | 1 << i
+            first = hand.base_state(mask)
+            turning = [
+                x
+                for x in hand.transformers
+                if mask >> x & 1 and not first.transformed[x] and cards[x].side is not None
+            ]
+            if len(turning) > MOST_TURNING:
+                continue
+            ends = []
+            for k in range(1 << len(turning)):
+                end = first.copy()
+                for bit, x in enumerate(turning):
+                    side = cards[x].side
+                    if k >> bit & 1 and side is not None:
+                        end.turn(x, cards[x].printed, side, cards[x].side_power)
+                ends.append(end)
+            if all(cond.test(end, i) for end in ends for cond in cards[i].tag_conditions):
+                settled.add(i)
+        return settled
+
     @property
     def idle(self) -> frozenset[int]:
         """The tags one more of never changes anything (Rogue copying one takes the power
         alone)."""
         return frozenset(t for t in range(len(TAGS)) if self.levels[t] <= GLOBAL)
+
+    @property
+    def merge_idle(self) -> frozenset[int]:
+        """:attr:`idle` for the merging of states (:attr:`merge_levels`)."""
+        return frozenset(t for t in range(len(TAGS)) if self.merge_levels[t] <= GLOBAL)
 
     def useful(self, s: State, pos: int, tag: int) -> int:
         """What one more ``tag`` on the card at ``pos`` can still do: USEFUL, IDLE (nothing) or

@@ -70,7 +70,7 @@ class Projector:
         self.pools = [
             [i for i in sorted(loose - watched) if cards[i].type == kind] for kind in kinds
         ]
-        levels = analysis.levels
+        levels = analysis.merge_levels
         # how many instances of each tag a watched card's key keeps (None: all of them)
         caps: list[int | None] = [
             None if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels
@@ -85,7 +85,7 @@ class Projector:
         all_doublers = [p for p in hand.texts if (r := cards[p].tag_text) and r.doubles]
         self.doubled = bool(doublers) and len(all_doublers) >= 2
         # while Rogue is to act, whether a HERO carries a tag she could copy for the power alone
-        self.idle = sorted(analysis.idle) if copier else []
+        self.idle = sorted(analysis.merge_idle) if copier else []
         self.flags = bool(texts and transformers)
         self._rows: dict[tuple[int, ...], Any] = {}
         self._codes: dict[tuple[int, ...], int] = {}
