@@ -251,6 +251,21 @@ def test_the_last_texts_bound_with_views_equals_brute_force(hand: list[str]) -> 
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Moira, last, doubles a Mutant tag and Jean Grey turns into Phoenix
+        ["Moira", "Jean Grey", "Heimdall", "Abomination", "Remote Fortress", "Cyclops", "Thor"],
+        ["Jean Grey", "Moira", "Leader", "Vision", "Jane Foster", "Beast", "Krakoa", "Heimdall"],
+    ],
+)
+def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(hand: list[str]) -> None:
+    """When what the last text adds can turn a card over, its bound is the most over the
+    state with each set of those cards turned. A bound that forgot the turned states would skip
+    the best way on each of these hands; the brute force must agree."""
+    assert score_hand(hand).total == brute_force_best(prepare(hand))
+
+
 def _settled(hand: list[str]) -> set[str]:
     prepared = prepare(hand)
     return {prepared.cards[i].name for i in prepared.analysis.settled}

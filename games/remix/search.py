@@ -10,9 +10,9 @@ blanking order and target, pruned only where the outcome cannot change.
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
    ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
-   interchangeable HERO carries an extra instance (a doubler's) are valued once; when nothing
-   Rogue or a doubler adds last can turn a card over, a way whose bound (:class:`Ceiling`)
-   cannot beat the best found so far is skipped; with views the bound is taken in the view
+   interchangeable HERO carries an extra instance (a doubler's) are valued once; for Rogue or
+   a doubler acting last, a way whose bound (:class:`Ceiling`, the most over every set of
+   cards it could turn over) cannot beat the best found so far is skipped; with views the bound is taken in the view
    that scores and the best is what the :class:`Target` says (the best worth among the endings
    the views make true, or an ending searched before).
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
+from games.remix.analysis import COUNTS, GLOBAL, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
 from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
@@ -135,23 +135,42 @@ class Projector:
 
 
 class Ceiling:
-    """Bounds on what Rogue or a doubler acting last can reach from one state, when nothing it
-    adds can turn a card over: the state's points, plus the power Rogue would take, plus how far
-    the scorers can rise with each tag it adds (a doubler: up to ``limit`` tags, each a tag a
-    Mutant HERO has). A way that cannot beat the best found so far need not be tried."""
+    """Bounds on what Rogue or a doubler acting last can reach from one state: the state's
+    points, plus the power Rogue would take, plus how far the scorers can rise with each tag it
+    adds (a doubler: up to ``limit`` tags, each a tag a Mutant HERO has). When what it adds can
+    turn cards over, ``turned`` holds the state with each set of them turned (the end is one of
+    those plus what it added, a turned card keeping what it gained): the points and each rise
+    are the most over all of them. A way that cannot beat the best found so far need not be
+    tried."""
 
-    def __init__(self, hand: Hand, s: State, pos: int, copies: bool, limit: int) -> None:
+    def __init__(
+        self,
+        hand: Hand,
+        s: State,
+        pos: int,
+        copies: bool,
+        limit: int,
+        turned: Sequence[State] = (),
+    ) -> None:
         self.hand = hand
         self.s = s
         self.pos = pos
         self.copies = copies
         self.limit = limit
-        self.base = hand.points(s)
+        self.ends = [s, *turned]
+        self.base = max(hand.points(end) for end in self.ends)
         self._rises: dict[int, int | None] = {}
 
     def rise(self, tag: int) -> int | None:
         if tag not in self._rises:
-            self._rises[tag] = self.hand.rise(self.s, tag)
+            most: int | None = 0
+            for end in self.ends:
+                rise = self.hand.rise(end, tag)
+                if rise is None:
+                    most = None
+                    break
+                most = max(most, rise)  # type: ignore[type-var]
+            self._rises[tag] = most
         return self._rises[tag]
 
     def overall(self) -> int | None:
@@ -516,10 +535,21 @@ class Settler:
         # the cards that can still turn over here: not turned yet (a turned card stays turned)
         cards = self.hand.transformers
         dead = frozenset(x for x in cards if s.tags[x] is None or s.transformed[x])
+        turned: list[State] = []
         if self.analysis.order(dead).triggers[pos]:
-            return None
+            turning = [x for x in cards if x not in dead and self.hand.hand[x].side is not None]
+            if len(turning) > MOST_TURNING:
+                return None
+            for k in range(1, 1 << len(turning)):
+                end = s.copy()
+                for bit, x in enumerate(turning):
+                    c = self.hand.hand[x]
+                    if k >> bit & 1 and c.side is not None:
+                        end.turn(x, c.printed, c.side, c.side_power)
+                turned.append(end)
         rule = self.hand.hand[pos].tag_text
-        return Ceiling(self.hand, s, pos, pos in self.copiers, getattr(rule, "LIMIT", 1))
+        limit = getattr(rule, "LIMIT", 1)
+        return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned)
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
