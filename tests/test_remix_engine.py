@@ -276,12 +276,16 @@ def test_a_condition_that_holds_however_the_hand_ends_is_settled() -> None:
     whatever the texts do (they only add tags): the search need not tell states apart by the
     tags she reads. Not when Selene could blank one of them, not when the Tech that Ultron
     counts could go with Bruce Banner turning into Hulk (Tony Stark keeps his as Iron Man),
-    and not with a Magneto Hidden Lair could blank (a Tech tag counts only while he is gone)."""
+    and not with a Magneto Hidden Lair could blank (a Tech tag counts only while he is gone).
+    Throw Car's "+14 with a Strength tag and a LOCATION that has Urban" never holds when no
+    LOCATION can have Urban; Abomination's two Strength tags may come from Shuri."""
     assert _settled(["Mystique", "Jean Grey", "Dora Milaje", "Rogue", "Shuri"]) == {"Mystique"}
     assert _settled(["Mystique", "Jean Grey", "Dora Milaje", "Rogue", "Shuri", "Selene"]) == set()
     assert _settled(["Ultron", "Tony Stark", "Shuri", "Rogue"]) == {"Ultron"}
     assert _settled(["Ultron", "Bruce Banner", "Shuri", "Rogue"]) == set()
     assert _settled(["Ultron", "Tony Stark", "Shuri", "Rogue", "Magneto", "Hidden Lair"]) == set()
+    assert _settled(["Throw Car", "Shuri", "Rogue", "Xavier Mansion", "Sauron"]) == {"Throw Car"}
+    assert _settled(["Abomination", "Spider-Man", "Shuri", "Rogue"]) == set()
 
 
 @pytest.mark.parametrize(

@@ -38,6 +38,7 @@ from games.remix.state import State
 
 IGNORED, GLOBAL, PRESENCE, COUNTS = Level
 MOST_TURNING = 4  # cards that can still turn over: settled conditions are checked on 2**n states
+MANY = 9  # instances of a tag: more than any condition asks for
 Feature = tuple[int, int]  # (card position, tag)
 
 
@@ -88,6 +89,7 @@ class Analysis:
         # the first way to the best stays the same)
         self.settled = self._settled()
         self.merge_levels = self._levels(self.settled) if self.settled else self.levels
+        hand.steady = frozenset(self.settled)  # their rises are 0: the search's bounds tighten
         self.inert = {p for p in hand.texts if self._inert(p)}
         self.harmful = self._harmful()
         # The facts about the order of the tag texts (below) are worked out when first asked:
@@ -258,11 +260,12 @@ class Analysis:
 
     def _settled(self) -> set[int]:
         """The cards whose points read tags only through conditions (bonuses and penalties)
-        that hold however the hand ends: they hold on the fewest cards it can end with (every
-        card a blanking text could blank gone) and every card there that can still turn over
-        turned or not. A condition asks for "at least" so much; the tag texts only add tags, so
-        only a card turning over takes tags away. Not with Magneto (with him gone, a Tech tag
-        counts; in play, it does not)."""
+        that hold however the hand ends, or never hold. A condition asks for "at least" so
+        much and the tag texts only add tags (only a card turning over takes some away), so
+        one holds always when it holds on the fewest cards the hand can end with (every card a
+        blanking text could blank gone), every card there that can still turn over turned or
+        not; it never holds when it fails with every card in play carrying many of every tag
+        it can ever carry. Not with Magneto (with him gone a Tech tag counts; in play, not)."""
         hand = self.hand
         cards = hand.hand
         candidates = [
@@ -281,6 +284,10 @@ class Analysis:
                 for b in hand.blankers
             ):
                 blankable |= 1 << j
+        most = hand.base_state(hand.full).copy()
+        for j in most.alive:
+            most.tags[j] = tuple(MANY if t in self.possible[j] else 0 for t in range(len(TAGS)))
+        most.counts = [sum(row[t] for row in most.tags if row) for t in range(len(TAGS))]
         settled = set()
         for i in candidates:
             mask = hand.full & ~blankable | 1 << i
@@ -300,7 +307,10 @@ class Analysis:
                     if k >> bit & 1 and side is not None:
                         end.turn(x, cards[x].printed, side, cards[x].side_power)
                 ends.append(end)
-            if all(cond.test(end, i) for end in ends for cond in cards[i].tag_conditions):
+            if all(
+                all(cond.test(end, i) for end in ends) or not cond.test(most, i)
+                for cond in cards[i].tag_conditions
+            ):
                 settled.add(i)
         return settled
 

@@ -12,9 +12,9 @@ blanking order and target, pruned only where the outcome cannot change.
    ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
    interchangeable HERO carries an extra instance (a doubler's) are valued once; for Rogue or
    a doubler acting last, a way whose bound (:class:`Ceiling`, the most over every set of
-   cards it could turn over) cannot beat the best found so far is skipped; with views the bound is taken in the view
-   that scores and the best is what the :class:`Target` says (the best worth among the endings
-   the views make true, or an ending searched before).
+   cards it could turn over) cannot beat the best found so far is skipped; with views the
+   bound is taken in the view that scores and the best is what the :class:`Target` says (the
+   best worth among the endings the views make true, or an ending searched before).
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
    then a valid hand. The search never looks at the drawn card, so the choices are the same
    before and after the draw.
