@@ -29,7 +29,7 @@ from typing import Any
 from games.remix.analysis import COUNTS, GLOBAL, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
+from games.remix.names import ALL_TAGS, HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
@@ -235,6 +235,87 @@ def _within(ceiling: Ceiling, options: list[Any], top: int) -> list[Any]:
     return kept
 
 
+class Tail:
+    """Bounds on what every tag text still to act can add to a state's points, so that a whole
+    branch that cannot beat a way found already need not be walked.
+
+    Each text adds at most so many tag instances (Vision and Shuri two, X-Jet one per HERO or
+    ALLY and a Range, Rogue one and the power she takes, Moira one, Xavier Mansion three, a
+    gain its tags), each worth at most the largest rise of the tags it can give. A card that
+    can still turn over may or may not have turned at the end: the end is the state with some
+    set of them turned plus what the texts added (a turned card keeps what it gained), so the
+    points and each rise are the most over every such set."""
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+
+    def adds(self, s: State, pos: int) -> tuple[int, frozenset[int]] | None:
+        """At most how many tag instances the text at ``pos`` adds from ``s``, and which tags
+        (None: a text this bound does not know)."""
+        card = self.hand.hand[pos]
+        rule = card.tag_text
+        if rule is None:
+            tags = frozenset(t for gain in card.gains for t in gain.tags)
+            return sum(len(gain.tags) for gain in card.gains), tags
+        if rule.copies_power:
+            return 1, ALL_TAGS
+        if rule.doubles:
+            return getattr(rule, "LIMIT", 1), ALL_TAGS
+        if rule.name in ("vision_tags", "shuri_grants"):
+            return 2, rule.gives
+        if rule.name == "xjet":
+            return 1 + sum(1 for j in s.alive if s.hand[j].hero_or_ally), rule.gives
+        return None
+
+    def bound(self, s: State, remaining: frozenset[int]) -> int | None:
+        """At most the points any way from ``s`` can end with (None: no bound)."""
+        hand = self.hand
+        cards = hand.hand
+        texts = [p for p in remaining if s.tags[p] is not None]
+        adds = []
+        for p in texts:
+            found = self.adds(s, p)
+            if found is None:
+                return None
+            adds.append(found)
+        turning = [
+            x
+            for x in hand.transformers
+            if s.tags[x] is not None and not s.transformed[x] and cards[x].side is not None
+        ]
+        if len(turning) > MOST_TURNING:
+            return None
+        ends = [s]
+        for k in range(1, 1 << len(turning)):
+            end = s.copy()
+            for bit, x in enumerate(turning):
+                c = cards[x]
+                if k >> bit & 1 and c.side is not None:
+                    end.turn(x, c.printed, c.side, c.side_power)
+            ends.append(end)
+        rises = dict.fromkeys(frozenset().union(*(tags for _, tags in adds)), 0)
+        for end in ends:
+            for t in rises:
+                rise = hand.rise(end, t)
+                if rise is None:
+                    return None
+                rises[t] = max(rises[t], rise)
+        total = max(hand.points(end) for end in ends)
+        for n, tags in adds:
+            total += n * max((rises[t] for t in tags), default=0)
+        for p in texts:  # the power Rogue takes: a HERO's, turned or not, less her own
+            rule = cards[p].tag_text
+            if rule is not None and rule.copies_power:
+                powers = [
+                    end.powers[j]
+                    for end in ends
+                    for j in s.alive
+                    if j != p and cards[j].type == CardType.HERO
+                ]
+                total += max(max(powers, default=0) - s.powers[p], 0)
+        return total
+
+
 class Target:
     """What a way of the tag texts must beat to matter when there are views: its value reads the
     first view only, the views decide which endings hold (``worth``: the way's best key value
@@ -271,6 +352,9 @@ class Node:
 class Settler:
     """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
 
+    PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
+    TRIAL, WORTH = 128, 8  # after this many branches bounded, go on only if one in WORTH is cut
+
     def __init__(
         self,
         hand: Hand,
@@ -286,6 +370,12 @@ class Settler:
         self.finish = finish
         self.score = score  # with one mask and nothing to test: what ``finish`` values a state
         self.target = target  # with views: what a way must beat (its value reads states[0])
+        # with one mask: a branch whose :class:`Tail` bound cannot beat the target, or is below
+        # a way found greedily once the layers grow (:meth:`probe`), is not walked
+        self.tail = Tail(hand) if len(self.masks) == 1 else None
+        self.lower: int | None = None
+        self.probed = False
+        self.bounded = self.cut = 0  # branches bounded and cut (bounding stops if it rarely cuts)
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -551,6 +641,41 @@ class Settler:
         limit = getattr(rule, "LIMIT", 1)
         return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned)
 
+    def probe(self) -> None:
+        """A way found greedily (each text in the rulings' order taking the option that scores
+        most at once): the best way scores at least as much (:attr:`lower`). Only where the
+        value is the points and the best way is all that is kept."""
+        self.probed = True
+        if self.score is None or self.tail is None or self.finish is None:
+            return
+        node = Node((self.hand.base_state(self.masks[0]),), ())
+        for k, p in enumerate(self.texts):
+            remaining = frozenset(self.texts[k:])
+            steps = [self.step(node, p, option) for option in self.options(node, p, remaining)]
+            node = max(steps, key=lambda step: self.hand.points(step.states[0]))
+        self.lower = self.hand.points(node.states[0])
+
+    def hopeless(self, node: Node, remaining: frozenset[int]) -> bool:
+        """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
+        view: the value reads it) is no more than what the target says, or below the greedy
+        way (on equal values the way found first wins, and the greedy one may come late)."""
+        if self.tail is None or not remaining:
+            return False
+        top = None if self.target is None else self.target.top()
+        if top is None and self.lower is None:
+            return False
+        if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
+            self.tail = None  # it seldom cuts here: bounding costs more than it saves
+            return False
+        self.bounded += 1
+        bound = self.tail.bound(node.states[0], remaining)
+        if bound is None:
+            return False
+        if (top is not None and bound <= top) or (self.lower is not None and bound < self.lower):
+            self.cut += 1
+            return True
+        return False
+
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
         the sinks (analysis.sinks) last, one by one."""
@@ -630,7 +755,11 @@ class Settler:
         }
         for _ in texts:
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
+            if len(layer) > self.PROBE_AFTER and not self.probed:
+                self.probe()
             for node, done, last in layer.values():
+                if self.hopeless(node, left[done]):
+                    continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
                         continue
