@@ -871,6 +871,8 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
         if analysis is None or not (views or valid and texts):
             plan.nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
             optimistic = hand.points(plan.nodes[0].states[0]) if valid else 0
+        elif views and not valid:
+            optimistic = 0  # every way of a hand that scores nothing is worth 0: no search
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
