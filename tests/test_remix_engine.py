@@ -324,6 +324,7 @@ def test_a_condition_that_holds_however_the_hand_ends_is_settled() -> None:
     [
         ["Mystique", "Jean Grey", "Dora Milaje", "Rogue", "Shuri"],
         ["Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Vision", "Dora Milaje", "Mystique"],
+        ["Mystique", "Tony Stark", "Beast", "Rogue", "Magneto", "Hidden Lair", "Hack In"],
         ["Ultron", "Tony Stark", "Shuri", "Rogue"],
         # Abomination's two Strength tags are not settled: a blanking text can take one away
         ["Abomination", "Tony Stark", "Jean Grey", "Shuri", "Spider-Man", "Secret ID"],

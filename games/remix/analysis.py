@@ -265,7 +265,8 @@ class Analysis:
         one holds always when it holds on the fewest cards the hand can end with (every card a
         blanking text could blank gone), every card there that can still turn over turned or
         not; it never holds when it fails with every card in play carrying many of every tag
-        it can ever carry. Not with Magneto (with him gone a Tech tag counts; in play, not)."""
+        it can ever carry. With a Magneto a blanking text could take away, the fewest cards
+        count no Tech tag (he may be in play at the end)."""
         hand = self.hand
         cards = hand.hand
         candidates = [
@@ -275,8 +276,9 @@ class Analysis:
             and c.transform is None
             and all("bonus" in e or "penalty" in e or "per_type" in e for e in c.card.effects)
         ]
-        if not candidates or any(c.magneto for c in cards):
+        if not candidates:
             return set()
+        silencer = any(c.magneto for c in cards)  # Magneto may be in play: a Tech tag may not count
         blankable = 0
         for j, c in enumerate(cards):
             if c.self_blank is not None or any(
@@ -292,6 +294,8 @@ class Analysis:
         for i in candidates:
             mask = hand.full & ~blankable | 1 << i
             first = hand.base_state(mask)
+            if silencer and not first.magneto:
+                first = _silenced(first)
             turning = [
                 x
                 for x in hand.transformers
@@ -533,6 +537,23 @@ class CardFacts:
 
 
 _FACTS: dict[int, tuple[CompiledCard, CardFacts]] = {}
+
+
+def _silenced(s: State) -> State:
+    """``s`` as it would count with Magneto in play: no Tech tag counts, nor (Hack In) as an
+    Intel tag; a card turning over later counts the same way."""
+    silenced = s.copy()
+    for j in s.alive:
+        row = s.tags[j]
+        if row is not None and row[TECH]:
+            new = list(row)
+            if s.hack_in:
+                new[INTEL] -= row[TECH]
+            new[TECH] = 0
+            silenced.tags[j] = tuple(new)
+    silenced.counts = [sum(r[t] for r in silenced.tags if r) for t in range(len(TAGS))]
+    silenced.magneto = True
+    return silenced
 
 
 def _facts(c: CompiledCard) -> CardFacts:

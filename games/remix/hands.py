@@ -98,6 +98,20 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Vibranium Shield", "Xavier Mansion",
         "Throw Car", "The Leader",
     ),
+    "8 cards: Jean Grey, Rogue, Shuri, Moira, Hidden Lair, Xavier Mansion, Magneto, Mystique": (
+        "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Hidden Lair", "Xavier Mansion",
+        "Magneto", "Mystique",
+    ),
+    "10 cards: Bruce Banner, Falcon, Rogue, Shuri, Vision, Moira, Mjolnir, Vibranium Shield, "
+    "Runaway Train, Sauron": (
+        "Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+        "Vibranium Shield", "Runaway Train", "Sauron",
+    ),
+    "10 cards: Bruce Banner, Falcon, Rogue, Shuri, Vision, Moira, Mjolnir, Vibranium Shield, "
+    "Runaway Train, Toad": (
+        "Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+        "Vibranium Shield", "Runaway Train", "Toad",
+    ),
     "8 cards: Jean Grey, Rogue, Shuri, Moira, Hidden Lair, Xavier Mansion, Throw Car, The Leader": (
         "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Hidden Lair", "Xavier Mansion",
         "Throw Car", "The Leader",
