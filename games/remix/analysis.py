@@ -80,6 +80,7 @@ class Analysis:
         self._scopes: dict[tuple[int, str], list[int]] = {}
         self._orders: dict[frozenset[int], Order] = {}
         self.hack_in = any(c.hack_in for c in hand.hand)
+        self._facts = [_facts(c) for c in hand.hand]  # each card's, looked up once
         self.possible = self._possible()
         self.changeable = self._changeable()
         self.sensitive = {b for b in hand.blankers if hand.hand[b].blank_reads & self.changeable}
@@ -189,10 +190,10 @@ class Analysis:
 
     def _possible(self) -> list[set[int]]:
         hand = self.hand.hand
-        possible = [set(_facts(c).tags) for c in hand]
+        possible = [set(facts.tags) for facts in self._facts]
         changed = True
         while changed:
-            before = [set(p) for p in possible]
+            before = sum(map(len, possible))  # the sets only grow: a change is a bigger size
             for pos in self.hand.texts:
                 c = hand[pos]
                 rule = c.tag_text
@@ -209,7 +210,7 @@ class Analysis:
                 for p in possible:
                     if TECH in p:
                         p.add(INTEL)
-            changed = possible != before
+            changed = sum(map(len, possible)) != before
         return possible
 
     def _changeable(self) -> set[int]:
@@ -363,8 +364,7 @@ class Analysis:
         hand = self.hand.hand
         down: set[int] = set()
         up: set[int] = set()
-        for c in hand:
-            facts = _facts(c)
+        for facts in self._facts:
             down |= facts.down
             up |= facts.up
         for b in self.sensitive:
@@ -501,8 +501,8 @@ class Analysis:
         (which gives Flight only to cards without it) loses nothing by acting first."""
         hand = self.hand.hand
         bad: set[int] = set()
-        for c in hand:
-            bad |= _facts(c).down
+        for facts in self._facts:
+            bad |= facts.down
         for b in self.sensitive:
             bad |= hand[b].blank_reads
         changed = True

@@ -29,15 +29,18 @@ Test = tuple[bool, bool]
 Assumption = tuple[int, int, Test]
 
 
-@dataclass(frozen=True)
 class BlankAct:
     """One thing a blanking text can do: the cards it blanks (a bit mask), the target it chose
-    (for the script), why each one is blanked, and whether Selene subtracts the target's power."""
+    (for the script), why each one is blanked, and whether Selene subtracts the target's power.
+    Never changed once made (a plain class: the search makes many)."""
 
-    hit: int
-    target: int | None
-    reasons: dict[int, str]
-    selene: bool
+    __slots__ = ("hit", "target", "reasons", "selene")
+
+    def __init__(self, hit: int, target: int | None, reasons: dict[int, str], selene: bool):
+        self.hit = hit
+        self.target = target
+        self.reasons = reasons
+        self.selene = selene
 
 
 @dataclass
@@ -93,7 +96,7 @@ def blank_acts(hand: Hand, b: int, s: State, test: Test) -> list[BlankAct]:
     targets = [j for j in s.alive if j != b and hand.hand[j].type in other.types]
     if not targets:
         return [BlankAct(0, None, {}, False)]
-    why = f"blanked by {card.card.name}"
+    why = other.why
     if other.one:
         return [BlankAct(1 << t, t, {t: why}, other.subtract_power) for t in targets]
     hit = 0
@@ -183,42 +186,72 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
         return list(ends.values())
     found: dict[tuple[int, Any, frozenset[Assumption]], Outcome] = {}
     seen: set[tuple[int, int, Any, frozenset[Assumption]]] = set()
+    # What a blanking text finds and can do depends only on the cards left (the base state of
+    # the mask) and, for a sensitive one, the result assumed: worked out once per mask.
+    tests: dict[tuple[int, int], list[Test]] = {}
+    acts_for: dict[tuple[int, int, Test], list[BlankAct]] = {}
+    blankers = hand.blankers
+    full = hand.full
+    base_state = hand.base_state
+    none: frozenset[Assumption] = frozenset()
 
-    def walk(pending: int, done: Outcome) -> None:
-        pending &= ~done.blanked
-        key = (pending, done.blanked, done.selene, done.assumed)
+    def walk(
+        pending: int,
+        blanked: int,
+        selene: tuple[int, int] | None,
+        script: tuple[tuple[int, int | None], ...],
+        acts: tuple[BlankAct, ...],
+        assumed: frozenset[Assumption],
+    ) -> None:
+        pending &= ~blanked
+        key = (pending, blanked, selene, assumed)
         if key in seen:
             return
         seen.add(key)
         if not pending:
-            found.setdefault((done.blanked, done.selene, done.assumed), done)
+            end = (blanked, selene, assumed)
+            if end not in found:  # the first way to an ending is the one kept
+                reasons: dict[int, str] = {}
+                for act in acts:
+                    reasons.update(act.reasons)
+                found[end] = Outcome(blanked, selene, script, reasons, assumed)
             return
-        mask = hand.full & ~done.blanked
-        s = hand.base_state(mask)
-        for b in hand.blankers:
+        mask = full & ~blanked
+        for b in blankers:
             if not pending >> b & 1:
                 continue
-            if b in sensitive:
-                tests = possible_tests(hand, b)
-            else:
-                tests = [blank_test(hand, b, s)]
-            for test in tests:
-                base = done
+            results = tests.get((mask, b))
+            if results is None:
                 if b in sensitive:
-                    base = Outcome(
-                        done.blanked,
-                        done.selene,
-                        done.script,
-                        done.reasons,
-                        done.assumed | {(mask, b, test)},
+                    results = possible_tests(hand, b)
+                else:
+                    results = [blank_test(hand, b, base_state(mask))]
+                tests[(mask, b)] = results
+            rest = pending & ~(1 << b)
+            for test in results:
+                here = assumed | {(mask, b, test)} if b in sensitive else assumed
+                choices = acts_for.get((mask, b, test))
+                if choices is None:
+                    choices = acts_for[(mask, b, test)] = blank_acts(
+                        hand, b, base_state(mask), test
                     )
-                for act in blank_acts(hand, b, s, test):
-                    walk(pending & ~(1 << b), base.after(b, act))
+                for act in choices:
+                    target = act.target
+                    walk(
+                        rest,
+                        blanked | act.hit,
+                        (b, target) if act.selene and target is not None else selene,
+                        (*script, (b, target)),
+                        (*acts, act),
+                        here,
+                    )
 
     start = 0
-    for b in hand.blankers:
+    for b in blankers:
         start |= 1 << b
-    walk(start, Outcome(0, None, ()))
+    walk(start, 0, None, (), (), none)
+    if not sensitive:  # nothing assumed: every ending is its own
+        return list(found.values())
     return _minimal(list(found.values()))
 
 

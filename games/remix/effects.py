@@ -26,7 +26,7 @@ from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
 from games.remix.state import Cond, Rise, Scorer, State, tag_counts
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class CompiledCondition:
     test: Cond
     text: str
@@ -251,25 +251,27 @@ def _penalty(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
     return score
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class SelfBlank:
     unless: bool  # True: "blanked unless COND"; False: "blanked if COND"
     cond: CompiledCondition
+    text: str = field(init=False)  # the reason it gives when it blanks itself
+
+    def __post_init__(self) -> None:
+        how = "unless with" if self.unless else "if the hand has"
+        self.text = f"blanked {how} {self.cond.text}"
 
     def blanks_itself(self, s: State, pos: int) -> bool:
         return self.cond.test(s, pos) != self.unless
 
-    @property
-    def text(self) -> str:
-        return f"blanked {'unless with' if self.unless else 'if the hand has'} {self.cond.text}"
 
-
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class BlankOthers:
     types: frozenset[str]
     one: bool  # one target of the owner's choice, or every card of the types
     unless: CompiledCondition | None
     subtract_power: bool
+    why: str = ""  # the reason a card it blanks gives ("blanked by Selene")
 
     def targets(self, s: State, pos: int) -> list[int]:
         if self.unless is not None and self.unless.test(s, pos):
@@ -277,13 +279,13 @@ class BlankOthers:
         return [j for j in s.alive if j != pos and s.hand[j].type in self.types]
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class Gain:
     tags: tuple[int, ...]
     cond: CompiledCondition
 
 
-@dataclass
+@dataclass(slots=True)  # read in the search's loops
 class CompiledCard:
     """A catalogue card prepared for fast scoring."""
 
@@ -376,6 +378,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
                 one=effect["target"] == "one",
                 unless=unless_cond,
                 subtract_power=bool(effect.get("subtract_power", False)),
+                why=f"blanked by {card.name}",
             )
             if unless_cond is not None:
                 out.blank_reads |= unless_cond.reads | unless_cond.seen

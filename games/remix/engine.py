@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from games.remix.analysis import Analysis
-from games.remix.blanking import Outcome, replay
+from games.remix.blanking import Outcome, explore, replay
 from games.remix.brute import brute_force_best, brute_force_worlds
 from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
@@ -63,6 +63,9 @@ class PreparedHand(Hand):
         super().__init__(cards, loki_draw, _compiled(catalogue))
         self.best_value = 0  # the total the last search found (Loki's known draw included)
         self._analysis: Analysis | None = None
+        # the last settled choices, kept for one reuse: the search settles the plain choices
+        # it reports, and explaining them would settle them again
+        self._kept: tuple[Choices, Outcome, State] | None = None
 
     @property
     def analysis(self) -> Analysis:
@@ -79,15 +82,66 @@ class PreparedHand(Hand):
         """The owner's best choices (maximum total before Loki's draw; on a tie, the ending where
         the draw cannot subtract, then a valid hand). The order of the tag texts is kept only
         when the rulings' order would score less with the same options."""
-        choices, value, outcome, valid = search(self, self.analysis if self.texts else None)
+        if not self.texts:
+            choices, value, outcome, valid = self._search_without_texts()
+            # no tag text: the cards left keep their base state, and replaying the script
+            # would end as the search's ending did (each blanking text sees the base state)
+            final = self.base_state(self.full & ~outcome.blanked)
+            self._kept = (choices, outcome, final.copy())
+            self.best_value = value - self.draw_cost(outcome.blanked, valid)
+            return choices
+        choices, value, outcome, valid, final = search(self, self.analysis)
+        path = choices.order or ()  # every text the search let act, in the order they acted
         if choices.order is not None and len(choices.order) > 1:
             plain = Choices(choices.options, choices.blanking, None)
             if self.value_of(plain) == (value, outcome.blanked, valid):
-                choices = plain
+                choices = plain  # value_of kept what explaining it needs
         else:
             choices = Choices(choices.options, choices.blanking, None)
         self.best_value = value - self.draw_cost(outcome.blanked, valid)
+        if self._kept is None or self._kept[0] is not choices:
+            self._keep_searched(choices, outcome, final, path)
         return choices
+
+    def _keep_searched(
+        self, choices: Choices, outcome: Outcome, final: State, path: tuple[int, ...]
+    ) -> None:
+        """Keep the search's own ending and state for explaining ``choices`` when replaying
+        them would give the same: no text was left out of the search as inert (a replay lets
+        it act), and the texts of the cards left act in the order the search let them act
+        (with the search's order, a replay's views of the sensitive blanking texts are the
+        search's views, so their results and the ending are the same too)."""
+        if self.analysis.inert:
+            return
+        mask = self.full & ~outcome.blanked
+        acted = [p for p in path if mask >> p & 1]
+        if choices.order is None and len(path) > 1:
+            return  # the rulings' order replaces the search's: the views may differ
+        if acted == self.sequence(mask, choices.order):
+            self._kept = (choices, outcome, final.copy())
+
+    def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
+        """The search for a hand without tag texts (half the hands dealt): nothing to choose
+        but the blanking, and each way the blanking ends is worth the points of its base
+        state. The best key wins (value, the draw cannot subtract, valid); on a tie the
+        ending found first of the set of blanked cards found first, as
+        :func:`games.remix.search.search` decides."""
+        endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
+        for outcome in explore(self, set()):
+            endings.setdefault(outcome.blanked, []).append(outcome)
+        best: tuple[tuple[int, bool, bool], Outcome] | None = None
+        for blanked, group in endings.items():
+            s = self.base_state(self.full & ~blanked)
+            valid = self.valid(s)
+            points = self.points(s) if valid else 0
+            safe = self.draw_safe(blanked, valid)
+            for outcome in group:
+                value = points - self.selene_penalty(outcome.selene, blanked) if valid else 0
+                if best is None or (value, safe, valid) > best[0]:
+                    best = ((value, safe, valid), outcome)
+        assert best is not None
+        (value, _, valid), outcome = best
+        return Choices({}, outcome.script, None), value, outcome, valid
 
     def replay(self, choices: Choices, views: dict[int, State] | None = None) -> Outcome:
         return replay(self, choices.options, choices.order, choices.blanking, views)
@@ -95,17 +149,21 @@ class PreparedHand(Hand):
     def settled(self, choices: Choices) -> tuple[Outcome, State]:
         """How the blanking ends for fixed choices, and the tags of the cards left (a state of
         its own: the caller may change it)."""
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[0] is choices:
+            return kept[1], kept[2]
         views: dict[int, State] = {}
         outcome = self.replay(choices, views)
         mask = self.full & ~outcome.blanked
         s = views.get(mask)
         if s is None:
-            return outcome, self.settle(mask, choices.options, choices.order)
+            s = self.settle(mask, choices.options, choices.order)
         return outcome, s
 
     def value_of(self, choices: Choices) -> tuple[int, int, bool]:
         """(the value before Loki's draw, the cards blanked, valid) for fixed choices."""
         outcome, s = self.settled(choices)
+        self._kept = (choices, outcome, s)  # only read: as good as new for one more use
         if not self.valid(s):
             return 0, outcome.blanked, False
         value = self.points(s) - self.selene_penalty(outcome.selene, outcome.blanked)

@@ -51,36 +51,47 @@ class Hand:
         self.n = len(self.hand)
         self.full = (1 << self.n) - 1
         self.loki_draw = loki_draw
-        self.blankers = [i for i, c in enumerate(self.hand) if c.is_blanker]
-        self.texts = sorted(
-            (i for i, c in enumerate(self.hand) if c.has_text), key=lambda i: (self.rank(i), i)
-        )
+        self.blankers: list[int] = []
+        texts: list[int] = []
+        self.transformers: list[int] = []
+        # (position, condition, printed tags, side's tags, side's power) of each transformer;
+        # after the first checkpoint only those whose condition reads tags can still turn (the
+        # cards in play do not change while the tag texts act)
+        self._turners: list[Any] = []
+        self._tag_turners: list[Any] = []
+        self.loki: int | None = None
+        # the cards whose presence changes how tags count (Magneto, Hack In), as bit masks
+        self._magneto_bits = self._hacker_bits = 0
+        for i, c in enumerate(self.hand):  # one pass: every hand is prepared once
+            if c.is_blanker:
+                self.blankers.append(i)
+            if c.has_text:
+                texts.append(i)
+            when = c.transform
+            if when is not None:
+                self.transformers.append(i)
+                if c.side is not None:
+                    turner = (i, when.test, c.printed, c.side, c.side_power)
+                    self._turners.append(turner)
+                    if when.reads or when.seen or when.typed:
+                        self._tag_turners.append(turner)
+            if c.magneto:
+                self._magneto_bits |= 1 << i
+            if c.hack_in:
+                self._hacker_bits |= 1 << i
+            if self.loki is None and c.id == LOKI:
+                self.loki = i
+        if len(texts) > 1:
+            texts.sort(key=lambda i: (self.rank(i), i))
+        self.texts = texts
         self.choosers = [
             (rule, i)
             for i in self.texts
             if (rule := self.hand[i].tag_text) is not None and rule.choice
         ]
-        self.transformers = [i for i, c in enumerate(self.hand) if c.transform is not None]
-        # (position, condition, printed tags, side's tags, side's power) of each transformer;
-        # after the first checkpoint only those whose condition reads tags can still turn (the
-        # cards in play do not change while the tag texts act)
-        self._turners = [
-            (i, c.transform.test, c.printed, c.side, c.side_power)
-            for i, c in enumerate(self.hand)
-            if c.transform is not None and c.side is not None
-        ]
-        self._tag_turners = [
-            turner
-            for turner in self._turners
-            if (when := self.hand[turner[0]].transform) is not None
-            and (when.reads or when.seen or when.typed)
-        ]
-        self.loki = next((i for i, c in enumerate(self.hand) if c.id == LOKI), None)
         self._base: dict[int, State] = {}
         self._counted: dict[tuple[bool, bool], list[tuple[int, ...]]] = {}
         self._powers = [c.power for c in self.hand]
-        self._magnetos = [i for i, c in enumerate(self.hand) if c.magneto]
-        self._hackers = [i for i, c in enumerate(self.hand) if c.hack_in]
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
         # per set of cards in play: the rises of the scorers that read tags (None: one has none)
@@ -102,24 +113,27 @@ class Hand:
         if found is not None:
             return found
         hand = self.hand
-        alive = tuple([i for i in range(self.n) if mask >> i & 1])
-        magneto = any(mask >> i & 1 for i in self._magnetos)
-        hack_in = any(mask >> i & 1 for i in self._hackers)
+        magneto = bool(mask & self._magneto_bits)
+        hack_in = bool(mask & self._hacker_bits)
         rows = self._counted.get((magneto, hack_in))
         if rows is None:
             rows = [counted(c.printed, magneto, hack_in) for c in hand]
             self._counted[(magneto, hack_in)] = rows
+        members: list[int] = []
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         tags: list[tuple[int, ...] | None] = [None] * self.n
         counts = [0] * len(TAGS)
-        for i in alive:
-            c = hand[i]
-            types[c.type] = types.get(c.type, 0) + 1
-            ids[c.id] = i
-            tags[i] = rows[i]
-            for t, k in c.printed_pairs:
-                counts[t] += k
+        for i, c in enumerate(hand):
+            if mask >> i & 1:
+                members.append(i)
+                kind = c.type
+                types[kind] = types.get(kind, 0) + 1
+                ids[c.id] = i
+                tags[i] = rows[i]
+                for t, k in c.printed_pairs:
+                    counts[t] += k
+        alive = tuple(members)
         if magneto or hack_in:  # the counted rows differ from the printed ones: sum them
             columns = zip(*(rows[i] for i in alive), strict=True)
             counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
@@ -161,7 +175,8 @@ class Hand:
                 if gain.cond.test(s, pos):
                     for t in gain.tags:
                         s.add(pos, t)
-        self.checkpoint(s)
+        if self._tag_turners:  # without a card whose condition reads tags nothing can turn
+            self.checkpoint(s)
 
     def sequence(self, mask: int, order: Sequence[int] | None) -> list[int]:
         """The tag texts of the cards in ``mask`` in the order they act: ``order`` first, the

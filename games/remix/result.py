@@ -101,7 +101,8 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     mask = prepared.full & ~outcome.blanked
     s.loki_draw = prepared.loki_draw
     valid = prepared.valid(s)
-    cards = [_explain_card(prepared, s, outcome, i) for i in range(prepared.n)]
+    selene_penalty = prepared.selene_penalty(outcome.selene, outcome.blanked)
+    cards = [_explain_card(prepared, s, outcome, i, selene_penalty) for i in range(prepared.n)]
     points_sum = sum(card.points for card in cards)
     notes = []
     if prepared.n != NORMAL_HAND:
@@ -123,10 +124,12 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     )
 
 
-def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) -> CardResult:
-    """One card's points, line by line (a blanked card: why it scores nothing)."""
-    hand = prepared.hand
-    c = hand[i]
+def _explain_card(
+    prepared: PreparedHand, s: State, outcome: Outcome, i: int, selene_penalty: int
+) -> CardResult:
+    """One card's points, line by line (a blanked card: why it scores nothing);
+    ``selene_penalty`` is what Selene subtracts in this ending."""
+    c = prepared.hand[i]
     card = c.card
     if outcome.blanked >> i & 1:
         why = outcome.reasons.get(i, "blanked")
@@ -137,11 +140,9 @@ def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) ->
         held = "it held" if c.self_blank.unless else "it did not hold"
         lines.append(f"0: not blanked ({c.self_blank.text}: {held} when its turn came)")
     if c.blank_others is not None:
-        victims = [
-            hand[j].card.name
-            for j, why in outcome.reasons.items()
-            if why == f"blanked by {card.name}"
-        ]
+        hand = prepared.hand
+        mine = c.blank_others.why
+        victims = [hand[j].card.name for j, why in outcome.reasons.items() if why == mine]
         lines.append(f"0: blanks {', '.join(victims)}" if victims else "0: blanks nothing")
     transformed = s.transformed[i]
     base = s.powers[i]
@@ -150,15 +151,14 @@ def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) ->
     points = base
     for scorer in c.scorers:
         points += scorer(s, i, lines)
-    selene_penalty = prepared.selene_penalty(outcome.selene, outcome.blanked)
-    if outcome.selene is not None and outcome.selene[0] == i and selene_penalty:
-        victim = hand[outcome.selene[1]].card
+    if selene_penalty and outcome.selene is not None and outcome.selene[0] == i:
+        victim = prepared.hand[outcome.selene[1]].card
         lines.append(
             f"{signed(-selene_penalty)}: subtracts the base power of {victim.name}, "
             "which it blanked"
         )
         points -= selene_penalty
-    tags = _tag_names(s.tags[i] or ())
+    row = s.tags[i]
     return CardResult(
         card.id,
         card.name,
@@ -166,7 +166,7 @@ def _explain_card(prepared: PreparedHand, s: State, outcome: Outcome, i: int) ->
         "transformed" if transformed else "normal",
         base,
         points,
-        tags,
+        _tag_names(row) if row is not None else [],
         lines,
         side=card.transform.name if transformed and card.transform else None,
     )

@@ -826,6 +826,7 @@ class Best:
     outcome: Outcome
     valid: bool
     index: int  # the ending's place in the order :func:`explore` found them (ties: the first)
+    state: State  # the cards left at the end, their tags as this way leaves them (shared)
 
 
 @dataclass
@@ -846,9 +847,12 @@ class Ending:
         return any(o.assumed for o in self.group)
 
 
-def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, Outcome, bool]:
-    """The owner's best choices, their value before Loki's draw, how the blanking ended and
-    whether the hand is valid.
+def search(
+    hand: Hand, analysis: Analysis | None = None
+) -> tuple[Choices, int, Outcome, bool, State]:
+    """The owner's best choices, their value before Loki's draw, how the blanking ended,
+    whether the hand is valid and the state the search found them in (shared: copy it before
+    changing it).
 
     Branch and bound over the endings of the blanking: each ending's optimistic key (its best
     value with nothing assumed about what the sensitive blanking texts saw) comes from the cheap
@@ -869,8 +873,9 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
         plan = Ending(index, blanked, group, mask, valid, views)
         texts = any(mask >> p & 1 for p in hand.texts)
         if analysis is None or not (views or valid and texts):
-            plan.nodes = [Node((hand.base_state(mask),), ())]  # nothing to choose
-            optimistic = hand.points(plan.nodes[0].states[0]) if valid else 0
+            s = hand.base_state(mask)  # nothing to choose: its one way, valued once
+            optimistic = hand.points(s) if valid else 0
+            plan.nodes = [Node((s,), (), optimistic)]
         elif views and not valid:
             optimistic = 0  # every way of a hand that scores nothing is worth 0: no search
         else:
@@ -908,7 +913,8 @@ def search(hand: Hand, analysis: Analysis | None = None) -> tuple[Choices, int, 
     assert best is not None
     options = {pos: option for pos, option in best.path if hand.hand[pos].tag_text is not None}
     order = tuple(pos for pos, _ in best.path)
-    return Choices(options, best.outcome.script, order), best.key[0], best.outcome, best.valid
+    choices = Choices(options, best.outcome.script, order)
+    return choices, best.key[0], best.outcome, best.valid, best.state
 
 
 def _value(hand: Hand, node: Node, valid: bool) -> int:
@@ -964,7 +970,7 @@ def _best_of(
             penalty = hand.selene_penalty(outcome.selene, plan.blanked) if plan.valid else 0
             key = (value - penalty, hand.draw_safe(plan.blanked, plan.valid), plan.valid)
             if best is None or key > best.key:
-                best = Best(key, node.path, outcome, plan.valid, plan.index)
+                best = Best(key, node.path, outcome, plan.valid, plan.index, node.states[0])
     return best
 
 
