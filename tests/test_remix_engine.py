@@ -11,6 +11,7 @@ from games.remix import (
     ImpossibleHandError,
     RemixError,
     UnknownCardError,
+    analysis,
     brute_force_best,
     brute_force_worlds,
     choices_from_json,
@@ -260,10 +261,14 @@ def test_the_last_texts_bound_with_views_equals_brute_force(hand: list[str]) -> 
         ["Jean Grey", "Moira", "Leader", "Vision", "Jane Foster", "Beast", "Krakoa", "Heimdall"],
     ],
 )
-def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(hand: list[str]) -> None:
+def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """When what the last text adds can turn a card over, its bound is the most over the
-    state with each set of those cards turned. A bound that forgot the turned states would skip
-    the best way on each of these hands; the brute force must agree."""
+    state with each set of those cards turned (here with one text, normally from three). A
+    bound that forgot the turned states would skip the best way on each of these hands; the
+    brute force must agree."""
+    monkeypatch.setattr(Settler, "TURNED_FROM", 0)
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
@@ -293,8 +298,15 @@ def test_branches_bounded_by_what_the_texts_can_add_equal_brute_force(
     searched before, is not walked. Here on every layer and for good (normally only once the
     layers grow, and while it cuts): a bound one point too tight loses the maximum on each."""
     monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
+    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
     monkeypatch.setattr(Settler, "TRIAL", 10**9)
     assert score_hand(hand).total == brute_force_best(prepare(hand))
+
+
+@pytest.fixture
+def settling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settled conditions looked for in hands of any number of tag texts (normally three)."""
+    monkeypatch.setattr(analysis, "SETTLING_TEXTS", 0)
 
 
 def _settled(hand: list[str]) -> set[str]:
@@ -302,6 +314,7 @@ def _settled(hand: list[str]) -> set[str]:
     return {prepared.cards[i].name for i in prepared.analysis.settled}
 
 
+@pytest.mark.usefixtures("settling")
 def test_a_condition_that_holds_however_the_hand_ends_is_settled() -> None:
     """Mystique's "-20 unless two or more Intel tags" holds with Jean Grey and Dora Milaje
     whatever the texts do (they only add tags): the search need not tell states apart by the
@@ -332,6 +345,7 @@ def test_a_condition_that_holds_however_the_hand_ends_is_settled() -> None:
         ["Jean Grey", "Shuri", "Kingpin", "Vision", "Mjolnir", "X-Jet", "Abomination"],
     ],
 )
+@pytest.mark.usefixtures("settling")
 def test_merging_past_settled_conditions_equals_brute_force(hand: list[str]) -> None:
     """States that differ only by tags a settled condition reads are merged. Calling every
     such condition settled (or forgetting the cards a blanking text can take away) loses the

@@ -39,6 +39,7 @@ from games.remix.state import State
 IGNORED, GLOBAL, PRESENCE, COUNTS = Level
 MOST_TURNING = 4  # cards that can still turn over: settled conditions are checked on 2**n states
 MANY = 9  # instances of a tag: more than any condition asks for
+SETTLING_TEXTS = 3  # tag texts from which settled conditions are looked for
 Feature = tuple[int, int]  # (card position, tag)
 
 
@@ -277,8 +278,8 @@ class Analysis:
             and c.transform is None
             and all("bonus" in e or "penalty" in e or "per_type" in e for e in c.card.effects)
         ]
-        if not candidates:
-            return set()
+        if not candidates or len(hand.texts) < SETTLING_TEXTS:
+            return set()  # few texts: few states to merge, and settling would cost more
         silencer = any(c.magneto for c in cards)  # Magneto may be in play: a Tech tag may not count
         blankable = 0
         for j, c in enumerate(cards):

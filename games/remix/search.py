@@ -354,6 +354,8 @@ class Settler:
 
     PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
     TRIAL, WORTH = 128, 8  # after this many branches bounded, go on only if one in WORTH is cut
+    BOUND_FROM = 24  # the states in a layer from which its branches are bounded
+    TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
 
     def __init__(
         self,
@@ -628,8 +630,8 @@ class Settler:
         turned: list[State] = []
         if self.analysis.order(dead).triggers[pos]:
             turning = [x for x in cards if x not in dead and self.hand.hand[x].side is not None]
-            if len(turning) > MOST_TURNING:
-                return None
+            if len(turning) > MOST_TURNING or len(self.texts) < self.TURNED_FROM:
+                return None  # (a short search: valuing its few ways costs less)
             for k in range(1, 1 << len(turning)):
                 end = s.copy()
                 for bit, x in enumerate(turning):
@@ -757,8 +759,9 @@ class Settler:
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
             if len(layer) > self.PROBE_AFTER and not self.probed:
                 self.probe()
+            bounding = len(layer) >= self.BOUND_FROM  # a few states: bounding costs more
             for node, done, last in layer.values():
-                if self.hopeless(node, left[done]):
+                if bounding and self.hopeless(node, left[done]):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
