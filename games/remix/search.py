@@ -844,6 +844,7 @@ class Ending:
     views: list[int]  # the masks the sensitive blanking texts looked at (not ``mask``)
     nodes: list[Node] | None = None  # every way worth scoring, once searched
     bound: tuple[int, bool, bool] = (0, False, False)  # no key of this ending is higher
+    best: Best | None = None  # without views: its best, found as soon as it was searched
 
     @property
     def assumes(self) -> bool:
@@ -886,8 +887,10 @@ def search(
             tests = [] if views else _tests(group)
             score = hand.points if valid and not tests else None
             finish = _finisher(hand, [mask], tests, valid)
-            # only ways that can beat the endings searched so far are worth finding
-            target = _target(hand, plan, tests, known) if valid else None
+            # only ways that can beat the endings searched so far are worth finding (and with
+            # blanking tests, the best worth found so far)
+            wanted = valid and (known is not None or bool(tests))
+            target = _target(hand, plan, tests, known) if wanted else None
             single = settle_all(hand, analysis, [mask], finish, score, target)
             if not single:
                 continue  # no way of this ending can beat (or come before) the best known
@@ -899,7 +902,7 @@ def search(
         plan.bound = (optimistic, hand.draw_safe(blanked, valid), valid)
         plans.append(plan)
         if not views:
-            found = _best_of(hand, analysis, plan)
+            found = plan.best = _best_of(hand, analysis, plan)
             if found is not None and (
                 known is None or (found.key, -found.index) > (known.key, -known.index)
             ):
@@ -908,7 +911,7 @@ def search(
     for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
         if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
             continue  # this ending cannot beat (or come before) the best found so far
-        found = _best_of(hand, analysis, plan, best)
+        found = plan.best if not plan.views else _best_of(hand, analysis, plan, best)
         if found is not None and (
             best is None or (found.key, -found.index) > (best.key, -best.index)
         ):
