@@ -37,6 +37,9 @@ from games.remix.rules import HARMFUL, HEROES, IDLE, OTHERS, SELF, USEFUL
 from games.remix.state import State
 
 IGNORED, GLOBAL, PRESENCE, COUNTS = Level
+MOST_TURNING = 4  # cards that can still turn over: settled conditions are checked on 2**n states
+MANY = 9  # instances of a tag: more than any condition asks for
+SETTLING_TEXTS = 3  # tag texts from which settled conditions are looked for
 Feature = tuple[int, int]  # (card position, tag)
 
 
@@ -83,6 +86,12 @@ class Analysis:
         self.changeable = self._changeable()
         self.sensitive = {b for b in hand.blankers if hand.hand[b].blank_reads & self.changeable}
         self.levels = self._levels()
+        # what the search's merging of states keeps: the same without the settled cards' reads
+        # (two states that differ only there end alike; the options offered do not change, so
+        # the first way to the best stays the same)
+        self.settled = self._settled()
+        self.merge_levels = self._levels(self.settled) if self.settled else self.levels
+        hand.steady = frozenset(self.settled)  # their rises are 0: the search's bounds tighten
         self.inert = {p for p in hand.texts if self._inert(p)}
         self.harmful = self._harmful()
         # The facts about the order of the tag texts (below) are worked out when first asked:
@@ -231,10 +240,12 @@ class Analysis:
             changed = tags != before
         return tags
 
-    def _levels(self) -> tuple[Level, ...]:
+    def _levels(self, settled: frozenset[int] | set[int] = frozenset()) -> tuple[Level, ...]:
         hand = self.hand.hand
         levels: list[Level] = [IGNORED] * len(TAGS)
-        for c in hand:
+        for i, c in enumerate(hand):
+            if i in settled:
+                continue  # its points read tags, but no tag choice can change them
             for t, level in c.levels:
                 levels[t] = max(levels[t], level)
             if c.transform is not None:
@@ -249,11 +260,76 @@ class Analysis:
             levels[TECH] = max(levels[TECH], levels[INTEL])
         return tuple(levels)
 
+    def _settled(self) -> set[int]:
+        """The cards whose points read tags only through conditions (bonuses and penalties)
+        that hold however the hand ends, or never hold. A condition asks for "at least" so
+        much and the tag texts only add tags (only a card turning over takes some away), so
+        one holds always when it holds on the fewest cards the hand can end with (every card a
+        blanking text could blank gone), every card there that can still turn over turned or
+        not; it never holds when it fails with every card in play carrying many of every tag
+        it can ever carry. With a Magneto a blanking text could take away, the fewest cards
+        count no Tech tag (he may be in play at the end)."""
+        hand = self.hand
+        cards = hand.hand
+        candidates = [
+            i
+            for i, c in enumerate(cards)
+            if c.tag_conditions
+            and c.transform is None
+            and all("bonus" in e or "penalty" in e or "per_type" in e for e in c.card.effects)
+        ]
+        if not candidates or len(hand.texts) < SETTLING_TEXTS:
+            return set()  # few texts: few states to merge, and settling would cost more
+        silencer = any(c.magneto for c in cards)  # Magneto may be in play: a Tech tag may not count
+        blankable = 0
+        for j, c in enumerate(cards):
+            if c.self_blank is not None or any(
+                b != j and (other := cards[b].blank_others) is not None and c.type in other.types
+                for b in hand.blankers
+            ):
+                blankable |= 1 << j
+        most = hand.base_state(hand.full).copy()
+        for j in most.alive:
+            most.tags[j] = tuple(MANY if t in self.possible[j] else 0 for t in range(len(TAGS)))
+        most.counts = [sum(row[t] for row in most.tags if row) for t in range(len(TAGS))]
+        settled = set()
+        for i in candidates:
+            mask = hand.full & ~blankable | 1 << i
+            first = hand.base_state(mask)
+            if silencer and not first.magneto:
+                first = _silenced(first)
+            turning = [
+                x
+                for x in hand.transformers
+                if mask >> x & 1 and not first.transformed[x] and cards[x].side is not None
+            ]
+            if len(turning) > MOST_TURNING:
+                continue
+            ends = []
+            for k in range(1 << len(turning)):
+                end = first.copy()
+                for bit, x in enumerate(turning):
+                    side = cards[x].side
+                    if k >> bit & 1 and side is not None:
+                        end.turn(x, cards[x].printed, side, cards[x].side_power)
+                ends.append(end)
+            if all(
+                all(cond.test(end, i) for end in ends) or not cond.test(most, i)
+                for cond in cards[i].tag_conditions
+            ):
+                settled.add(i)
+        return settled
+
     @property
     def idle(self) -> frozenset[int]:
         """The tags one more of never changes anything (Rogue copying one takes the power
         alone)."""
         return frozenset(t for t in range(len(TAGS)) if self.levels[t] <= GLOBAL)
+
+    @property
+    def merge_idle(self) -> frozenset[int]:
+        """:attr:`idle` for the merging of states (:attr:`merge_levels`)."""
+        return frozenset(t for t in range(len(TAGS)) if self.merge_levels[t] <= GLOBAL)
 
     def useful(self, s: State, pos: int, tag: int) -> int:
         """What one more ``tag`` on the card at ``pos`` can still do: USEFUL, IDLE (nothing) or
@@ -462,6 +538,23 @@ class CardFacts:
 
 
 _FACTS: dict[int, tuple[CompiledCard, CardFacts]] = {}
+
+
+def _silenced(s: State) -> State:
+    """``s`` as it would count with Magneto in play: no Tech tag counts, nor (Hack In) as an
+    Intel tag; a card turning over later counts the same way."""
+    silenced = s.copy()
+    for j in s.alive:
+        row = s.tags[j]
+        if row is not None and row[TECH]:
+            new = list(row)
+            if s.hack_in:
+                new[INTEL] -= row[TECH]
+            new[TECH] = 0
+            silenced.tags[j] = tuple(new)
+    silenced.counts = [sum(r[t] for r in silenced.tags if r) for t in range(len(TAGS))]
+    silenced.magneto = True
+    return silenced
 
 
 def _facts(c: CompiledCard) -> CardFacts:

@@ -317,6 +317,8 @@ class CompiledCard:
     # transform): where one more instance on it differs from one more on another card
     own_row: set[int] = field(default_factory=set)
     blank_reads: set[int] = field(default_factory=set)  # tags its blanking condition reads
+    # the conditions of its bonuses and penalties that read the tags (see analysis.settled)
+    tag_conditions: list[CompiledCondition] = field(default_factory=list)
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
     levels: tuple[tuple[int, Level], ...] = ()  # (tag, how much it matters) for the search
@@ -433,6 +435,7 @@ def _add_conditional(
     if cond.reads or cond.seen or cond.typed:
         out.tag_scorers.append(scorer)
         out.rises.append(rise)
+        out.tag_conditions.append(cond)
     else:
         out.fixed_scorers.append(scorer)
     out.reads |= cond.reads

@@ -83,6 +83,39 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Cyclops", "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Worthy",
         "Vibranium Shield", "Falling Debris", "Xavier Mansion", "Sauron",
     ),
+    "10 cards: Bruce Banner, Jean Grey, Rogue, Shuri, Spider-Man, Vision, Dora Milaje, "
+    "Xavier Mansion, Mystique, Taskmaster": (
+        "Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Spider-Man", "Vision", "Dora Milaje",
+        "Xavier Mansion", "Mystique", "Taskmaster",
+    ),
+    "10 cards: Bruce Banner, Jean Grey, Rogue, Shuri, Spider-Man, Vision, Dora Milaje, X-Jet, "
+    "Mystique, Taskmaster": (
+        "Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Spider-Man", "Vision", "Dora Milaje",
+        "X-Jet", "Mystique", "Taskmaster",
+    ),
+    "8 cards: Jean Grey, Rogue, Shuri, Moira, Vibranium Shield, Xavier Mansion, Throw Car, "
+    "The Leader": (
+        "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Vibranium Shield", "Xavier Mansion",
+        "Throw Car", "The Leader",
+    ),
+    "8 cards: Jean Grey, Rogue, Shuri, Moira, Hidden Lair, Xavier Mansion, Magneto, Mystique": (
+        "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Hidden Lair", "Xavier Mansion",
+        "Magneto", "Mystique",
+    ),
+    "10 cards: Bruce Banner, Falcon, Rogue, Shuri, Vision, Moira, Mjolnir, Vibranium Shield, "
+    "Runaway Train, Sauron": (
+        "Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+        "Vibranium Shield", "Runaway Train", "Sauron",
+    ),
+    "10 cards: Bruce Banner, Falcon, Rogue, Shuri, Vision, Moira, Mjolnir, Vibranium Shield, "
+    "Runaway Train, Toad": (
+        "Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+        "Vibranium Shield", "Runaway Train", "Toad",
+    ),
+    "8 cards: Jean Grey, Rogue, Shuri, Moira, Hidden Lair, Xavier Mansion, Throw Car, The Leader": (
+        "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Hidden Lair", "Xavier Mansion",
+        "Throw Car", "The Leader",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.

@@ -96,6 +96,9 @@ class Hand:
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
         # per set of cards in play: the rises of the scorers that read tags (None: one has none)
         self._rises: dict[tuple[int, ...], list[tuple[int, Rise]] | None] = {}
+        # the cards whose points no tag choice can change (set by the search's analysis): a
+        # tag more never raises them
+        self.steady: frozenset[int] = frozenset()
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
@@ -243,6 +246,8 @@ class Hand:
     def _collect_rises(self, s: State) -> list[tuple[int, Rise]] | None:
         found = []
         for i in s.alive:
+            if i in self.steady:
+                continue
             for rise in self.hand[i].rises:
                 if rise is None:
                     return None

@@ -10,9 +10,11 @@ blanking order and target, pruned only where the outcome cannot change.
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
    ways that can only differ by a power nothing reads (Rogue's copies of one tag) or by which
-   interchangeable HERO carries an extra instance (a doubler's) are valued once; when nothing
-   Rogue or a doubler adds last can turn a card over, a way whose bound (:class:`Ceiling`)
-   cannot beat the best found so far is skipped.
+   interchangeable HERO carries an extra instance (a doubler's) are valued once; for Rogue or
+   a doubler acting last, a way whose bound (:class:`Ceiling`, the most over every set of
+   cards it could turn over) cannot beat the best found so far is skipped; with views the
+   bound is taken in the view that scores and the best is what the :class:`Target` says (the
+   best worth among the endings the views make true, or an ending searched before).
 3. The best total wins; on a tie, the ending where Loki's draw cannot subtract (a blanked Loki),
    then a valid hand. The search never looks at the drawn card, so the choices are the same
    before and after the draw.
@@ -24,10 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.remix.analysis import COUNTS, GLOBAL, PRESENCE, Analysis
+from games.remix.analysis import COUNTS, GLOBAL, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
+from games.remix.names import ALL_TAGS, HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import State
 
@@ -68,7 +70,7 @@ class Projector:
         self.pools = [
             [i for i in sorted(loose - watched) if cards[i].type == kind] for kind in kinds
         ]
-        levels = analysis.levels
+        levels = analysis.merge_levels
         # how many instances of each tag a watched card's key keeps (None: all of them)
         caps: list[int | None] = [
             None if lv == COUNTS else 1 if lv == PRESENCE else 0 for lv in levels
@@ -83,7 +85,7 @@ class Projector:
         all_doublers = [p for p in hand.texts if (r := cards[p].tag_text) and r.doubles]
         self.doubled = bool(doublers) and len(all_doublers) >= 2
         # while Rogue is to act, whether a HERO carries a tag she could copy for the power alone
-        self.idle = sorted(analysis.idle) if copier else []
+        self.idle = sorted(analysis.merge_idle) if copier else []
         self.flags = bool(texts and transformers)
         self._rows: dict[tuple[int, ...], Any] = {}
         self._codes: dict[tuple[int, ...], int] = {}
@@ -133,23 +135,42 @@ class Projector:
 
 
 class Ceiling:
-    """Bounds on what Rogue or a doubler acting last can reach from one state, when nothing it
-    adds can turn a card over: the state's points, plus the power Rogue would take, plus how far
-    the scorers can rise with each tag it adds (a doubler: up to ``limit`` tags, each a tag a
-    Mutant HERO has). A way that cannot beat the best found so far need not be tried."""
+    """Bounds on what Rogue or a doubler acting last can reach from one state: the state's
+    points, plus the power Rogue would take, plus how far the scorers can rise with each tag it
+    adds (a doubler: up to ``limit`` tags, each a tag a Mutant HERO has). When what it adds can
+    turn cards over, ``turned`` holds the state with each set of them turned (the end is one of
+    those plus what it added, a turned card keeping what it gained): the points and each rise
+    are the most over all of them. A way that cannot beat the best found so far need not be
+    tried."""
 
-    def __init__(self, hand: Hand, s: State, pos: int, copies: bool, limit: int) -> None:
+    def __init__(
+        self,
+        hand: Hand,
+        s: State,
+        pos: int,
+        copies: bool,
+        limit: int,
+        turned: Sequence[State] = (),
+    ) -> None:
         self.hand = hand
         self.s = s
         self.pos = pos
         self.copies = copies
         self.limit = limit
-        self.base = hand.points(s)
+        self.ends = [s, *turned]
+        self.base = max(hand.points(end) for end in self.ends)
         self._rises: dict[int, int | None] = {}
 
     def rise(self, tag: int) -> int | None:
         if tag not in self._rises:
-            self._rises[tag] = self.hand.rise(self.s, tag)
+            most: int | None = 0
+            for end in self.ends:
+                rise = self.hand.rise(end, tag)
+                if rise is None:
+                    most = None
+                    break
+                most = max(most, rise)  # type: ignore[type-var]
+            self._rises[tag] = most
         return self._rises[tag]
 
     def overall(self) -> int | None:
@@ -190,6 +211,134 @@ class Ceiling:
         return total
 
 
+class Flat(Ceiling):
+    """The bounds of a text that does nothing in the view scored (its card is blanked there):
+    every way keeps the state's points."""
+
+    def __init__(self, hand: Hand, s: State) -> None:
+        super().__init__(hand, s, -1, False, 0)
+
+    def overall(self) -> int | None:
+        return self.base
+
+    def of(self, option: Any) -> int | None:
+        return self.base
+
+
+def _within(ceiling: Ceiling, options: list[Any], top: int) -> list[Any]:
+    """The options whose bound is above ``top`` (or unknown)."""
+    kept = []
+    for option in options:
+        bound = ceiling.of(option)
+        if bound is None or max(bound, ceiling.base) > top:
+            kept.append(option)
+    return kept
+
+
+class Tail:
+    """Bounds on what every tag text still to act can add to a state's points, so that a whole
+    branch that cannot beat a way found already need not be walked.
+
+    Each text adds at most so many tag instances (Vision and Shuri two, X-Jet one per HERO or
+    ALLY and a Range, Rogue one and the power she takes, Moira one, Xavier Mansion three, a
+    gain its tags), each worth at most the largest rise of the tags it can give. A card that
+    can still turn over may or may not have turned at the end: the end is the state with some
+    set of them turned plus what the texts added (a turned card keeps what it gained), so the
+    points and each rise are the most over every such set."""
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+
+    def adds(self, s: State, pos: int) -> tuple[int, frozenset[int]] | None:
+        """At most how many tag instances the text at ``pos`` adds from ``s``, and which tags
+        (None: a text this bound does not know)."""
+        card = self.hand.hand[pos]
+        rule = card.tag_text
+        if rule is None:
+            tags = frozenset(t for gain in card.gains for t in gain.tags)
+            return sum(len(gain.tags) for gain in card.gains), tags
+        if rule.copies_power:
+            return 1, ALL_TAGS
+        if rule.doubles:
+            return getattr(rule, "LIMIT", 1), ALL_TAGS
+        if rule.name in ("vision_tags", "shuri_grants"):
+            return 2, rule.gives
+        if rule.name == "xjet":
+            return 1 + sum(1 for j in s.alive if s.hand[j].hero_or_ally), rule.gives
+        return None
+
+    def bound(self, s: State, remaining: frozenset[int]) -> int | None:
+        """At most the points any way from ``s`` can end with (None: no bound)."""
+        hand = self.hand
+        cards = hand.hand
+        texts = [p for p in remaining if s.tags[p] is not None]
+        adds = []
+        for p in texts:
+            found = self.adds(s, p)
+            if found is None:
+                return None
+            adds.append(found)
+        turning = [
+            x
+            for x in hand.transformers
+            if s.tags[x] is not None and not s.transformed[x] and cards[x].side is not None
+        ]
+        if len(turning) > MOST_TURNING:
+            return None
+        ends = [s]
+        for k in range(1, 1 << len(turning)):
+            end = s.copy()
+            for bit, x in enumerate(turning):
+                c = cards[x]
+                if k >> bit & 1 and c.side is not None:
+                    end.turn(x, c.printed, c.side, c.side_power)
+            ends.append(end)
+        rises = dict.fromkeys(frozenset().union(*(tags for _, tags in adds)), 0)
+        for end in ends:
+            for t in rises:
+                rise = hand.rise(end, t)
+                if rise is None:
+                    return None
+                rises[t] = max(rises[t], rise)
+        total = max(hand.points(end) for end in ends)
+        for n, tags in adds:
+            total += n * max((rises[t] for t in tags), default=0)
+        for p in texts:  # the power Rogue takes: a HERO's, turned or not, less her own
+            rule = cards[p].tag_text
+            if rule is not None and rule.copies_power:
+                powers = [
+                    end.powers[j]
+                    for end in ends
+                    for j in s.alive
+                    if j != p and cards[j].type == CardType.HERO
+                ]
+                total += max(max(powers, default=0) - s.powers[p], 0)
+        return total
+
+
+class Target:
+    """What a way of the tag texts must beat to matter when there are views: its value reads the
+    first view only, the views decide which endings hold (``worth``: the way's best key value
+    over the endings its signature makes true, None when it makes none true; never more than
+    its value minus ``slack``). ``floor`` is the best worth found so far (or what a better
+    ending already gives): a way whose bound minus ``slack`` is no more cannot matter, as one
+    found earlier is worth as much (on equal keys the first way wins)."""
+
+    def __init__(self, worth: Callable[[int, Any], int | None], slack: int, floor: int | None):
+        self.worth = worth
+        self.slack = slack
+        self.floor = floor
+
+    def top(self) -> int | None:
+        """A way's value must be above this to matter (None: every way may matter)."""
+        return None if self.floor is None else self.floor + self.slack
+
+    def record(self, value: int, signature: Any) -> None:
+        worth = self.worth(value, signature)
+        if worth is not None and (self.floor is None or worth > self.floor):
+            self.floor = worth
+
+
 @dataclass
 class Node:
     """One way the tag texts can have acted: a state per mask (the cards left at the end first,
@@ -203,6 +352,11 @@ class Node:
 class Settler:
     """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
 
+    PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
+    TRIAL, WORTH = 128, 8  # after this many branches bounded, go on only if one in WORTH is cut
+    BOUND_FROM = 24  # the states in a layer from which its branches are bounded
+    TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
+
     def __init__(
         self,
         hand: Hand,
@@ -210,12 +364,20 @@ class Settler:
         masks: Sequence[int],
         finish: Finish | None = None,
         score: Callable[[State], int] | None = None,
+        target: Target | None = None,
     ) -> None:
         self.hand = hand
         self.analysis = analysis
         self.masks = list(masks)
         self.finish = finish
         self.score = score  # with one mask and nothing to test: what ``finish`` values a state
+        self.target = target  # with views: what a way must beat (its value reads states[0])
+        # with one mask: a branch whose :class:`Tail` bound cannot beat the target, or is below
+        # a way found greedily once the layers grow (:meth:`probe`), is not walked
+        self.tail = Tail(hand) if len(self.masks) == 1 else None
+        self.lower: int | None = None
+        self.probed = False
+        self.bounded = self.cut = 0  # branches bounded and cut (bounding stops if it rarely cuts)
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -380,36 +542,60 @@ class Settler:
         found: int,
     ) -> int:
         """The last text acts with each option: per signature, keep the first way to its best
-        value (``best``: value, when it was found, the way). Returns the ways counted so far."""
+        value (``best``: value, when it was found, the way). Returns the ways counted so far.
+
+        A way whose bound (:class:`Ceiling`, on the first view: the value reads it) is no more
+        than ``top`` cannot beat (or come before) the best found so far and is not tried: with
+        one view and nothing to test ``top`` is the best value, with views what the
+        :class:`Target` says the value must beat."""
         s = node.states[0]
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
+        target = self.target
         ceiling = None
-        if simple and () in best:  # with a best way found, a node or a way may be hopeless
-            ceiling = self.ceiling(s, pos)
-            if ceiling is not None:
-                bound = ceiling.overall()
-                if bound is not None and bound <= best[()][0]:
-                    return found  # none of its ways can beat (or come before) the best
+        top = None
+        if simple:  # with a best way found, a node or a way may be hopeless
+            top = best[()][0] if () in best else None if target is None else target.top()
+            if top is not None:  # here also the best value the loop below keeps
+                ceiling = self.ceiling(s, pos)
+        elif target is not None:
+            top = target.top()
+            if top is not None:
+                ceiling = self.view_ceiling(s, pos)
+        if ceiling is not None and top is not None:
+            bound = ceiling.overall()
+            if bound is not None and bound <= top:
+                return found  # none of its ways can beat (or come before) the best
         options = self.options(node, pos, remaining)
         if pos in self.copiers:
             options = self.strongest(node.states, pos, options)
         elif pos in self.doublers:
+            if ceiling is not None and top is not None:  # the doublings of one kind share a
+                options = _within(ceiling, options, top)  # bound: drop them before comparing
             options = self.distinct_doubles(node.states, options)
         if not simple:
             for option in options:
+                if ceiling is not None and top is not None:
+                    bound = ceiling.of(option)
+                    # an option that does nothing in the first view leaves its points
+                    if bound is not None and max(bound, ceiling.base) <= top:
+                        found += 1
+                        continue
                 states = self.acted(node.states, pos, option)
                 value, signature = finish(states)
                 kept = best.get(signature)
                 if kept is None or value > kept[0]:
                     way = Node(states, (*node.path, (pos, option)), value)
                     best[signature] = (value, found, way)
+                if target is not None:
+                    target.record(value, signature)
+                    if top is None and target.floor is not None:
+                        ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
+                    top = target.top()
                 found += 1
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
         score, act = self.score, self.hand.act
         assert score is not None
-        kept = best.get(())
-        top = None if kept is None else kept[0]
         for option in options:
             if ceiling is not None and top is not None:
                 bound = ceiling.of(option)
@@ -420,10 +606,17 @@ class Settler:
             act(after, pos, option)
             value = score(after)
             if top is None or value > top:
+                if top is None:  # the first way found: from now on ways may be hopeless
+                    ceiling = self.ceiling(s, pos)
                 top = value
                 best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
+
+    def view_ceiling(self, s: State, pos: int) -> Ceiling | None:
+        """:meth:`ceiling` in the first of several views (the one the value reads): a text
+        blanked there does nothing there, so every way keeps the points of ``s``."""
+        return self.ceiling(s, pos) if s.tags[pos] is not None else Flat(self.hand, s)
 
     def ceiling(self, s: State, pos: int) -> Ceiling | None:
         """For Rogue or a doubler acting last from ``s``, bounds on what its ways can reach
@@ -434,10 +627,56 @@ class Settler:
         # the cards that can still turn over here: not turned yet (a turned card stays turned)
         cards = self.hand.transformers
         dead = frozenset(x for x in cards if s.tags[x] is None or s.transformed[x])
+        turned: list[State] = []
         if self.analysis.order(dead).triggers[pos]:
-            return None
+            turning = [x for x in cards if x not in dead and self.hand.hand[x].side is not None]
+            if len(turning) > MOST_TURNING or len(self.texts) < self.TURNED_FROM:
+                return None  # (a short search: valuing its few ways costs less)
+            for k in range(1, 1 << len(turning)):
+                end = s.copy()
+                for bit, x in enumerate(turning):
+                    c = self.hand.hand[x]
+                    if k >> bit & 1 and c.side is not None:
+                        end.turn(x, c.printed, c.side, c.side_power)
+                turned.append(end)
         rule = self.hand.hand[pos].tag_text
-        return Ceiling(self.hand, s, pos, pos in self.copiers, getattr(rule, "LIMIT", 1))
+        limit = getattr(rule, "LIMIT", 1)
+        return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned)
+
+    def probe(self) -> None:
+        """A way found greedily (each text in the rulings' order taking the option that scores
+        most at once): the best way scores at least as much (:attr:`lower`). Only where the
+        value is the points and the best way is all that is kept."""
+        self.probed = True
+        if self.score is None or self.tail is None or self.finish is None:
+            return
+        node = Node((self.hand.base_state(self.masks[0]),), ())
+        for k, p in enumerate(self.texts):
+            remaining = frozenset(self.texts[k:])
+            steps = [self.step(node, p, option) for option in self.options(node, p, remaining)]
+            node = max(steps, key=lambda step: self.hand.points(step.states[0]))
+        self.lower = self.hand.points(node.states[0])
+
+    def hopeless(self, node: Node, remaining: frozenset[int]) -> bool:
+        """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
+        view: the value reads it) is no more than what the target says, or below the greedy
+        way (on equal values the way found first wins, and the greedy one may come late)."""
+        if self.tail is None or not remaining:
+            return False
+        top = None if self.target is None else self.target.top()
+        if top is None and self.lower is None:
+            return False
+        if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
+            self.tail = None  # it seldom cuts here: bounding costs more than it saves
+            return False
+        self.bounded += 1
+        bound = self.tail.bound(node.states[0], remaining)
+        if bound is None:
+            return False
+        if (top is not None and bound <= top) or (self.lower is not None and bound < self.lower):
+            self.cut += 1
+            return True
+        return False
 
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
@@ -518,7 +757,12 @@ class Settler:
         }
         for _ in texts:
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
+            if len(layer) > self.PROBE_AFTER and not self.probed:
+                self.probe()
+            bounding = len(layer) >= self.BOUND_FROM  # a few states: bounding costs more
             for node, done, last in layer.values():
+                if bounding and self.hopeless(node, left[done]):
+                    continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
                         continue
@@ -569,11 +813,13 @@ def settle_all(
     masks: Sequence[int],
     finish: Finish | None = None,
     score: Callable[[State], int] | None = None,
+    target: Target | None = None,
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
-    ``finish``, only the first way to the best value for each signature it gives."""
-    return Settler(hand, analysis, masks, finish, score).run()
+    ``finish``, only the first way to the best value for each signature it gives (with
+    ``target``, of the ways that can still matter)."""
+    return Settler(hand, analysis, masks, finish, score, target).run()
 
 
 @dataclass
@@ -598,6 +844,7 @@ class Ending:
     views: list[int]  # the masks the sensitive blanking texts looked at (not ``mask``)
     nodes: list[Node] | None = None  # every way worth scoring, once searched
     bound: tuple[int, bool, bool] = (0, False, False)  # no key of this ending is higher
+    best: Best | None = None  # without views: its best, found as soon as it was searched
 
     @property
     def assumes(self) -> bool:
@@ -613,13 +860,16 @@ def search(
 
     Branch and bound over the endings of the blanking: each ending's optimistic key (its best
     value with nothing assumed about what the sensitive blanking texts saw) comes from the cheap
-    one-view search; the endings are then searched in full most promising first, and one whose
-    bound cannot beat the best found so far is never searched. On equal keys the first ending in
-    :func:`explore`'s order wins, as it would without the bound."""
+    one-view search, which need only beat the endings without views searched before it (an
+    ending with no way to beat them is dropped); the endings are then searched in full most
+    promising first, and one whose bound cannot beat the best found so far is never searched.
+    On equal keys the first ending in :func:`explore`'s order wins, as it would without the
+    bound."""
     endings: dict[int, list[Outcome]] = {}
     for outcome in explore(hand, analysis.sensitive if analysis else set()):
         endings.setdefault(outcome.blanked, []).append(outcome)
     plans: list[Ending] = []
+    known: Best | None = None  # the best of the endings already searched in full
     for index, (blanked, group) in enumerate(endings.items()):
         mask = hand.full & ~blanked
         valid = hand.valid(hand.base_state(mask))
@@ -630,12 +880,20 @@ def search(
             s = hand.base_state(mask)  # nothing to choose: its one way, valued once
             optimistic = hand.points(s) if valid else 0
             plan.nodes = [Node((s,), (), optimistic)]
+        elif views and not valid:
+            optimistic = 0  # every way of a hand that scores nothing is worth 0: no search
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
             score = hand.points if valid and not tests else None
             finish = _finisher(hand, [mask], tests, valid)
-            single = settle_all(hand, analysis, [mask], finish, score)
+            # only ways that can beat the endings searched so far are worth finding (and with
+            # blanking tests, the best worth found so far)
+            wanted = valid and (known is not None or bool(tests))
+            target = _target(hand, plan, tests, known) if wanted else None
+            single = settle_all(hand, analysis, [mask], finish, score, target)
+            if not single:
+                continue  # no way of this ending can beat (or come before) the best known
             if not views:
                 plan.nodes = single
             optimistic = max(_value(hand, n, valid) for n in single)
@@ -643,11 +901,17 @@ def search(
             optimistic -= min(hand.selene_penalty(o.selene, blanked) for o in group)
         plan.bound = (optimistic, hand.draw_safe(blanked, valid), valid)
         plans.append(plan)
-    best: Best | None = None
+        if not views:
+            found = plan.best = _best_of(hand, analysis, plan)
+            if found is not None and (
+                known is None or (found.key, -found.index) > (known.key, -known.index)
+            ):
+                known = found
+    best = known
     for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
         if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
             continue  # this ending cannot beat (or come before) the best found so far
-        found = _best_of(hand, analysis, plan)
+        found = plan.best if not plan.views else _best_of(hand, analysis, plan, best)
         if found is not None and (
             best is None or (found.key, -found.index) > (best.key, -best.index)
         ):
@@ -690,14 +954,18 @@ def _finisher(hand: Hand, masks: list[int], tests: list[tuple[int, int]], valid:
     return finish
 
 
-def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None:
+def _best_of(
+    hand: Hand, analysis: Analysis | None, plan: Ending, rival: Best | None = None
+) -> Best | None:
     """The ending's best key and a way to it (the first such way), or None when no way makes
-    its assumptions true."""
+    its assumptions true or none beats ``rival`` (the best of the endings searched before)."""
     masks = [plan.mask, *plan.views]
     if plan.nodes is None:
         assert analysis is not None
         tests = _tests(plan.group)
-        plan.nodes = settle_all(hand, analysis, masks, _finisher(hand, masks, tests, plan.valid))
+        finish = _finisher(hand, masks, tests, plan.valid)
+        target = _target(hand, plan, tests, rival) if plan.valid else None
+        plan.nodes = settle_all(hand, analysis, masks, finish, target=target)
     best: Best | None = None
     for node in plan.nodes:
         value = _value(hand, node, plan.valid)
@@ -710,6 +978,35 @@ def _best_of(hand: Hand, analysis: Analysis | None, plan: Ending) -> Best | None
             if best is None or key > best.key:
                 best = Best(key, node.path, outcome, plan.valid, plan.index, node.states[0])
     return best
+
+
+def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best | None) -> Target:
+    """What a way of a valid ending must beat: its worth is its value less the least Selene
+    subtraction of the endings its blanking tests (``tests``) make true; a way no better than
+    the rival (on equal keys: when the rival's ending comes first or is preferred) cannot
+    matter. Without tests every ending of the group counts (for a bound: nothing assumed)."""
+    where = {test: k for k, test in enumerate(tests)}
+    penalties = [hand.selene_penalty(o.selene, plan.blanked) for o in plan.group]
+    least: dict[Any, int | None] = {}
+
+    def worth(value: int, signature: Any) -> int | None:
+        if not tests:  # nothing tested (or, for a bound, nothing assumed): every ending holds
+            return value - min(penalties)
+        if signature not in least:
+            holding = [
+                penalty
+                for outcome, penalty in zip(plan.group, penalties, strict=True)
+                if all(signature[where[(m, b)]] == test for m, b, test in outcome.assumed)
+            ]
+            least[signature] = min(holding) if holding else None
+        penalty = least[signature]
+        return None if penalty is None else value - penalty
+
+    floor = None
+    if rival is not None:
+        rest = (hand.draw_safe(plan.blanked, plan.valid), plan.valid, -plan.index)
+        floor = rival.key[0] - 1 if rest > (*rival.key[1:], -rival.index) else rival.key[0]
+    return Target(worth, min(penalties), floor)
 
 
 def _holds(
