@@ -176,14 +176,8 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     others see the printed tags (with the transforms that hold before any tag text)."""
     if not hand.blankers:
         return [Outcome(0, None, ())]
-    if len(hand.blankers) == 1 and not sensitive:  # the common case: one text, one look
-        b = hand.blankers[0]
-        s = hand.base_state(hand.full)
-        ends: dict[tuple[int, Any], Outcome] = {}
-        for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
-            end = Outcome(0, None, ()).after(b, act)
-            ends.setdefault((end.blanked, end.selene), end)
-        return list(ends.values())
+    if len(hand.blankers) == 1 and not sensitive:
+        return _explore_one(hand, hand.blankers[0])
     found: dict[tuple[int, Any, frozenset[Assumption]], Outcome] = {}
     seen: set[tuple[int, int, Any, frozenset[Assumption]]] = set()
     # What a blanking text finds and can do depends only on the cards left (the base state of
@@ -253,6 +247,16 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     if not sensitive:  # nothing assumed: every ending is its own
         return list(found.values())
     return _minimal(list(found.values()))
+
+
+def _explore_one(hand: Hand, b: int) -> list[Outcome]:
+    """The common case: one blanking text, seeing the printed tags, acts once."""
+    s = hand.base_state(hand.full)
+    ends: dict[tuple[int, Any], Outcome] = {}
+    for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
+        end = Outcome(0, None, ()).after(b, act)
+        ends.setdefault((end.blanked, end.selene), end)
+    return list(ends.values())
 
 
 def _minimal(outcomes: list[Outcome]) -> list[Outcome]:
