@@ -617,6 +617,11 @@ def test_the_last_look_runs_only_where_an_unnamed_card_may_lie(
     ]
     relook.last_look(photo, gallery, named, unknown, ACCEPT_CONFIDENCE, quiet)
     assert searches == [1, 1]
+    # ... unless the first look saw it in full (a sharp stranger): a finer search adds nothing,
+    # and its features are no crowd of an unexplained card.
+    seen_in_full = np.vstack([quiet, far + rng.uniform(-80, 80, (400, 2))]).astype(np.float32)
+    relook.last_look(photo, gallery, named, unknown, ACCEPT_CONFIDENCE, seen_in_full)
+    assert searches == [1, 1]
 
 
 def test_the_table_view_is_searched_only_where_an_unnamed_card_may_lie(

@@ -26,7 +26,7 @@ from vision.detect import edge_support
 from vision.features import photo_features
 from vision.find import Hypothesis, find_hypotheses, find_in_table_view, table_view
 from vision.gallery import Gallery
-from vision.geometry import CARD_CORNERS
+from vision.geometry import CARD_CORNERS, in_quad
 from vision.leftovers import free_features
 from vision.name import Naming, name_hypotheses
 from vision.photo import Photo
@@ -110,13 +110,18 @@ def _uncovered(photo: Photo, cards: list[Card]) -> np.ndarray:
     return mask
 
 
-def _first_look_crowd(photo: Photo, cards: list[Card], points: np.ndarray) -> int:
+def _first_look_crowd(
+    photo: Photo, cards: list[Card], points: np.ndarray, unknown: list[UnknownCard] | None = None
+) -> int:
     """The most first-look features (work ``points``) in any card-sized square away from the
-    named cards (:func:`vision.leftovers.free_features`). A card the first look saw but could
-    not name is such a crowd; a table's pattern scatters a few features over the whole photo."""
+    named cards and the ``unknown`` ones (:func:`vision.leftovers.free_features`). A card the
+    first look saw but could not name is such a crowd; a table's pattern scatters a few
+    features over the whole photo."""
     if len(points) == 0 or not cards:
         return len(points)
-    xs, ys, near_card, short_side = free_features(points, photo.work_size, photo.scale, cards, [])
+    xs, ys, near_card, short_side = free_features(
+        points, photo.work_size, photo.scale, cards, unknown or []
+    )
     if len(xs) == 0:
         return 0
     cell = max(4, int(short_side / 4))
@@ -124,6 +129,14 @@ def _first_look_crowd(photo: Photo, cards: list[Card], points: np.ndarray) -> in
     grid = np.zeros((h // cell + 1, w // cell + 1), np.float32)
     np.add.at(grid, (ys // cell, xs // cell), 1.0)
     return int(round(float(cv2.boxFilter(grid, -1, (4, 4), normalize=False).max())))
+
+
+def _undersampled(photo: Photo, card: UnknownCard, points: np.ndarray) -> bool:
+    """Did the first look see few features on a card reported unknown (a dim, small or
+    blurred card, which the more sensitive search may yet name)? A card it saw in full (a sharp
+    stranger: hundreds of features) gains nothing from a second, finer search."""
+    seen = int(in_quad(points, card.corners * photo.scale).sum()) if len(points) else 0
+    return seen < tuning.REST_UNDERSAMPLED_FEATURES
 
 
 def last_look(
@@ -142,8 +155,8 @@ def last_look(
     mask = _uncovered(photo, cards)
     if mask.mean() <= 255 * tuning.REST_MIN_UNCOVERED:
         return cards, unknown
-    if not unknown and (
-        _first_look_crowd(photo, cards, first_points) < tuning.REST_MIN_FIRST_FEATURES
+    if not any(_undersampled(photo, u, first_points) for u in unknown) and (
+        _first_look_crowd(photo, cards, first_points, unknown) < tuning.REST_MIN_FIRST_FEATURES
     ):
         return cards, unknown
     points, descriptors = photo_features(

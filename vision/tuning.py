@@ -392,9 +392,15 @@ REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo hold
 # card the first look saw but could not name. Every card the last look added with no unknown
 # card reported came with such a crowd of 75+ (seed 2026, 240 scenes; seed 11, 90 scenes);
 # generated tables scatter 0-30 in most scenes, where the search is skipped (a busy table
-# keeps it running). With an unknown card it always runs: under a side lamp (a tuning light)
-# it named a dim card reported unknown whose crowd was only 13.
+# keeps it running). Cards reported unknown do not count as a crowd; one the first look
+# under-sampled sends the search all the same: under a side lamp (a tuning light) it named a
+# dim card reported unknown whose crowd was only 13.
 REST_MIN_FIRST_FEATURES = 30
+# A card reported unknown sends the last look too when the first look saw fewer features on
+# it than this: the dim card above had ~13, while a sharp stranger or a shaken card it saw in
+# full holds 300-1600 (seeds 2026 and 11), and the search never named one of those (it ran
+# for ~50 ms on a third of the stranger and motion photos and named nothing).
+REST_UNDERSAMPLED_FEATURES = 100
 REST_INDEX_SHORTLIST = 6  # last-look finds are checked against as many rivals as outlines
 REST_SIGNATURE_SHORTLIST = 8  # ... and as many closest signatures (fewer: faster, less sure)
 
