@@ -26,6 +26,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import pygame
+
+from display import ui
 from display.cards.enrolment import Enrolment, EnrolmentError, enrolled
 from games.mixtape import FACE_DOWN, GENRE_NAMES, Deck, DeckError, MixtapeError, load_deck
 
@@ -130,3 +133,12 @@ def card_words(deck: Deck, cards: list[str]) -> str:
     """ "Pop · A · 3 and the face-down card": your solo options, never naming the face-down
     card."""
     return " and ".join(card_label(deck, card) for card in cards) or "nothing"
+
+
+def scroll_mark(surface: pygame.Surface, centre: tuple[int, int], up: bool, lit: bool) -> None:
+    """A triangle pointing up or down beside a list of mixtape cards the knob scrolls: accent
+    where more cards lie that way, dim where the mixtape ends."""
+    x, y = centre
+    tip, base = (y - 9, y + 7) if up else (y + 9, y - 7)
+    points = [(x - 12, base), (x + 12, base), (x, tip)]
+    pygame.draw.polygon(surface, ui.ACCENT if lit else ui.DIM, points)

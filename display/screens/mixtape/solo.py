@@ -24,6 +24,7 @@ from display.screens.mixtape.common import (
     label_in_deck,
     load_table_deck,
     placement_text,
+    scroll_mark,
 )
 from display.widgets import words
 from display.widgets.photo_review import PhotoReviewScreen
@@ -425,15 +426,6 @@ class SoloScreen(Screen):
         return min(rows, longest), longest
 
     @staticmethod
-    def scroll_mark(surface: pygame.Surface, centre: tuple[int, int], up: bool, lit: bool) -> None:
-        """A triangle pointing up or down: accent where more cards lie that way (the knob),
-        dim where the mixtapes end."""
-        x, y = centre
-        tip, base = (y - 9, y + 7) if up else (y + 9, y - 7)
-        points = [(x - 12, base), (x + 12, base), (x, tip)]
-        pygame.draw.polygon(surface, ui.ACCENT if lit else ui.DIM, points)
-
-    @staticmethod
     def draw_chip(
         surface: pygame.Surface, game: SoloGame, card_id: str, chip: pygame.Rect, fresh: bool
     ) -> None:
@@ -477,8 +469,8 @@ class SoloScreen(Screen):
             first, last = self.end_row + 1, self.end_row + self.end_rows_shown
             right = width - ui.MARGIN
             centre_y = y + (len(lines) - 1) * LINE + LINE // 2
-            self.scroll_mark(surface, (right - 12, centre_y), False, last < longest)
-            self.scroll_mark(surface, (right - 40, centre_y), True, first > 1)
+            scroll_mark(surface, (right - 12, centre_y), False, last < longest)
+            scroll_mark(surface, (right - 40, centre_y), True, first > 1)
             ui.text(
                 surface,
                 f"rows {first}-{last} of {longest}",

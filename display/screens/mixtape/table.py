@@ -17,6 +17,7 @@ from display.screens.mixtape.common import (
     enrolment,
     label_in_deck,
     load_table_deck,
+    scroll_mark,
 )
 from display.widgets.ranking import RankingScreen
 from display.widgets.table import TableHandScreen, TableResultScreen, TableScreen
@@ -159,16 +160,6 @@ def draw_columns(
             anchor="midright",
         )
     return shown, longest
-
-
-def scroll_mark(surface: pygame.Surface, centre: tuple[int, int], up: bool, lit: bool) -> None:
-    """A triangle pointing up or down: accent where more cards lie that way (the knob), dim
-    where the columns end."""
-    x, y = centre
-    tip, base = (y - 9, y + 7) if up else (y + 9, y - 7)
-    pygame.draw.polygon(
-        surface, ui.ACCENT if lit else ui.DIM, [(x - 12, base), (x + 12, base), (x, tip)]
-    )
 
 
 def score_parts(score: dict[str, Any]) -> str:
