@@ -377,3 +377,49 @@ def test_reported_choices_round_trip(hand: list[str]) -> None:
     result = score_hand(hand)
     fixed = choices_from_json(prepare(hand), result.to_json()["choices"])
     assert score_hand(hand, choices=fixed).total == result.total
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Vibranium Shield stays only if Shuri grants a HERO Agility: the greedy way by points
+        # misses that, the one that keeps the test's assumption (Rogue last) finds the best, 45
+        [
+            "Jean Grey",
+            "Rogue",
+            "Shuri",
+            "Moira MacTaggert",
+            "Vibranium Shield",
+            "Xavier Mansion",
+            "Throw Car",
+            "The Leader",
+        ],
+        ["Rogue", "Shuri", "Moira MacTaggert", "Vibranium Shield", "Jean Grey", "The Leader"],
+    ],
+)
+def test_branches_bounded_by_a_greedy_way_that_meets_the_blanking_test(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a blanking test in the hand itself, a branch whose bound less the least Selene
+    subtraction is below the worth of a greedy way is not walked. Bounded on every layer, the
+    result (total, choices, order, explanation) must be the one found without that bound; a
+    bound that also cut ties loses the 45 of the first hand."""
+    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
+    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
+    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    probe = Settler.probe
+    worths: list[int | None] = []
+
+    def without(settler: Settler) -> None:
+        probe(settler)
+        settler.lower_worth = None
+
+    def recorded(settler: Settler) -> None:
+        probe(settler)
+        worths.append(settler.lower_worth)
+
+    monkeypatch.setattr(Settler, "probe", without)
+    unbounded = score_hand(hand).text()
+    monkeypatch.setattr(Settler, "probe", recorded)
+    assert score_hand(hand).text() == unbounded
+    assert any(w is not None for w in worths)

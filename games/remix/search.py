@@ -376,6 +376,7 @@ class Settler:
         # a way found greedily once the layers grow (:meth:`probe`), is not walked
         self.tail = Tail(hand) if len(self.masks) == 1 else None
         self.lower: int | None = None
+        self.lower_worth: int | None = None  # with blanking tests: a greedy way's worth
         self.probed = False
         self.bounded = self.cut = 0  # branches bounded and cut (bounding stops if it rarely cuts)
         self._projectors: dict[frozenset[int], list[Projector]] = {}
@@ -646,16 +647,49 @@ class Settler:
     def probe(self) -> None:
         """A way found greedily (each text in the rulings' order taking the option that scores
         most at once): the best way scores at least as much (:attr:`lower`). Only where the
-        value is the points and the best way is all that is kept."""
+        value is the points and the best way is all that is kept. With blanking tests (one view
+        and a :class:`Target`), the greedy ways' best worth (:attr:`lower_worth`): the points
+        alone may miss what a test assumes (Vibranium Shield kept only if Shuri grants Agility),
+        so greedy ways also prefer, at each text, an option that already makes an ending true
+        (then the most worth), each in the rulings' order and with Rogue last."""
         self.probed = True
-        if self.score is None or self.tail is None or self.finish is None:
+        if self.tail is None or self.finish is None:
             return
+        points = self.hand.points
+        if self.score is not None:
+            self.lower = points(self.greedy(lambda states: points(states[0]), self.texts).states[0])
+            return
+        target, finish = self.target, self.finish
+        if target is None:
+            return
+
+        def worth(states: tuple[State, ...]) -> int | None:
+            return target.worth(*finish(states))
+
+        def holding(states: tuple[State, ...]) -> tuple[bool, int]:
+            found = worth(states)
+            return (True, found) if found is not None else (False, points(states[0]))
+
+        # Rogue copies best after the others have turned cards over (Jean Grey to Phoenix)
+        last = [p for p in self.texts if p not in self.copiers] + [
+            p for p in self.texts if p in self.copiers
+        ]
+        found = [
+            worth(self.greedy(rank, order).states)
+            for order in ([self.texts, last] if last != self.texts else [self.texts])
+            for rank in (lambda states: points(states[0]), holding)
+        ]
+        self.lower_worth = max((w for w in found if w is not None), default=None)
+
+    def greedy(self, rank: Callable[[tuple[State, ...]], Any], order: list[int]) -> Node:
+        """Each text in ``order`` taking the option whose states ``rank`` most (on a tie, the
+        first offered): a way of the texts, so the best way is worth at least as much."""
         node = Node((self.hand.base_state(self.masks[0]),), ())
-        for k, p in enumerate(self.texts):
-            remaining = frozenset(self.texts[k:])
+        for k, p in enumerate(order):
+            remaining = frozenset(order[k:])
             steps = [self.step(node, p, option) for option in self.options(node, p, remaining)]
-            node = max(steps, key=lambda step: self.hand.points(step.states[0]))
-        self.lower = self.hand.points(node.states[0])
+            node = max(steps, key=lambda step: rank(step.states))
+        return node
 
     def hopeless(self, node: Node, remaining: frozenset[int]) -> bool:
         """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
@@ -664,7 +698,7 @@ class Settler:
         if self.tail is None or not remaining:
             return False
         top = None if self.target is None else self.target.top()
-        if top is None and self.lower is None:
+        if top is None and self.lower is None and self.lower_worth is None:
             return False
         if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
             self.tail = None  # it seldom cuts here: bounding costs more than it saves
@@ -676,6 +710,12 @@ class Settler:
         if (top is not None and bound <= top) or (self.lower is not None and bound < self.lower):
             self.cut += 1
             return True
+        # every way's worth is at most its value less the slack (Target), below the greedy
+        # way's worth; on equal worths the way found first wins, so ties are walked
+        if self.lower_worth is not None and self.target is not None:
+            if bound - self.target.slack < self.lower_worth:
+                self.cut += 1
+                return True
         return False
 
     def components(self) -> list[list[int]]:
