@@ -135,10 +135,15 @@ def card_words(deck: Deck, cards: list[str]) -> str:
     return " and ".join(card_label(deck, card) for card in cards) or "nothing"
 
 
-def scroll_mark(surface: pygame.Surface, centre: tuple[int, int], up: bool, lit: bool) -> None:
-    """A triangle pointing up or down beside a list of mixtape cards the knob scrolls: accent
-    where more cards lie that way, dim where the mixtape ends."""
-    x, y = centre
-    tip, base = (y - 9, y + 7) if up else (y + 9, y - 7)
-    points = [(x - 12, base), (x + 12, base), (x, tip)]
-    pygame.draw.polygon(surface, ui.ACCENT if lit else ui.DIM, points)
+def draw_rows_shown(
+    surface: pygame.Surface, right: int, centre_y: int, first: int, shown: int, rows: int
+) -> None:
+    """Where a scrolled list of mixtape rows stands, ending at ``right``: "rows 6-12 of 12"
+    (``first`` counted from 0) and two triangles, accent where more rows lie that way (the
+    knob), dim where the list ends."""
+    for x, up, lit in ((right - 12, False, first + shown < rows), (right - 40, True, first > 0)):
+        tip, base = (centre_y - 9, centre_y + 7) if up else (centre_y + 9, centre_y - 7)
+        points = [(x - 12, base), (x + 12, base), (x, tip)]
+        pygame.draw.polygon(surface, ui.ACCENT if lit else ui.DIM, points)
+    label = f"rows {first + 1}-{first + shown} of {rows}"
+    ui.text(surface, label, (right - 62, centre_y), ui.SMALL, ui.DIM, anchor="midright")

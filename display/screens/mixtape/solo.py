@@ -19,12 +19,12 @@ from display.screens.mixtape.common import (
     card_label,
     card_words,
     chip_label,
+    draw_rows_shown,
     enrolment,
     in_words,
     label_in_deck,
     load_table_deck,
     placement_text,
-    scroll_mark,
 )
 from display.widgets import words
 from display.widgets.photo_review import PhotoReviewScreen
@@ -466,18 +466,9 @@ class SoloScreen(Screen):
         self.end_row = max(0, min(self.end_row, longest - self.end_rows_shown))
         y = 6 + panels_h + 6
         if longest > self.end_rows_shown:  # where the rows shown are, beside the verdict
-            first, last = self.end_row + 1, self.end_row + self.end_rows_shown
-            right = width - ui.MARGIN
             centre_y = y + (len(lines) - 1) * LINE + LINE // 2
-            scroll_mark(surface, (right - 12, centre_y), False, last < longest)
-            scroll_mark(surface, (right - 40, centre_y), True, first > 1)
-            ui.text(
-                surface,
-                f"rows {first}-{last} of {longest}",
-                (right - 62, centre_y),
-                ui.SMALL,
-                ui.DIM,
-                anchor="midright",
+            draw_rows_shown(
+                surface, width - ui.MARGIN, centre_y, self.end_row, self.end_rows_shown, longest
             )
         for index, line in enumerate(lines):
             colour = ui.ACCENT if index == len(lines) - 1 else ui.TEXT

@@ -14,10 +14,10 @@ from display.screens.mixtape.common import (
     GENRE_COLOURS,
     NAMESPACE,
     chip_label,
+    draw_rows_shown,
     enrolment,
     label_in_deck,
     load_table_deck,
-    scroll_mark,
 )
 from display.widgets.ranking import RankingScreen
 from display.widgets.table import TableHandScreen, TableResultScreen, TableScreen
@@ -147,18 +147,7 @@ def draw_columns(
             y += row_h
     shown = min(fit, longest)
     if longest > shown:  # where the rows shown are, on the column heads' line
-        right = width - ui.MARGIN
-        centre_y = top + row_h // 2
-        scroll_mark(surface, (right - 12, centre_y), False, first + shown < longest)
-        scroll_mark(surface, (right - 40, centre_y), True, first > 0)
-        ui.text(
-            surface,
-            f"rows {first + 1}-{first + shown} of {longest}",
-            (right - 62, centre_y),
-            ui.SMALL,
-            ui.DIM,
-            anchor="midright",
-        )
+        draw_rows_shown(surface, width - ui.MARGIN, top + row_h // 2, first, shown, longest)
     return shown, longest
 
 
