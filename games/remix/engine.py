@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from games.remix.analysis import Analysis
 from games.remix.blanking import Outcome, explore, replay
@@ -28,7 +29,7 @@ from games.remix.brute import brute_force_best, brute_force_worlds
 from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
 from games.remix.model import LOKI, Choices, Hand
-from games.remix.search import search
+from games.remix.search import search, usefulness
 from games.remix.state import State
 
 MAX_HAND = 10
@@ -44,6 +45,9 @@ __all__ = [
     "brute_force_worlds",
     "prepare",
 ]
+
+
+_NOT_ACTED = object()  # the tag text did not act in the way kept (blanked, or a hand worth 0)
 
 
 class ImpossibleHandError(RemixError):
@@ -90,7 +94,11 @@ class PreparedHand(Hand):
             self._kept = (choices, outcome, final.copy())
             self.best_value = value - self.draw_cost(outcome.blanked, valid)
             return choices
-        choices, value, outcome, valid, final = search(self, self.analysis)
+        analysis = self.analysis
+        if len(self.texts) == 1 and not analysis.sensitive and not analysis.inert:
+            choices, value, outcome, valid, final = self._search_one_text(analysis)
+        else:
+            choices, value, outcome, valid, final = search(self, analysis)
         path = choices.order or ()  # every text the search let act, in the order they acted
         if choices.order is not None and len(choices.order) > 1:
             plain = Choices(choices.options, choices.blanking, None)
@@ -119,6 +127,59 @@ class PreparedHand(Hand):
             return  # the rulings' order replaces the search's: the views may differ
         if acted == self.sequence(mask, choices.order):
             self._kept = (choices, outcome, final.copy())
+
+    def _search_one_text(self, analysis: Analysis) -> tuple[Choices, int, Outcome, bool, State]:
+        """:func:`games.remix.search.search` for a hand with one tag text that no blanking text
+        reads (a third of the hands dealt): no order to pick and no view to test, so each way
+        the blanking ends is worth its best way of that one text (the first option to the most
+        points, every useful option tried). The best key wins (value, the draw cannot
+        subtract, valid); on a tie the ending found first, as the search decides."""
+        pos = self.texts[0]
+        endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
+        for outcome in explore(self, set()):
+            endings.setdefault(outcome.blanked, []).append(outcome)
+        best: tuple[tuple[int, bool, bool], Outcome, State, Any] | None = None
+        for blanked, group in endings.items():
+            mask = self.full & ~blanked
+            s = self.base_state(mask)
+            valid = self.valid(s)
+            option: Any = _NOT_ACTED
+            if not valid:
+                points = 0
+            elif mask >> pos & 1:
+                points, s, option = self._best_option(s, pos, analysis)
+            else:
+                points = self.points(s)
+            safe = self.draw_safe(blanked, valid)
+            for outcome in group:
+                value = points - self.selene_penalty(outcome.selene, blanked) if valid else 0
+                if best is None or (value, safe, valid) > best[0]:
+                    best = ((value, safe, valid), outcome, s, option)
+        assert best is not None
+        (value, _, valid), outcome, final, option = best
+        if option is _NOT_ACTED:
+            return Choices({}, outcome.script, ()), value, outcome, valid, final
+        options = {pos: option} if self.hand[pos].tag_text is not None else {}
+        return Choices(options, outcome.script, (pos,)), value, outcome, valid, final
+
+    def _best_option(self, s: State, pos: int, analysis: Analysis) -> tuple[int, State, Any]:
+        """The most points the tag text at ``pos`` can leave from ``s`` (its card in play), the
+        state it leaves and the first option to them."""
+        rule = self.hand[pos].tag_text
+        if rule is None or not rule.choice:
+            options: list[Any] = [None]
+        else:
+            useful = usefulness(self, analysis, frozenset((pos,)))
+            options = list(dict.fromkeys(rule.options(s, pos, useful)))
+        best: tuple[int, State, Any] | None = None
+        for option in options:
+            after = s.copy()
+            self.act(after, pos, option)
+            points = self.points(after)
+            if best is None or points > best[0]:
+                best = (points, after, option)
+        assert best is not None
+        return best
 
     def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
         """The search for a hand without tag texts (half the hands dealt): nothing to choose
