@@ -377,6 +377,7 @@ class Settler:
     TRIAL, WORTH = 128, 8  # after this many branches bounded, go on only if one in WORTH is cut
     BOUND_FROM = 24  # the states in a layer from which its branches are bounded
     TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
+    MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
 
     def __init__(
         self,
@@ -432,7 +433,9 @@ class Settler:
             p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.doubles
         }
 
-    def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
+    def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> Any:
+        if len(self.texts) < self.MERGE_FROM:
+            return states  # a few ways: merging them costs more than finishing the same twice
         projectors = self._projectors.get(remaining)
         if projectors is None:
             projectors = [Projector(self.hand, self.analysis, m, remaining) for m in self.masks]
