@@ -23,7 +23,7 @@ from games.remix.names import (
     type_label,
 )
 from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
-from games.remix.state import Cond, Rise, Scorer, State, tag_counts
+from games.remix.state import Cond, Rise, Scorer, State, counted, tag_counts
 
 
 @dataclass(slots=True)  # read in the search's loops
@@ -321,6 +321,10 @@ class CompiledCard:
     tag_conditions: list[CompiledCondition] = field(default_factory=list)
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
+    # the printed tags as they count (state.counted), by way: 0 plain, 1 with Magneto in play,
+    # 2 with Hack In and no Magneto; and the same as (tag, count) pairs
+    counted_rows: tuple[tuple[int, ...], ...] = ()
+    counted_pairs: tuple[tuple[tuple[int, int], ...], ...] = ()
     levels: tuple[tuple[int, Level], ...] = ()  # (tag, how much it matters) for the search
     tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
     hack_in: bool = False  # each Tech tag also counts as an Intel tag
@@ -422,6 +426,13 @@ def _derive_facts(out: CompiledCard) -> None:
     out.has_text = out.tag_text is not None or bool(out.gains)
     out.is_blanker = out.self_blank is not None or out.blank_others is not None
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
+    out.counted_rows = tuple(
+        counted(out.printed, magneto, hack_in)
+        for magneto, hack_in in ((False, False), (True, False), (False, True))
+    )
+    out.counted_pairs = tuple(
+        tuple((t, k) for t, k in enumerate(row) if k) for row in out.counted_rows
+    )
     out.levels = _levels(out)
 
 
