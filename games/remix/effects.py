@@ -147,6 +147,15 @@ def _linear_rise(tags: set[int], points: int) -> Rise:
     return lambda s, i, tag: gain if tag in tags else 0
 
 
+def _counted_line(said: dict[int, str], points: int, text: str, n: int) -> str:
+    """The line of a scorer worth ``points`` per one of ``n`` (each count's line is kept in
+    ``said``: a card's lines repeat from hand to hand)."""
+    line = said.get(n)
+    if line is None:
+        line = said[n] = f"{signed(points * n)}: {text} ({n})"
+    return line
+
+
 def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
     tags = [TAG_INDEX[t] for t in effect["per_tag"]]
     points = int(effect["points"])
@@ -164,9 +173,10 @@ def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
             for t in tags:
                 n -= own[t]  # type: ignore[index]
         if lines is not None and n:
-            lines.append(f"{signed(points * n)}: {text} ({n})")
+            lines.append(_counted_line(said, points, text, n))
         return points * n
 
+    said: dict[int, str] = {}  # the line for each count, written once
     return score, set(tags), set(tags) if other else set()
 
 
@@ -189,9 +199,10 @@ def _per_type(effect: Mapping[str, Any]) -> Scorer:
         if except_one and n > 0:
             n -= 1
         if lines is not None and n:
-            lines.append(f"{signed(points * n)}: {text} ({n})")
+            lines.append(_counted_line(said, points, text, n))
         return points * n
 
+    said: dict[int, str] = {}  # the line for each count, written once
     return score
 
 
@@ -203,9 +214,10 @@ def _per_pair(effect: Mapping[str, Any]) -> tuple[Scorer, set[int]]:
     def score(s: State, i: int, lines: list[str] | None) -> int:
         n = min(s.counts[a], s.counts[b])
         if lines is not None and n:
-            lines.append(f"{signed(points * n)}: {text} ({n})")
+            lines.append(_counted_line(said, points, text, n))
         return points * n
 
+    said: dict[int, str] = {}  # the line for each count, written once
     return score, {a, b}
 
 
@@ -222,12 +234,12 @@ def _condition_rise(effect: Mapping[str, Any], cond: CompiledCondition) -> Rise:
 def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
     points = int(effect["bonus"])
     test = cond.test
-    text = f"{signed(points)} with {cond.text}"
+    line = f"{signed(points)}: {signed(points)} with {cond.text}"
 
     def score(s: State, i: int, lines: list[str] | None) -> int:
         if test(s, i):
             if lines is not None:
-                lines.append(f"{signed(points)}: {text}")
+                lines.append(line)
             return points
         return 0
 
@@ -237,15 +249,16 @@ def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
 def _penalty(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
     points = int(effect["penalty"])
     test = cond.test
-    text = f"{signed(points)} unless the hand has {cond.text}"
+    avoided = f"0: avoids {signed(points)} (the hand has {cond.text})"
+    paid = f"{signed(points)}: {signed(points)} unless the hand has {cond.text}"
 
     def score(s: State, i: int, lines: list[str] | None) -> int:
         if test(s, i):
             if lines is not None:
-                lines.append(f"0: avoids {signed(points)} (the hand has {cond.text})")
+                lines.append(avoided)
             return 0
         if lines is not None:
-            lines.append(f"{signed(points)}: {text}")
+            lines.append(paid)
         return points
 
     return score
