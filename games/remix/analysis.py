@@ -270,6 +270,8 @@ class Analysis:
         it can ever carry. With a Magneto a blanking text could take away, the fewest cards
         count no Tech tag (he may be in play at the end)."""
         hand = self.hand
+        if len(hand.texts) < SETTLING_TEXTS:
+            return set()  # few texts: few states to merge, and settling would cost more
         cards = hand.hand
         candidates = [
             i
@@ -278,8 +280,8 @@ class Analysis:
             and c.transform is None
             and all("bonus" in e or "penalty" in e or "per_type" in e for e in c.card.effects)
         ]
-        if not candidates or len(hand.texts) < SETTLING_TEXTS:
-            return set()  # few texts: few states to merge, and settling would cost more
+        if not candidates:
+            return set()
         silencer = any(c.magneto for c in cards)  # Magneto may be in play: a Tech tag may not count
         blankable = 0
         for j, c in enumerate(cards):

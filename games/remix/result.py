@@ -13,7 +13,7 @@ from games.remix.names import TAGS, signed
 from games.remix.state import State
 
 
-@dataclass
+@dataclass(slots=True)  # one per card of every hand explained
 class CardResult:
     id: str
     name: str
