@@ -64,7 +64,15 @@ class Hand:
         self.loki: int | None = None
         # the cards whose presence changes how tags count (Magneto, Hack In), as bit masks
         self._magneto_bits = self._hacker_bits = 0
+        # the whole hand's tables for base_state (tags as printed: no Magneto, no Hack In)
+        types: dict[str, int] = {}
+        ids: dict[str, int] = {}
+        counts = [0] * len(TAGS)
         for i, c in enumerate(self.hand):  # one pass: every hand is prepared once
+            types[c.type] = types.get(c.type, 0) + 1
+            ids[c.id] = i
+            for t, k in c.printed_pairs:
+                counts[t] += k
             if c.is_blanker:
                 self.blankers.append(i)
             if c.has_text:
@@ -92,7 +100,9 @@ class Hand:
             if (rule := self.hand[i].tag_text) is not None and rule.choice
         ]
         self._base: dict[int, State] = {}
-        self._whole: dict[tuple[bool, bool], Any] = {}
+        self._whole: dict[tuple[bool, bool], Any] = {
+            (False, False): ([c.printed for c in self.hand], types, ids, counts)
+        }
         self._powers = [c.power for c in self.hand]
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
