@@ -74,7 +74,7 @@ class HandResult:
 
     def text(self) -> str:
         """A plain-text explanation, one card per block."""
-        out = []
+        out: list[str] = []
         add = out.append  # every hand shown is explained: its blocks are built in one go
         for card in self.cards:
             state = card.state
