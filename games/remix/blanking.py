@@ -246,8 +246,6 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     for b in blankers:
         start |= 1 << b
     walk(start, 0, None, (), (), none)
-    if not sensitive:  # nothing assumed: every ending is its own
-        return list(found.values())
     return _minimal(list(found.values()))
 
 
