@@ -192,9 +192,12 @@ class Analysis:
     def _possible(self) -> list[set[int]]:
         hand = self.hand.hand
         possible = [set(facts.tags) for facts in self._facts]
+        rules = [hand[p].tag_text for p in self.hand.texts]
+        copier = any(r is not None and r.copies_power for r in rules)
         changed = True
         while changed:
-            before = sum(map(len, possible))  # the sets only grow: a change is a bigger size
+            # the sets only grow: a change is a bigger size
+            before = sum(map(len, possible)) if copier else 0
             for pos in self.hand.texts:
                 c = hand[pos]
                 rule = c.tag_text
@@ -211,7 +214,8 @@ class Analysis:
                 for p in possible:
                     if TECH in p:
                         p.add(INTEL)
-            changed = sum(map(len, possible)) != before
+            # only a copier (Rogue) reads what others may carry: without one, a pass is enough
+            changed = copier and sum(map(len, possible)) != before
         return possible
 
     def _changeable(self) -> set[int]:
