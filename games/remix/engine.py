@@ -29,7 +29,7 @@ from games.remix.brute import brute_force_best, brute_force_worlds
 from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
 from games.remix.model import LOKI, Choices, Hand
-from games.remix.search import search, usefulness
+from games.remix.search import Settler, search, usefulness
 from games.remix.state import State
 
 MAX_HAND = 10
@@ -47,7 +47,21 @@ __all__ = [
 ]
 
 
-_NOT_ACTED = object()  # the tag text did not act in the way kept (blanked, or a hand worth 0)
+Way = tuple[tuple[int, Any], ...]  # the (tag text, option) steps of a way, in the order taken
+
+
+def _orders_of_two(settler: Settler) -> list[tuple[int, int]]:
+    """The orders of two tag texts the search explores: one when they fall in different
+    components (no order between them matters), else each order its constraints allow (a
+    text that waits for the other never goes first; a text that bars the other right after
+    it never goes first either)."""
+    components = settler.components()
+    if len(components) == 2:
+        return [(components[0][0], components[1][0])]
+    a, b = components[0]
+    barred, waits = settler.constraints([a, b])
+    bit = {a: 1, b: 2}
+    return [(x, y) for x, y in ((a, b), (b, a)) if not waits[x] and not barred[x] & bit[y]]
 
 
 class ImpossibleHandError(RemixError):
@@ -95,8 +109,8 @@ class PreparedHand(Hand):
             self.best_value = value - self.draw_cost(outcome.blanked, valid)
             return choices
         analysis = self.analysis
-        if len(self.texts) == 1 and not analysis.sensitive and not analysis.inert:
-            choices, value, outcome, valid, final = self._search_one_text(analysis)
+        if len(self.texts) <= 2 and not analysis.sensitive and not analysis.inert:
+            choices, value, outcome, valid, final = self._search_few_texts(analysis)
         else:
             choices, value, outcome, valid, final = search(self, analysis)
         path = choices.order or ()  # every text the search let act, in the order they acted
@@ -128,58 +142,82 @@ class PreparedHand(Hand):
         if acted == self.sequence(mask, choices.order):
             self._kept = (choices, outcome, final.copy())
 
-    def _search_one_text(self, analysis: Analysis) -> tuple[Choices, int, Outcome, bool, State]:
-        """:func:`games.remix.search.search` for a hand with one tag text that no blanking text
-        reads (a third of the hands dealt): no order to pick and no view to test, so each way
-        the blanking ends is worth its best way of that one text (the first option to the most
-        points, every useful option tried). The best key wins (value, the draw cannot
-        subtract, valid); on a tie the ending found first, as the search decides."""
-        pos = self.texts[0]
+    def _search_few_texts(self, analysis: Analysis) -> tuple[Choices, int, Outcome, bool, State]:
+        """:func:`games.remix.search.search` for a hand with one or two tag texts that no
+        blanking text reads (four hands dealt in ten): no view to test, so each way the
+        blanking ends is worth its best way of the texts (:meth:`_best_way`). The best key
+        wins (value, the draw cannot subtract, valid); on a tie the ending found first, as the
+        search decides."""
         endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
         for outcome in explore(self, set()):
             endings.setdefault(outcome.blanked, []).append(outcome)
-        best: tuple[tuple[int, bool, bool], Outcome, State, Any] | None = None
+        best: tuple[tuple[int, bool, bool], Outcome, State, Way] | None = None
         for blanked, group in endings.items():
             mask = self.full & ~blanked
             s = self.base_state(mask)
             valid = self.valid(s)
-            option: Any = _NOT_ACTED
+            way: Way = ()
+            alive = [p for p in self.texts if mask >> p & 1]
             if not valid:
                 points = 0
-            elif mask >> pos & 1:
-                points, s, option = self._best_option(s, pos, analysis)
-            else:
+            elif not alive:
                 points = self.points(s)
+            else:
+                points, s, way = self._best_way(s, mask, alive, analysis)
             safe = self.draw_safe(blanked, valid)
             for outcome in group:
                 value = points - self.selene_penalty(outcome.selene, blanked) if valid else 0
                 if best is None or (value, safe, valid) > best[0]:
-                    best = ((value, safe, valid), outcome, s, option)
+                    best = ((value, safe, valid), outcome, s, way)
         assert best is not None
-        (value, _, valid), outcome, final, option = best
-        if option is _NOT_ACTED:
-            return Choices({}, outcome.script, ()), value, outcome, valid, final
-        options = {pos: option} if self.hand[pos].tag_text is not None else {}
-        return Choices(options, outcome.script, (pos,)), value, outcome, valid, final
+        (value, _, valid), outcome, final, way = best
+        options = {pos: option for pos, option in way if self.hand[pos].tag_text is not None}
+        order = tuple(pos for pos, _ in way)
+        return Choices(options, outcome.script, order), value, outcome, valid, final
 
-    def _best_option(self, s: State, pos: int, analysis: Analysis) -> tuple[int, State, Any]:
-        """The most points the tag text at ``pos`` can leave from ``s`` (its card in play), the
-        state it leaves and the first option to them."""
-        rule = self.hand[pos].tag_text
-        if rule is None or not rule.choice:
-            options: list[Any] = [None]
-        else:
-            useful = usefulness(self, analysis, frozenset((pos,)))
-            options = list(dict.fromkeys(rule.options(s, pos, useful)))
-        best: tuple[int, State, Any] | None = None
-        for option in options:
-            after = s.copy()
-            self.act(after, pos, option)
-            points = self.points(after)
-            if best is None or points > best[0]:
-                best = (points, after, option)
+    def _best_way(
+        self, s: State, mask: int, alive: list[int], analysis: Analysis
+    ) -> tuple[int, State, Way]:
+        """The most points the tag texts ``alive`` (one or two, their cards in play) can leave
+        from ``s``, the state they leave and the first way to them: every useful option of each,
+        in each order the search explores (:class:`games.remix.search.Settler`: two texts
+        whose order cannot matter act in one order), each order's ways in the order the search
+        finds them. The search's merging and bounds only skip ways that cannot come first to
+        the most points."""
+        orders: list[tuple[int, ...]] = [(alive[0],)]
+        if len(alive) == 2:
+            orders = [*_orders_of_two(Settler(self, analysis, [mask]))]
+        best: tuple[int, State, Way] | None = None
+        for order in orders:
+            ways: list[tuple[State, Way]] = [(s, ())]
+            for k, pos in enumerate(order):
+                remaining = frozenset(order[k:])
+                ways = [
+                    (self._acted(before, pos, option), (*way, (pos, option)))
+                    for before, way in ways
+                    for option in self._text_options(before, pos, remaining, analysis)
+                ]
+            for after, way in ways:
+                points = self.points(after)
+                if best is None or points > best[0]:
+                    best = (points, after, way)
         assert best is not None
         return best
+
+    def _text_options(
+        self, s: State, pos: int, remaining: frozenset[int], analysis: Analysis
+    ) -> list[Any]:
+        """The options the search offers the text at ``pos`` with ``remaining`` still to act
+        (it included)."""
+        rule = self.hand[pos].tag_text
+        if rule is None or not rule.choice:
+            return [None]
+        return list(dict.fromkeys(rule.options(s, pos, usefulness(self, analysis, remaining))))
+
+    def _acted(self, s: State, pos: int, option: Any) -> State:
+        after = s.copy()
+        self.act(after, pos, option)
+        return after
 
     def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
         """The search for a hand without tag texts (half the hands dealt): nothing to choose
