@@ -109,8 +109,9 @@ class PreparedHand(Hand):
             self.best_value = value - self.draw_cost(outcome.blanked, valid)
             return choices
         analysis = self.analysis
-        if len(self.texts) <= 2 and not analysis.sensitive and not analysis.inert:
-            choices, value, outcome, valid, final = self._search_few_texts(analysis)
+        acting = [p for p in self.texts if p not in analysis.inert]  # inert: never searched
+        if len(acting) <= 2 and not analysis.sensitive:
+            choices, value, outcome, valid, final = self._search_few_texts(acting, analysis)
         else:
             choices, value, outcome, valid, final = search(self, analysis)
         path = choices.order or ()  # every text the search let act, in the order they acted
@@ -142,12 +143,14 @@ class PreparedHand(Hand):
         if acted == self.sequence(mask, choices.order):
             self._kept = (choices, outcome, final.copy())
 
-    def _search_few_texts(self, analysis: Analysis) -> tuple[Choices, int, Outcome, bool, State]:
-        """:func:`games.remix.search.search` for a hand with one or two tag texts that no
-        blanking text reads (four hands dealt in ten): no view to test, so each way the
-        blanking ends is worth its best way of the texts (:meth:`_best_way`). The best key
-        wins (value, the draw cannot subtract, valid); on a tie the ending found first, as the
-        search decides."""
+    def _search_few_texts(
+        self, acting: list[int], analysis: Analysis
+    ) -> tuple[Choices, int, Outcome, bool, State]:
+        """:func:`games.remix.search.search` for a hand with one or two tag texts (``acting``,
+        the inert ones left out as the search leaves them out) that no blanking text reads
+        (four hands dealt in ten): no view to test, so each way the blanking ends is worth its
+        best way of the texts (:meth:`_best_way`). The best key wins (value, the draw cannot
+        subtract, valid); on a tie the ending found first, as the search decides."""
         endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
         for outcome in explore(self, set()):
             endings.setdefault(outcome.blanked, []).append(outcome)
@@ -157,7 +160,7 @@ class PreparedHand(Hand):
             s = self.base_state(mask)
             valid = self.valid(s)
             way: Way = ()
-            alive = [p for p in self.texts if mask >> p & 1]
+            alive = [p for p in acting if mask >> p & 1]
             if not valid:
                 points = 0
             elif not alive:
