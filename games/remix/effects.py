@@ -15,6 +15,7 @@ from typing import Any
 from games.remix.catalogue import Card, RemixError
 from games.remix.names import (
     HERO_OR_ALLY,
+    LOKI,
     NUMBER_WORDS,
     TAG_INDEX,
     Level,
@@ -348,6 +349,8 @@ class CompiledCard:
     hero_or_ally: bool = False
     has_text: bool = False  # a tag-changing text acting in the owner's order (named, or gains)
     is_blanker: bool = False
+    # none of the above, no transform, no counting rule, not Loki: a hand's setup skips it
+    plain: bool = False
 
 
 def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
@@ -440,6 +443,14 @@ def _derive_facts(out: CompiledCard) -> None:
     out.hero_or_ally = out.type in HERO_OR_ALLY
     out.has_text = out.tag_text is not None or bool(out.gains)
     out.is_blanker = out.self_blank is not None or out.blank_others is not None
+    out.plain = not (
+        out.is_blanker
+        or out.has_text
+        or out.transform is not None
+        or out.magneto
+        or out.hack_in
+        or out.id == LOKI  # the hand notes where he is
+    )
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
     out.counted_rows = tuple(
         counted(out.printed, magneto, hack_in)

@@ -23,10 +23,9 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import INTEL, TAGS, TECH, TEXT_ORDER, CardType
+from games.remix.names import INTEL, LOKI, TAGS, TECH, TEXT_ORDER, CardType
 from games.remix.state import Rise, Scorer, State
 
-LOKI = "MR70"
 # the positions of the cards in a mask, by (hand size, mask): the same for every hand
 _ALIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 
@@ -73,6 +72,8 @@ class Hand:
             ids[c.id] = i
             for t, k in c.printed_pairs:
                 counts[t] += k
+            if c.plain:
+                continue  # most cards: no text, no blanking, no transform, no counting rule
             if c.is_blanker:
                 self.blankers.append(i)
             if c.has_text:
