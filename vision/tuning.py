@@ -178,6 +178,15 @@ FAN_MIN_STEP = 0.2  # closer centres are two reports of one card, not a step
 # many photo features per 10,000 work px (fan family seeds 11 and 2026: a missed end card 147,
 # the bare table past a hand's ends 0-0.6; leftovers' note: card print 25-145).
 FAN_SHOWN_MIN_DENSITY = 20.0
+# A hand of which no two named cards overlap (every other card found) is a fan when its cards
+# turn as they step, each step the same way by FAN_MIN_TURN to FAN_MAX_TURN radians per card
+# width moved, within FAN_TURN_SPREAD times of each other; its step is then the longest, of at
+# least FAN_MIN_EVEN_STEP widths, that every gap is a whole number of. (The fan family turns
+# 0.28-0.45 rad per width; cards lying apart turn at random.)
+FAN_MIN_TURN = 0.1
+FAN_MAX_TURN = 1.2
+FAN_TURN_SPREAD = 1.5
+FAN_MIN_EVEN_STEP = 0.25
 FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
 # The gap's tolerance: an arc's steps differ (fan family seed 2026 on the Pi's stack: single
 # steps 0.27-0.33 card widths around a gap of one missed card at 0.75, 2.42 steps). Higher:
