@@ -192,6 +192,10 @@ FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right directi
 # steps 0.27-0.33 card widths around a gap of one missed card at 0.75, 2.42 steps). Higher:
 # cards guessed between neighbours spread a little unevenly (named or dropped, seldom kept).
 FAN_STEP_TOLERANCE = 0.45
+# A report lying this much inside the part of another report that shows is an outline of that
+# part, not a card (tape family seed 2027 photo 2: 0.9+; a hand's neighbours overlap by half).
+UNKNOWN_IN_VISIBLE_SHARE = 0.8
+UNKNOWN_MASK_MAX_PX = 4_000_000  # px: larger boxes are compared no further (no memory spike)
 LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
 # A tape (vision.columns: a Mixtape's columns, each card overlapping the bottom of the one above
 # it): two cards lie in one column when turned alike (the cosine of their top edges at least
