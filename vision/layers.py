@@ -415,7 +415,7 @@ def fill_fan_gaps(
     # the hand's step: the mean of the single steps (an arc's steps differ a little)
     step = float(np.mean(real[real <= 1.5 * real.min()]))
     if step > tuning.FAN_MAX_STEP * width:
-        # no two neighbours found: on an arc, the longest step every gap is a whole number of
+        # no two neighbours found: on an arc, a step every gap is a whole number of
         even = _even_step(real, width) if arc else None
         if even is None:
             return cards, unknown
@@ -495,9 +495,10 @@ def _turns_along_arc(quads: list[np.ndarray], steps: np.ndarray, width: float) -
 
 
 def _even_step(gaps: np.ndarray, width: float) -> float | None:
-    """The longest step, at most ``FAN_MAX_STEP`` of a card's width and at least
-    ``FAN_MIN_EVEN_STEP``, that every gap is a whole number of (within
-    ``FAN_STEP_TOLERANCE``), or None."""
+    """A step, at most ``FAN_MAX_STEP`` of a card's width and at least ``FAN_MIN_EVEN_STEP``,
+    that every gap is a whole number of (within ``FAN_STEP_TOLERANCE``), or None: a gap split
+    into as few steps as can be (the fewest cards missing), the gaps tried in the hand's
+    order."""
     for count in range(1, int(gaps.max() / (tuning.FAN_MIN_EVEN_STEP * width)) + 1):
         for gap in gaps:
             step = float(gap) / count
