@@ -1,6 +1,7 @@
 """Cards lying in layers (vision.layers): which card lies over which, the part of a card that
-shows, a fan's card its features missed found again between its neighbours, and cards down a
-column (a Mixtape's) never taken for a fan with gaps."""
+shows, a fan's card its features missed found again between its neighbours (also when only
+every other card was found, none of them overlapping), cards down a column (a Mixtape's) or
+lying apart never taken for a fan with gaps, and one unknown card reported once."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from vision.geometry import CARD_H, CARD_W, quad_iou
 from vision.layers import fill_fan_gaps, lies_over, shown_mask
 from vision.name import region_memo
 from vision.photo import Photo
-from vision.result import Card
+from vision.result import REASON_NOT_IN_GALLERY, Card, UnknownCard
 from vision.synth import render_card_face
 from vision.synth_hands import compose_hand
+from vision.unknown import merged
 
 NAMES = [f"Card {i:02d}" for i in range(16)]
 
@@ -89,3 +91,58 @@ def test_cards_down_a_column_are_no_fan_with_gaps(gallery: Gallery) -> None:
     ).astype(np.float32)
     named, unknown = fill_fan_gaps(photo, gallery, votes, points, cards, [], 0.5)
     assert named == cards and unknown == []
+
+
+def test_a_fan_found_every_other_card_is_searched_along_its_arc(gallery: Gallery) -> None:
+    # Only the first, third and last of six fanned cards found (two and three steps apart: no
+    # two of them overlap as neighbours do): the cards between are still looked for, where
+    # the arc puts them (a straight line between the found ones falls short of it).
+    hand = NAMES[3:9]
+    scene = compose_hand(
+        [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
+    )
+    result = identify(scene.image, gallery)
+    assert sorted(c.name for c in result.cards) == sorted(hand)
+    kept = [c for c in result.cards if c.name in (hand[0], hand[2], hand[5])]
+    photo = Photo.of(scene.image)
+    with region_memo():
+        points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
+        _, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
+        cards, unknown = fill_fan_gaps(photo, gallery, votes, points, kept, [], 0.5)
+    found = {c.name: c for c in cards if c not in kept}
+    assert sorted(found) == sorted([hand[1], hand[3], hand[4]]) and not unknown
+    for i in (1, 3, 4):
+        assert quad_iou(found[hand[i]].corners, scene.cards[i].corners) > 0.8
+
+
+def turned(quad: np.ndarray, degrees: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    t = np.radians(degrees)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    return ((quad - centre) @ turn.T + centre).astype(np.float32)
+
+
+def test_cards_lying_apart_turned_every_which_way_are_no_fan(gallery: Gallery) -> None:
+    # Three cards in a row, a card and a half apart (two steps of a fan each, were they a
+    # fan), turned this way and that: nothing is guessed between them, though print's
+    # features crowd everywhere.
+    row = [turned(box(100.0 + 145.0 * i, 200.0), degrees) for i, degrees in enumerate((8, -6, 10))]
+    cards = [Card(NAMES[i], 1.0, quad, entry=i) for i, quad in enumerate(row)]
+    photo = Photo.of(np.full((600, 700, 3), 90, np.uint8))
+    votes = Votes(np.zeros((0, 2), np.float32), np.zeros(0, np.int64))
+    points = np.random.default_rng(2).uniform((0, 0), (700, 600), size=(4000, 2))
+    named, unknown = fill_fan_gaps(photo, gallery, votes, points.astype(np.float32), cards, [], 0.5)
+    assert named == cards and unknown == []
+
+
+def test_an_outline_of_the_part_of_an_unknown_card_that_shows_is_that_card() -> None:
+    # A tape's card nobody could name, reported whole with the part that shows above the card
+    # over it, and again as the outline of that part: one card, reported once. A neighbour
+    # overlapping half of it is another card.
+    whole = box(100, 100, 200, 280)
+    shows = box(100, 100, 200, 120)
+    report = UnknownCard(whole, REASON_NOT_IN_GALLERY, [], visible=shows)
+    outline = UnknownCard(box(105, 104, 190, 112), REASON_NOT_IN_GALLERY, [])
+    neighbour = UnknownCard(box(100, 200, 200, 280), REASON_NOT_IN_GALLERY, [])
+    assert merged([report, outline], []) == [report]
+    assert merged([report, neighbour], []) == [report, neighbour]

@@ -9,7 +9,7 @@ means little).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -129,13 +129,14 @@ def shares_layout(card: Card) -> bool:
     return card.rival_inliers >= tuning.LOOK_SHARED_RIVAL_SHARE * card.inliers
 
 
-def _cell_centres(card: Card) -> np.ndarray:
-    """Where the centres of the card's 12 look cells (row by row) lie in the photo."""
+def cell_centres_on_card() -> np.ndarray:
+    """Where the centres of a card's 12 look cells (row by row) lie on the upright card, as
+    shares of its width and height."""
     rows, cols = tuning.LOOK_CELLS
     cell_h, cell_w = tuning.LOOK_CELL
     look_w, look_h = tuning.LOOK_SIZE
     margin = tuning.LOOK_MARGIN
-    centres = np.array(
+    return np.array(
         [
             [(margin + (c + 0.5) * cell_w) / look_w, (margin + (r + 0.5) * cell_h) / look_h]
             for r in range(rows)
@@ -143,6 +144,28 @@ def _cell_centres(card: Card) -> np.ndarray:
         ],
         np.float32,
     )
+
+
+def shown_look_similarities(
+    patch: np.ndarray, gallery: Gallery, name: str, visible: np.ndarray
+) -> tuple[float, float] | None:
+    """:func:`look_similarities` on the cells that show (``visible``, a mask over the 12, at
+    least ``LOOK_MIN_VISIBLE_CELLS`` of them): the median cell's correlation with the closest
+    reference named ``name`` and with the closest of any other name; None when too few cells
+    show or the gallery cannot tell."""
+    if len(gallery) < tuning.LOOK_MIN_GALLERY or int(visible.sum()) < tuning.LOOK_MIN_VISIBLE_CELLS:
+        return None
+    with part("look"):
+        scores = np.median(cell_scores(patch, gallery)[:, visible], axis=1)
+        same = _named(gallery, name)
+        if same.all():
+            return None
+        return float(scores[same].max()), float(scores[~same].max())
+
+
+def _cell_centres(card: Card) -> np.ndarray:
+    """Where the centres of the card's 12 look cells (row by row) lie in the photo."""
+    centres = cell_centres_on_card()
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     to_photo = cv2.getPerspectiveTransform(unit, card.corners.astype(np.float32))
     return np.asarray(cv2.perspectiveTransform(centres[None], to_photo)[0])
@@ -185,13 +208,18 @@ def visible_cells(
     return [None if c is None else ~c for c in covered]
 
 
-def in_a_hand(card: Card, cards: list[Card]) -> bool:
-    """Does the card lie partly under or over another named card (a fan, a crowded hand)?"""
+def in_a_hand(card: Card, cards: list[Card], unknown: Sequence[UnknownCard] = ()) -> bool:
+    """Does the card lie partly under or over another named card (a fan, a crowded hand), or
+    under or over a card reported unknown (a fan's neighbour nobody could name, which hides
+    the card's part under it just as well)?"""
     return any(
         other is not card
         and layered(card, other)
         and quad_iou(card.corners, other.corners) > tuning.HAND_MIN_IOU
         for other in cards
+    ) or any(
+        tuning.HAND_MIN_IOU < quad_iou(card.corners, report.corners) < tuning.LAYERED_MAX_IOU
+        for report in unknown
     )
 
 
@@ -203,6 +231,36 @@ def _fan_strip(shows: np.ndarray | None) -> np.ndarray:
     strip = np.zeros(rows * cols, bool)
     strip[::cols] = True
     return strip if shows is None else strip & shows
+
+
+def _disowned_beside_reports(
+    patch: np.ndarray,
+    gallery: Gallery,
+    card: Card,
+    shows: np.ndarray | None,
+    scored: np.ndarray,
+    unknown: Sequence[UnknownCard],
+) -> bool:
+    """Does the look deny the name of a card in a hand on the cells that show and that no
+    card reported unknown lying partly over or under it covers (a fan's neighbour nobody could
+    name hides the card's part under it as a named one does)? With no such report, yes: the
+    other judgements stand."""
+    centres = _cell_centres(card)
+    hidden = np.zeros(len(centres), bool)
+    for report in unknown:
+        if tuning.HAND_MIN_IOU < quad_iou(card.corners, report.corners) < tuning.LAYERED_MAX_IOU:
+            hidden |= in_quad(centres, report.corners)
+    if not hidden.any():
+        return True
+    visible = ~hidden if shows is None else shows & ~hidden
+    return look_disowns(
+        patch,
+        gallery,
+        card.name,
+        shared_layout=shares_layout(card),
+        visible=visible,
+        per_cell=scored,
+    )
 
 
 def last_word(
@@ -223,7 +281,7 @@ def last_word(
     if len(gallery) >= tuning.LOOK_MIN_GALLERY and len(gallery.names) > 1:
         with part("look"):
             for i, card in enumerate(cards):
-                if in_a_hand(card, cards):
+                if in_a_hand(card, cards, unknown):
                     per_cell = cell_scores(patches[i], gallery)
                     scores[i] = per_cell
                     own[i] = _own_cells(per_cell, gallery, card.name)
@@ -244,6 +302,7 @@ def last_word(
                 visible=_fan_strip(shows),
                 per_cell=scored,
             )
+            and _disowned_beside_reports(patch, gallery, card, shows, scored, unknown)
         ):
             disowned.append(UnknownCard(card.corners, REASON_NOT_IN_GALLERY, card.candidates))
         else:

@@ -22,6 +22,13 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
+from vision.appearance import (
+    cell_centres_on_card,
+    confidence_from_look,
+    look_contradicts,
+    look_patch,
+    shown_look_similarities,
+)
 from vision.columns import in_columns
 from vision.features import card_orb, to_gray
 from vision.find import Votes, shortlist_by_descriptors
@@ -305,6 +312,7 @@ def _name_shown(
     again = name_card_features(features, gallery, shortlist)
     if again is None:
         return None
+    _shown_second_opinion(photo.image, corners, again, gallery, mask)
     if again.confidence < accept or again.inliers < tuning.MIN_NAME_INLIERS:
         return again
     if any(
@@ -313,6 +321,35 @@ def _name_shown(
         return None
     refined = refined_corners(corners, again)
     return card_from(again, corners if refined is None else refined)
+
+
+def _shown_second_opinion(
+    image: np.ndarray, corners: np.ndarray, naming: Naming, gallery: Gallery, mask: np.ndarray
+) -> None:
+    """The look's second opinion on a name from the part that shows (``mask``), as a whole
+    card's gets one (:func:`vision.name.name_region`), judged on the look cells that show: a
+    likely name (``LOOK_MIN_INLIERS``, ``LOOK_MIN_MARGIN`` more than any other name) whose
+    look there is close and clearly closer than any other name's is settled; a look that
+    contradicts drops it. Cards sharing a layout (a cycle of lands) line up the frame of the
+    part that shows nearly as well under their names; their art tells them apart. Changes
+    ``naming.confidence`` in place."""
+    likely = (
+        naming.inliers >= max(tuning.LOOK_MIN_INLIERS, tuning.MIN_NAME_INLIERS)
+        and naming.inliers - naming.rival_inliers >= tuning.LOOK_MIN_MARGIN
+    )
+    if naming.confidence >= tuning.LOOSE_CONFIDENCE or not (naming.confidence > 0 or likely):
+        return
+    centres = cell_centres_on_card() * np.array([CARD_W - 1, CARD_H - 1], np.float32)
+    cols, rows = np.round(centres).astype(np.int64).T
+    looks = shown_look_similarities(
+        look_patch(image, corners), gallery, naming.name, mask[rows, cols] > 0
+    )
+    if looks is None:
+        return
+    if look_contradicts(*looks):
+        naming.confidence = 0.0
+    elif likely:
+        naming.confidence = max(naming.confidence, confidence_from_look(*looks))
 
 
 def visible_parts(
@@ -355,8 +392,8 @@ def fill_fan_gaps(
     ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan; nor
     are a tape's two columns read across, :func:`vision.columns.in_columns`)."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
-    if len(hand) < tuning.FAN_MIN_CARDS or not _layered_pair(cards) or in_columns(cards):
-        return cards, unknown  # cards apart, or a tape's columns (vision.columns): no fan
+    if len(hand) < tuning.FAN_MIN_CARDS or in_columns(cards):
+        return cards, unknown  # too few cards, or a tape's columns (vision.columns): no fan
     order = _fan_order(hand)
     quads = [np.asarray(hand[i], np.float64).reshape(4, 2) for i in order]
     centres = np.array([q.mean(axis=0) for q in quads])
@@ -370,20 +407,28 @@ def fill_fan_gaps(
     real = steps[steps >= tuning.FAN_MIN_STEP * width]  # two reports of one card are no step
     if not len(real):
         return cards, unknown
+    # A hand, not cards apart: two named cards lie in layers, or the cards turn as they step
+    # the way a fan's arc does (every other card found leaves no two of them overlapping).
+    arc = _turns_along_arc(quads, steps, width)
+    if not (arc or _layered_pair(cards)):
+        return cards, unknown
     # the hand's step: the mean of the single steps (an arc's steps differ a little)
     step = float(np.mean(real[real <= 1.5 * real.min()]))
     if step > tuning.FAN_MAX_STEP * width:
-        return cards, unknown
+        # no two neighbours found: on an arc, a step every gap is a whole number of
+        even = _even_step(real, width) if arc else None
+        if even is None:
+            return cards, unknown
+        step = even
     guesses: list[tuple[np.ndarray, bool]] = []  # (quad, between two cards)
     for a, b, gap in zip(quads, quads[1:], steps, strict=False):
         missing = int(round(gap / step)) - 1
         if missing < 1 or abs(gap / step - (missing + 1)) > tuning.FAN_STEP_TOLERANCE:
             continue
         for j in range(1, missing + 1):
-            t = j / (missing + 1)
-            guesses.append(((1 - t) * a + t * b, True))
+            guesses.append((_along_arc(a, b, j / (missing + 1)), True))
     for end, next_, gap in ((quads[0], quads[1], steps[0]), (quads[-1], quads[-2], steps[-1])):
-        guesses.append((end + (end - next_) * (step / max(gap, 1e-6)), False))
+        guesses.append((_along_arc(next_, end, 1.0 + step / max(gap, 1e-6)), False))
     named, found = list(cards), list(unknown)
     with part("name"):
         for quad, between in guesses:
@@ -400,6 +445,69 @@ def fill_fan_gaps(
                 found.append(made)
                 hand.append(made.corners)
     return named, found
+
+
+def _along_arc(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
+    """The quad ``t`` of the way from quad ``a`` to quad ``b`` (past ``b`` for ``t`` > 1) as a
+    fan lays its cards: turned and moved about the point that turns ``a`` onto ``b`` (a fan's
+    pivot), not along the straight line between them, whose middle falls short of the arc by a
+    good part of the search radius when several cards are missing. What a turn and scale do not
+    explain (the photo's perspective) is shared out in proportion."""
+    fit, _ = cv2.estimateAffinePartial2D(a.astype(np.float32), b.astype(np.float32))
+    if fit is None:
+        return (1 - t) * a + t * b
+    angle = float(np.arctan2(fit[1, 0], fit[0, 0]))
+    scale = float(np.hypot(fit[0, 0], fit[1, 0]))
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    if abs(angle) < 1e-3 or scale <= 0:
+        return (1 - t) * a + t * b
+    pivot = np.linalg.solve(np.eye(2) - fit[:, :2], fit[:, 2])
+    part = t * angle
+    turned = np.array([[np.cos(part), -np.sin(part)], [np.sin(part), np.cos(part)]])
+    moved = pivot + (scale**t) * (a - pivot) @ turned.T
+    rest = b - (pivot + scale * (a - pivot) @ turn.T)
+    return moved + t * rest
+
+
+def _turn(quad: np.ndarray) -> float:
+    """The angle (radians) of a quad's top edge in the photo."""
+    edge = quad[1] - quad[0]
+    return float(np.arctan2(edge[1], edge[0]))
+
+
+def _turns_along_arc(quads: list[np.ndarray], steps: np.ndarray, width: float) -> bool:
+    """Do the cards, in the hand's order, turn as they step the way cards fanned on an arc do:
+    each step turning the same way, by ``FAN_MIN_TURN`` to ``FAN_MAX_TURN`` radians per card
+    width moved, all within ``FAN_TURN_SPREAD`` of each other (an arc turns evenly along its
+    length)? Cards lying apart turn at random; two reports of one card are no step."""
+    turns = np.array([_turn(q) for q in quads])
+    change = (np.diff(turns) + np.pi) % (2 * np.pi) - np.pi
+    real = steps >= tuning.FAN_MIN_STEP * width
+    if real.sum() < 2:
+        return False
+    rate = change[real] / steps[real] * width  # radians per card width moved
+    if not ((rate > 0).all() or (rate < 0).all()):
+        return False
+    size = np.abs(rate)
+    if size.min() < tuning.FAN_MIN_TURN or size.max() > tuning.FAN_MAX_TURN:
+        return False
+    return bool(size.max() <= tuning.FAN_TURN_SPREAD * size.min())
+
+
+def _even_step(gaps: np.ndarray, width: float) -> float | None:
+    """A step, at most ``FAN_MAX_STEP`` of a card's width and at least ``FAN_MIN_EVEN_STEP``,
+    that every gap is a whole number of (within ``FAN_STEP_TOLERANCE``), or None: a gap split
+    into as few steps as can be (the fewest cards missing), the gaps tried in the hand's
+    order."""
+    for count in range(1, int(gaps.max() / (tuning.FAN_MIN_EVEN_STEP * width)) + 1):
+        for gap in gaps:
+            step = float(gap) / count
+            if not tuning.FAN_MIN_EVEN_STEP * width <= step <= tuning.FAN_MAX_STEP * width:
+                continue
+            ratio = gaps / step
+            if (np.abs(ratio - np.round(ratio)) <= tuning.FAN_STEP_TOLERANCE).all():
+                return step
+    return None
 
 
 def _layered_pair(cards: list[Card]) -> bool:
@@ -473,6 +581,8 @@ def _name_guess(
         if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
             continue
         found = _name_in(photo, gallery, votes, quad, shown)
+        if found is not None:
+            _shown_second_opinion(photo.image, quad, found, gallery, shown)
         naming = naming or found
         if (
             found is not None

@@ -178,11 +178,25 @@ FAN_MIN_STEP = 0.2  # closer centres are two reports of one card, not a step
 # many photo features per 10,000 work px (fan family seeds 11 and 2026: a missed end card 147,
 # the bare table past a hand's ends 0-0.6; leftovers' note: card print 25-145).
 FAN_SHOWN_MIN_DENSITY = 20.0
+# A hand of which no two named cards overlap (every other card found) is a fan when its cards
+# turn as they step, each step the same way by FAN_MIN_TURN to FAN_MAX_TURN radians per card
+# width moved, within FAN_TURN_SPREAD times of each other (the fan family turns 0.28-0.45 rad
+# per width; cards lying apart turn at random). Its step is then one of at least
+# FAN_MIN_EVEN_STEP widths that every gap is a whole number of, the fewest cards missing.
+# Hand-set on the fan family's seed 2028 photo 5 (0.31 rad per width, steps 0.44 widths).
+FAN_MIN_TURN = 0.1
+FAN_MAX_TURN = 1.2
+FAN_TURN_SPREAD = 1.5
+FAN_MIN_EVEN_STEP = 0.25
 FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
 # The gap's tolerance: an arc's steps differ (fan family seed 2026 on the Pi's stack: single
 # steps 0.27-0.33 card widths around a gap of one missed card at 0.75, 2.42 steps). Higher:
 # cards guessed between neighbours spread a little unevenly (named or dropped, seldom kept).
 FAN_STEP_TOLERANCE = 0.45
+# A report lying this much inside the part of another report that shows is an outline of that
+# part, not a card (tape family seed 2027 photo 2: 0.9+; a hand's neighbours overlap by half).
+UNKNOWN_IN_VISIBLE_SHARE = 0.8
+UNKNOWN_MASK_MAX_PX = 4_000_000  # px: larger boxes are compared no further (no memory spike)
 LAYER_POLYGON_PX = 2.0  # canonical px: the part that shows is outlined to within this
 # A tape (vision.columns: a Mixtape's columns, each card overlapping the bottom of the one above
 # it): two cards lie in one column when turned alike (the cosine of their top edges at least

@@ -95,12 +95,36 @@ def same_card(a: np.ndarray, b: np.ndarray) -> bool:
     return inside(a.mean(axis=0), b) or inside(b.mean(axis=0), a)
 
 
+def _in_visible_part(a: UnknownCard, b: UnknownCard) -> bool:
+    """Does report ``a`` lie within the part of ``b`` that shows (at least
+    ``UNKNOWN_IN_VISIBLE_SHARE`` of it)? Then it is an outline of that part (a tape's card
+    showing above the next one), not a card of its own: a card's neighbour in a hand overlaps
+    it by half at most."""
+    if b.visible is None or len(b.visible) < 3:
+        return False
+    low = np.floor(np.minimum(a.corners.min(axis=0), b.visible.min(axis=0)))
+    high = np.ceil(np.maximum(a.corners.max(axis=0), b.visible.max(axis=0)))
+    width, height = (high - low + 1).astype(np.int64)
+    if width * height > tuning.UNKNOWN_MASK_MAX_PX:
+        return False
+    own = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(own, [np.round(a.corners - low).astype(np.int32)], 1)
+    shown = np.zeros_like(own)
+    cv2.fillPoly(shown, [np.round(b.visible - low).astype(np.int32)], 1)
+    area = int(own.sum())
+    return area > 0 and int((own & shown).sum()) >= tuning.UNKNOWN_IN_VISIBLE_SHARE * area
+
+
 def _one_card(a: UnknownCard, b: UnknownCard) -> bool:
     """Do two reports cover one card? Two cards of a fan overlap by half and hold each other's
     centres, so reports of cards lying under others (``visible`` set) are one card only when
     they overlap as much as two names for one card (``LAYERED_MAX_IOU``)."""
     if a.visible is not None or b.visible is not None:
-        return quad_iou(a.corners, b.corners) > tuning.LAYERED_MAX_IOU
+        return (
+            quad_iou(a.corners, b.corners) > tuning.LAYERED_MAX_IOU
+            or _in_visible_part(a, b)
+            or _in_visible_part(b, a)
+        )
     return same_card(a.corners, b.corners)
 
 
