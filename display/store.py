@@ -75,8 +75,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from display.widgets.words import count
-
 APPLICATION_ID = 0x54424B50  # "TBKP": marks the file as ours
 SCHEMA_VERSION = 1
 DB_NAME = "state.db"
@@ -544,9 +542,10 @@ class Store:
             )
         lag = self._writer.lag(time.monotonic())
         if lag > stalled_after:
+            waiting = self._committed - self.durable
             return (
                 f"Not saving: the card has not answered for {lag:.0f} s. Do not switch off: "
-                f"{count(self._committed - self.durable, 'change')} wait"
+                f"{waiting} {'change waits' if waiting == 1 else 'changes wait'}"
             )
         return None
 
