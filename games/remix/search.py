@@ -1113,6 +1113,8 @@ class Settler:
 
     def run(self) -> list[Node]:
         start = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
+        if self.texts and self.hopeless(start, frozenset(self.texts)):
+            return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
         for k, component in enumerate(components):
