@@ -26,15 +26,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.remix.analysis import COUNTS, GLOBAL, MOST_TURNING, PRESENCE, Analysis
+from games.remix.analysis import COUNTS, GLOBAL, IGNORED, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
+from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType, Level
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import Rise, State, counted
 
 Path = tuple[tuple[int, Any], ...]
-ALL_BITS = (1 << len(TAGS)) - 1  # every tag, as bits
+# the Tail's tags as bits: one per tag, and one more for "a tag nothing reads" (Rogue may copy
+# it: she takes the power alone)
+UNREAD = 1 << len(TAGS)
+ALL_BITS = (UNREAD << 1) - 1
 # the rises of the scorers that read tags: (card, rise) that rise with each tag, and (card,
 # rise, the tags it reads as bits) that rise once
 Scorers = tuple[list[tuple[int, Rise]], list[tuple[int, Rise, int]]]
@@ -256,8 +259,11 @@ class Tail:
     that can make it turn: in that set Rogue copies one of those (and its HERO's power as it
     was before it turned)."""
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, levels: Sequence[Level]) -> None:
         self.hand = hand
+        # the tags something can read: the others change no score, condition or doubler
+        self._read = _bits_of(t for t, level in enumerate(levels) if level != IGNORED)
+        self._read |= 1 << MUTANT
         self._bits: dict[tuple[int, ...], int] = {}
         self._reach: dict[Any, Reach] = {}
         self._plans: dict[Any, list[End] | None] = {}
@@ -279,9 +285,14 @@ class Tail:
                     self._sides[(x, magneto, hack_in)] = (reads, _bits(side), lost)
 
     def _row_bits(self, row: tuple[int, ...]) -> int:
+        """The tags a card carries that something reads (and :data:`UNREAD` for the others):
+        states that differ only by tags nothing reads have the same ends."""
         found = self._bits.get(row)
         if found is None:
-            found = self._bits[row] = _bits(row)
+            found = _bits(row)
+            if found & ~self._read:
+                found = found & self._read | UNREAD
+            self._bits[row] = found
         return found
 
     def reach(self, s: State, texts: frozenset[int], copies: int = ALL_BITS) -> Reach:
@@ -549,8 +560,12 @@ class Tail:
         own = s.powers[end.copier]
         for h, tags, before in end.heroes:
             power = s.powers[h] if before else max(s.powers[h], state.powers[h])
-            for t in tags:
-                value = power - own + lin(t)
+            for t in tags or (None,):  # (a HERO with only tags nothing reads: the power)
+                value = power - own
+                if t is None:
+                    copied = value if copied is None else max(copied, value)
+                    continue
+                value += lin(t)
                 for i, scorer in hers:
                     gain = scorer(state, i, t)
                     if intel and t == TECH:
@@ -699,7 +714,9 @@ class Settler:
         # a branch whose :class:`Tail` bound (in the first view: the value reads it) cannot beat
         # the target, or with one mask is below a way found greedily once the layers grow
         # (:meth:`probe`), is not walked
-        self.tail = Tail(hand) if len(self.masks) == 1 or target is not None else None
+        self.tail = (
+            Tail(hand, analysis.levels) if len(self.masks) == 1 or target is not None else None
+        )
         self.lower: int | None = None
         self.lower_worth: int | None = None  # with blanking tests: a greedy way's worth
         self.probed = False
@@ -1062,13 +1079,17 @@ class Settler:
             node = max(steps, key=lambda step: rank(step.states))
         return node
 
-    def hopeless(self, node: Node, remaining: frozenset[int]) -> bool:
+    def hopeless(self, node: Node, remaining: frozenset[int], best: int | None = None) -> bool:
         """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
-        view: the value reads it) is no more than what the target says, or below the greedy
-        way (on equal values the way found first wins, and the greedy one may come late)."""
+        view: the value reads it) is no more than what the target says or than ``best`` (the
+        best value of the ways finished so far, with one view and nothing to test), or below
+        the greedy way (on equal values the way found first wins, and the greedy one may come
+        late)."""
         if self.tail is None or not remaining:
             return False
         top = None if self.target is None else self.target.top()
+        if best is not None and (top is None or best > top):
+            top = best
         if top is None and self.lower is None and self.lower_worth is None:
             return False
         if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
@@ -1173,8 +1194,11 @@ class Settler:
             if len(layer) > self.PROBE_AFTER and not self.probed:
                 self.probe()
             bounding = len(layer) >= self.BOUND_FROM  # a few states: bounding costs more
+            # the best value of the ways finished so far (one view and nothing to test): a way
+            # no better is never kept
+            finished = best[()][0] if self.score is not None and () in best else None
             for node, done, last in layer.values():
-                if bounding and self.hopeless(node, left[done]):
+                if bounding and self.hopeless(node, left[done], finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
@@ -1187,6 +1211,8 @@ class Settler:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
                     if finish is not None and after == full:  # the last text: no node per way
                         found = self.finish_all(node, p, left[done], finish, best, found)
+                        if self.score is not None and () in best:
+                            finished = best[()][0]
                         continue
                     for option in self.options(node, p, left[done]):
                         child = self.step(node, p, option)
