@@ -691,10 +691,12 @@ class Settler:
     """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
 
     PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
-    TRIAL, WORTH = 128, 8  # after this many branches bounded, go on only if one in WORTH is cut
+    TRIAL, WORTH = 128, 8  # after this many branches bounded on a layer, go on only if one in
+    # WORTH is cut (the next layer tries again)
     BOUND_FROM = 24  # the states in a layer from which its branches are bounded
     TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
+    ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
 
     def __init__(
         self,
@@ -714,9 +716,12 @@ class Settler:
         # a branch whose :class:`Tail` bound (in the first view: the value reads it) cannot beat
         # the target, or with one mask is below a way found greedily once the layers grow
         # (:meth:`probe`), is not walked
-        self.tail = (
-            Tail(hand, analysis.levels) if len(self.masks) == 1 or target is not None else None
-        )
+        self.tail: Tail | None = None
+        if len(self.masks) == 1 or target is not None:
+            if analysis.bounds is None:
+                analysis.bounds = Tail(hand, analysis.levels)
+            self.tail = analysis.bounds
+        self.bounds = self.tail  # (bounding stops on a layer where it seldom cuts: see hopeless)
         self.lower: int | None = None
         self.lower_worth: int | None = None  # with blanking tests: a greedy way's worth
         self.probed = False
@@ -1093,7 +1098,7 @@ class Settler:
         if top is None and self.lower is None and self.lower_worth is None:
             return False
         if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
-            self.tail = None  # it seldom cuts here: bounding costs more than it saves
+            self.tail = None  # it seldom cuts on this layer: bounding costs more than it saves
             return False
         self.bounded += 1
         bound = self.tail.bound(node.states[0], remaining)
@@ -1134,7 +1139,7 @@ class Settler:
 
     def run(self) -> list[Node]:
         start = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
-        if self.texts and self.hopeless(start, frozenset(self.texts)):
+        if len(self.texts) >= self.ROOT_FROM and self.hopeless(start, frozenset(self.texts)):
             return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
@@ -1191,6 +1196,8 @@ class Settler:
         }
         for _ in texts:
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
+            if self.tail is None and self.bounds is not None:  # a new layer: another trial
+                self.tail, self.bounded, self.cut = self.bounds, 0, 0
             if len(layer) > self.PROBE_AFTER and not self.probed:
                 self.probe()
             bounding = len(layer) >= self.BOUND_FROM  # a few states: bounding costs more
