@@ -1092,6 +1092,10 @@ class Settler:
         late)."""
         if self.tail is None or not remaining:
             return False
+        if len(remaining) == 1 and self.finish is not None:
+            (last,) = remaining
+            if last in self.copiers or last in self.doublers:
+                return False  # its ways are bounded one by one, for less (:class:`Ceiling`)
         top = None if self.target is None else self.target.top()
         if best is not None and (top is None or best > top):
             top = best
