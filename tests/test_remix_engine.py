@@ -22,7 +22,7 @@ from games.remix import (
 )
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
-from games.remix.search import Settler, Tail
+from games.remix.search import Node, Settler, Tail
 from games.remix.state import State
 
 RULEBOOK_EXAMPLE = [
@@ -489,7 +489,17 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
             met.append(found == most)
         return found
 
+    hopeless = Settler.hopeless
+
+    def every(
+        settler: Settler, node: Node, remaining: frozenset[int], best: int | None = None
+    ) -> bool:
+        if settler.bounds is not None and remaining:  # every branch, not only those it bounds
+            checked(settler.bounds, node.states[0], remaining)
+        return hopeless(settler, node, remaining, best)
+
     monkeypatch.setattr(Tail, "bound", checked)
+    monkeypatch.setattr(Settler, "hopeless", every)
     score_hand(hand)
     assert met and any(met)
 
