@@ -1198,11 +1198,12 @@ class Settler:
         layer: dict[Any, tuple[Node, int, int | None]] = {
             (0, None, k): (node, 0, None) for k, node in enumerate(frontier)
         }
-        for _ in texts:
+        for step in range(len(texts)):
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
             if self.tail is None and self.bounds is not None:  # a new layer: another trial
                 self.tail, self.bounded, self.cut = self.bounds, 0, 0
-            if len(layer) > self.PROBE_AFTER and not self.probed:
+            final = finish is not None and step == len(texts) - 1  # (its ways bound themselves)
+            if len(layer) > self.PROBE_AFTER and not self.probed and not final:
                 self.probe()
             bounding = len(layer) >= self.BOUND_FROM  # a few states: bounding costs more
             # the best value of the ways finished so far (one view and nothing to test): a way
