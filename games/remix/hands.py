@@ -136,6 +136,11 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Vision", "Mjolnir", "Falling Debris",
         "Hidden Lair", "Xavier Mansion", "Toad",
     ),
+    "8 cards: Jean Grey, Rogue, Shuri, Vision, Falling Debris, High Speed Chase, Xavier Mansion, "
+    "Hela": (
+        "Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+        "Xavier Mansion", "Hela",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
