@@ -75,6 +75,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from display.widgets.words import count
+
 APPLICATION_ID = 0x54424B50  # "TBKP": marks the file as ours
 SCHEMA_VERSION = 1
 DB_NAME = "state.db"
@@ -544,7 +546,7 @@ class Store:
         if lag > stalled_after:
             return (
                 f"Not saving: the card has not answered for {lag:.0f} s. Do not switch off: "
-                f"{self._committed - self.durable} change(s) wait"
+                f"{count(self._committed - self.durable, 'change')} wait"
             )
         return None
 

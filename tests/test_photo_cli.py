@@ -55,7 +55,7 @@ def test_remix_photo_refuses_an_unknown_card(
     code = main(["remix", "score", "--photo", str(photo), "--gallery", str(gallery_without_mr31)])
     assert code == 2
     err = capsys.readouterr().err
-    assert "1 card(s) not recognised" in err and "not in gallery" in err
+    assert "1 card not recognised" in err and "not in gallery" in err
 
 
 def test_remix_photo_needs_both_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -291,7 +291,15 @@ def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(
             "Falling Debris",
         ],
         # Hulk only through the Gamma tag Rogue copies; Abomination's Strength only from hers
-        ["Bruce Banner", "Falcon", "Rogue", "Moira MacTaggert", "Runaway Train", "Sauron"],
+        [
+            "Bruce Banner",
+            "Falcon",
+            "Rogue",
+            "Moira MacTaggert",
+            "Vision",
+            "Runaway Train",
+            "Sauron",
+        ],
         ["Rogue", "Vision", "Abomination", "Moira MacTaggert", "Jean Grey", "Sauron"],
     ],
 )
@@ -453,7 +461,8 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
     [
         # Bruce Banner turns into Hulk only with the Gamma tag Rogue copies from him: in that
         # end she has his power before he turned, not Hulk's
-        ["Bruce Banner", "Falcon", "Rogue", "Moira MacTaggert", "Runaway Train", "Sauron"],
+        ["Bruce Banner", "Falcon", "Rogue", "Moira MacTaggert", "Vision", "Runaway Train",
+         "Sauron"],
         ["Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Runaway Train", "Sauron"],
         # Abomination's -20 is avoided once, however many Strength tags are added; Xavier
         # Mansion doubles one tag per Mutant HERO (here two); Jean Grey turns into Phoenix

@@ -184,7 +184,7 @@ def test_a_stalled_writer_is_shown_and_close_is_bounded(tmp_path: Path) -> None:
     assert store.saving_trouble(stalled_after=60) is None  # a slow card is not yet trouble
     time.sleep(0.1)
     trouble = store.saving_trouble(stalled_after=0.05)
-    assert trouble is not None and trouble.startswith("Not saving") and "2 change(s)" in trouble
+    assert trouble is not None and trouble.startswith("Not saving") and "2 changes wait" in trouble
     started = time.monotonic()
     with pytest.raises(StoreError, match="not saved: commits 1-2"):
         store.close(timeout=0.3)

@@ -68,3 +68,21 @@ def test_every_light_names_the_real_photos(
         result = identify(lit, lit_gallery)
         truth = Counter(r["card"] for r in labels if r["photo"] == photo)
         assert Counter(c.name for c in result.cards) == truth, (light.name, photo)
+
+
+def test_the_balance_maps_each_colour_channel_through_its_own_table() -> None:
+    """A photo under a warm cast is stretched channel by channel: each channel's value goes
+    through that channel's table (blue, green and red stretched differently), and a photo at
+    full range already is left as it is."""
+    from vision.photometry import balance, balance_tables
+
+    scene = compose_scene([render_card_face("Card 001", 0)], np.random.default_rng(2)).image
+    warm = Light("warm", tint=(0.6, 0.85, 1.15)).apply(scene)
+    tables = balance_tables(warm)
+    assert tables is not None and tables.shape == (256, 1, 3)
+    assert not np.array_equal(tables[:, 0, 0], tables[:, 0, 2])
+    out = balance(warm, tables)
+    for c in range(3):
+        assert np.array_equal(out[:, :, c], tables[warm[:, :, c], 0, c])
+    full = np.tile(np.arange(256, dtype=np.uint8), (3, 1)).T.reshape(16, 16, 3)
+    assert balance(full, balance_tables(full)) is full

@@ -208,3 +208,52 @@ def test_the_outline_copy_keeps_the_edges_where_they_are(width: int) -> None:
     column = small[:, -5, 0].astype(np.float64)
     assert abs(((230 - column) / (230 - 40)).sum() - edge_y * small.shape[0] / height) < 0.3
     assert small[-1, -1].tolist() == [230, 230, 230] and small[-1, 0].tolist() == [20, 60, 120]
+
+
+def test_the_colour_gradient_is_the_sobel_pair_of_the_channel_that_changes_most() -> None:
+    """Per pixel, the outlines' gradient is the 3x3 Sobel pair (OpenCV's default border) of
+    the colour channel whose |dx| + |dy| is largest there (the first of equals); a grey
+    picture's is its own Sobel pair. Pictures down to one pixel wide."""
+    rng = np.random.default_rng(5)
+    for shape in ((60, 80, 3), (7, 1, 3), (1, 9, 3), (40, 30)):
+        image = cv2.GaussianBlur(rng.integers(0, 256, shape, dtype=np.uint8), (3, 3), 0)
+        image[: shape[0] // 2] //= 4  # a flat dark band: ties between channels
+        channels = [image] if image.ndim == 2 else cv2.split(image)
+        xs = np.stack([cv2.Sobel(c, cv2.CV_16S, 1, 0, ksize=3) for c in channels])
+        ys = np.stack([cv2.Sobel(c, cv2.CV_16S, 0, 1, ksize=3) for c in channels])
+        strongest = np.argmax(np.abs(xs.astype(np.int32)) + np.abs(ys), axis=0)
+        dx, dy = detect._colour_gradient(image)
+        assert dx.dtype == dy.dtype == np.int16
+        assert np.array_equal(dx, np.take_along_axis(xs, strongest[None], 0)[0])
+        assert np.array_equal(dy, np.take_along_axis(ys, strongest[None], 0)[0])
+
+
+def test_no_contour_a_card_could_fit_around_is_screened_out() -> None:
+    """The outline search measures a contour's smallest enclosing rectangle only when its
+    bounding box leaves room for a card-sized one: every contour whose rectangle is at least
+    ``min_side`` on both sides gets through, whatever its angle, and thin edge runs do not."""
+    rng = np.random.default_rng(8)
+    min_side = 60.0
+    contours, fits = [], []
+    for _ in range(600):
+        w, h = rng.uniform(2, 160, 2)
+        angle = rng.uniform(0, np.pi)
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]]) - [w / 2, h / 2]
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        points = np.vstack(
+            [
+                a + (b - a) * t
+                for a, b in zip(corners, np.roll(corners, -1, 0), strict=True)
+                for t in np.linspace(0, 1, 10, endpoint=False)
+            ]
+        )
+        points = np.rint(points @ turn.T + 300).astype(np.int32).reshape(-1, 1, 2)
+        contours.append(points)
+        fits.append(min(cv2.minAreaRect(points)[1]) >= min_side)
+    kept = {id(c) for c in detect._long_enough(contours, min_side)}
+    assert all(id(c) in kept for c, fit in zip(contours, fits, strict=True) if fit)
+    assert sum(fits) > 50
+    # Edge runs long enough to be a card's side but too narrow to be a card are dropped before
+    # being measured.
+    long_runs = [c for c in contours if max(cv2.boundingRect(c)[2:]) >= min_side]
+    assert sum(id(c) not in kept for c in long_runs) > 30

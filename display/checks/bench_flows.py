@@ -47,6 +47,7 @@ from display.clock import FakeClock
 from display.launch import RunOptions, build_app
 from display.screens.enrol.common import BATCH, remix_checklist
 from display.script import ScriptRunner, parse_script
+from display.widgets.words import count
 from games.mixtape import load_example_deck
 from games.remix import default_catalogue
 
@@ -220,9 +221,10 @@ class FlowsReport:
         if enrol is not None:
             out.append(
                 f"enrol all {enrol['cards']} Remix cards: {enrol['presses']} button presses "
-                f"({enrol['batches']} photos of up to 12; {enrol['retakes']} retake(s) when a card "
-                f"was not found; {enrol['presses_first_time_right']} when every photo is right "
-                f"first time); {enrol['enrolled']} enrolled at the end"
+                f"({enrol['batches']} photos of up to 12; "
+                f"{count(enrol['retakes'], 'retake')} when a card was not found; "
+                f"{enrol['presses_first_time_right']} when every photo is right first time); "
+                f"{enrol['enrolled']} enrolled at the end"
             )
         timing = self.timing
         for label, key in (("Remix 7-card hand", "remix"), ("6-card mixtape", "mixtape")):

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from display.store import DB_NAME, Store
+from display.widgets.words import count
 
 CASE_GROUPS = ("full", "lock", "second", "readonly", "symlinks", "images", "parsers")
 #: the most memory any image file may cost a reader (the issue's bound, for a 2 GB Pi)
@@ -152,7 +153,7 @@ def refused(child: Child, *words: str) -> tuple[bool, str]:
     lines = child.err.strip().splitlines()
     line = lines[-1] if lines else "(nothing on stderr)"
     if child.code != 2 or len(lines) != 1 or "Traceback" in child.err:
-        return False, f"exit {child.code}, {len(lines)} line(s) on stderr: {line[:160]}"
+        return False, f"exit {child.code}, {count(len(lines), 'line')} on stderr: {line[:160]}"
     missing = [word for word in words if word.lower() not in line.lower()]
     if missing:
         return False, f"exit 2 but the line does not say {missing}: {line[:160]}"

@@ -51,6 +51,7 @@ from display.screens.comix.menu import ComixMenuScreen
 from display.screens.home import HOME_ENTRIES
 from display.screens.remix.table import RemixTableScreen
 from display.script import ScriptRunner, parse_script
+from display.widgets.words import count
 
 STUCK_PRESSES = 400
 PAUSES = [0.3, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 8.0]  # seconds between presses, plus longer ones
@@ -105,7 +106,7 @@ class SoakReport:
             f"memory growth after the first hour: {self.growth_mb:+.1f} MB "
             f"(limit {MAX_GROWTH_MB:.0f} MB)",
             *[f"FAILED {problem}" for problem in self.problems],
-            "soak: " + ("OK" if not self.problems else f"{len(self.problems)} problem(s)"),
+            "soak: " + ("OK" if not self.problems else count(len(self.problems), "problem")),
         ]
 
 

@@ -212,7 +212,8 @@ def faults_command(args: argparse.Namespace) -> int:
         unknown = sorted(only - set(FAULT_GROUPS))
         if unknown:
             raise CliError(
-                f"unknown group(s) {', '.join(unknown)}; known: {', '.join(FAULT_GROUPS)}"
+                f"unknown {'group' if len(unknown) == 1 else 'groups'} {', '.join(unknown)}; "
+                f"known: {', '.join(FAULT_GROUPS)}"
             )
     report = run_faults(only)
     for line in report.lines():

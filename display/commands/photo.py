@@ -21,6 +21,7 @@ from typing import Any
 
 from display.cards.reading import DOUBT_BELOW, Reading, read_photo
 from display.cli import CliError
+from display.widgets.words import count
 
 
 def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
@@ -67,7 +68,8 @@ def read(photo: Path, gallery_dir: Path, layout: str) -> Reading:
                 f"(closest: {closest})"
             )
         raise CliError(
-            f"{photo}: {len(unknown)} card(s) not recognised, not scoring: " + "; ".join(parts)
+            f"{photo}: {count(len(unknown), 'card')} not recognised, not scoring: "
+            + "; ".join(parts)
         )
     return reading
 

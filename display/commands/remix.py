@@ -20,6 +20,7 @@ from typing import Any
 
 from display.cli import CliError
 from display.commands.photo import doubt_lines, photo_json, read
+from display.widgets.words import count
 from games.remix import RemixError, default_catalogue, score_hand
 
 
@@ -131,5 +132,7 @@ def _run_batch(path: Path, as_json: bool) -> int:
             validity = "valid" if result.valid else "not valid"
             print(f"line {number}: {result.total} ({validity}){owed}")
     if errors:
-        raise CliError(f"{len(errors)} hand(s) in {path} could not be scored; first: {errors[0]}")
+        raise CliError(
+            f"{count(len(errors), 'hand')} in {path} could not be scored; first: {errors[0]}"
+        )
     return 0

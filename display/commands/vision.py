@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from display.cli import CliError, one_line
+from display.widgets.words import count
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -117,16 +118,17 @@ def run_enroll(args: argparse.Namespace) -> int:
         cards = cards_in_reading_order(image)
         if len(cards) != len(names):
             raise CliError(
-                f"{args.from_photo}: found {len(cards)} card(s) but {len(names)} name(s) were "
-                "given; lay the cards apart on a plain surface and try again"
+                f"{args.from_photo}: found {count(len(cards), 'card')} but "
+                f"{count(len(names), 'name')} were given; "
+                "lay the cards apart on a plain surface and try again"
             )
         for name, card in zip(names, cards, strict=True):
             gallery.enroll(name, card, f"{args.from_photo.name}#{name}")
     gallery.save(args.gallery)
     added = len(gallery) - before
     print(
-        f"enrolled {added} image(s); gallery {args.gallery} now holds {len(gallery)} "
-        f"reference(s) of {len(gallery.names)} card(s)"
+        f"enrolled {count(added, 'image')}; gallery {args.gallery} now holds "
+        f"{count(len(gallery), 'reference')} of {count(len(gallery.names), 'card')}"
     )
     return 0
 
@@ -203,5 +205,6 @@ def _print_result(result: Any) -> None:
     if not result.cards and not result.unknown:
         print("no cards found")
     print(
-        f"{len(result.cards)} card(s) named, {len(result.unknown)} unknown, {result.seconds:.2f} s"
+        f"{count(len(result.cards), 'card')} named, {len(result.unknown)} unknown, "
+        f"{result.seconds:.2f} s"
     )

@@ -195,9 +195,12 @@ class Analysis:
     def _possible(self) -> list[set[int]]:
         hand = self.hand.hand
         possible = [set(facts.tags) for facts in self._facts]
+        rules = [hand[p].tag_text for p in self.hand.texts]
+        copier = any(r is not None and r.copies_power for r in rules)
         changed = True
         while changed:
-            before = sum(map(len, possible))  # the sets only grow: a change is a bigger size
+            # the sets only grow: a change is a bigger size
+            before = sum(map(len, possible)) if copier else 0
             for pos in self.hand.texts:
                 c = hand[pos]
                 rule = c.tag_text
@@ -214,7 +217,8 @@ class Analysis:
                 for p in possible:
                     if TECH in p:
                         p.add(INTEL)
-            changed = sum(map(len, possible)) != before
+            # only a copier (Rogue) reads what others may carry: without one, a pass is enough
+            changed = copier and sum(map(len, possible)) != before
         return possible
 
     def _changeable(self) -> set[int]:
@@ -273,6 +277,8 @@ class Analysis:
         it can ever carry. With a Magneto a blanking text could take away, the fewest cards
         count no Tech tag (he may be in play at the end)."""
         hand = self.hand
+        if len(hand.texts) < SETTLING_TEXTS:
+            return set()  # few texts: few states to merge, and settling would cost more
         cards = hand.hand
         candidates = [
             i
@@ -281,8 +287,8 @@ class Analysis:
             and c.transform is None
             and all("bonus" in e or "penalty" in e or "per_type" in e for e in c.card.effects)
         ]
-        if not candidates or len(hand.texts) < SETTLING_TEXTS:
-            return set()  # few texts: few states to merge, and settling would cost more
+        if not candidates:
+            return set()
         silencer = any(c.magneto for c in cards)  # Magneto may be in play: a Tech tag may not count
         blankable = 0
         for j, c in enumerate(cards):

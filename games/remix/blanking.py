@@ -176,8 +176,10 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     others see the printed tags (with the transforms that hold before any tag text)."""
     if not hand.blankers:
         return [Outcome(0, None, ())]
-    if len(hand.blankers) == 1 and not sensitive:
-        return _explore_one(hand, hand.blankers[0])
+    if not sensitive:
+        if len(hand.blankers) == 1:
+            return _explore_one(hand, hand.blankers[0])
+        return _explore_plain(hand)
     found: dict[tuple[int, Any, frozenset[Assumption]], Outcome] = {}
     seen: set[tuple[int, int, Any, frozenset[Assumption]]] = set()
     # What a blanking text finds and can do depends only on the cards left (the base state of
@@ -244,9 +246,64 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     for b in blankers:
         start |= 1 << b
     walk(start, 0, None, (), (), none)
-    if not sensitive:  # nothing assumed: every ending is its own
-        return list(found.values())
     return _minimal(list(found.values()))
+
+
+def _explore_plain(hand: Hand) -> list[Outcome]:
+    """:func:`explore` with nothing sensitive (no assumptions): what a blanking text finds and
+    can do depends only on the cards left, so its acts are worked out once per mask; the walk
+    and the order of the endings are :func:`explore`'s."""
+    found: dict[tuple[int, Any], Outcome] = {}
+    seen: set[tuple[int, int, Any]] = set()
+    acts_for: dict[tuple[int, int], list[BlankAct]] = {}
+    blankers = hand.blankers
+    full = hand.full
+    base_state = hand.base_state
+
+    def walk(
+        pending: int,
+        blanked: int,
+        selene: tuple[int, int] | None,
+        script: tuple[tuple[int, int | None], ...],
+        acts: tuple[BlankAct, ...],
+    ) -> None:
+        pending &= ~blanked
+        key = (pending, blanked, selene)
+        if key in seen:
+            return
+        seen.add(key)
+        if not pending:
+            end = (blanked, selene)
+            if end not in found:  # the first way to an ending is the one kept
+                reasons: dict[int, str] = {}
+                for act in acts:
+                    reasons.update(act.reasons)
+                found[end] = Outcome(blanked, selene, script, reasons)
+            return
+        mask = full & ~blanked
+        for b in blankers:
+            if not pending >> b & 1:
+                continue
+            choices = acts_for.get((mask, b))
+            if choices is None:
+                s = base_state(mask)
+                choices = acts_for[(mask, b)] = blank_acts(hand, b, s, blank_test(hand, b, s))
+            rest = pending & ~(1 << b)
+            for act in choices:
+                target = act.target
+                walk(
+                    rest,
+                    blanked | act.hit,
+                    (b, target) if act.selene and target is not None else selene,
+                    (*script, (b, target)),
+                    (*acts, act),
+                )
+
+    start = 0
+    for b in blankers:
+        start |= 1 << b
+    walk(start, 0, None, (), ())
+    return list(found.values())
 
 
 def _explore_one(hand: Hand, b: int) -> list[Outcome]:

@@ -15,6 +15,7 @@ from typing import Any
 from games.remix.catalogue import Card, RemixError
 from games.remix.names import (
     HERO_OR_ALLY,
+    LOKI,
     NUMBER_WORDS,
     TAG_INDEX,
     Level,
@@ -23,7 +24,7 @@ from games.remix.names import (
     type_label,
 )
 from games.remix.rules import CONDITION_RULES, EFFECT_RULES, Rule
-from games.remix.state import Cond, Rise, Scorer, State, tag_counts
+from games.remix.state import Cond, Rise, Scorer, State, counted, tag_counts
 
 
 @dataclass(slots=True)  # read in the search's loops
@@ -96,7 +97,9 @@ def _type_condition(cond: Mapping[str, Any]) -> CompiledCondition:
     if tag is None and above is None:
 
         def type_count(s: State, i: int) -> bool:
-            n = sum(s.types.get(t, 0) for t in types)
+            n = 0
+            for t in types:  # a loop, not sum(): this runs for most cards of every hand
+                n += s.types.get(t, 0)
             if other and s.hand[i].type in types:
                 n -= 1
             return n >= at_least
@@ -147,6 +150,15 @@ def _linear_rise(tags: set[int], points: int) -> Rise:
     return lambda s, i, tag: gain if tag in tags else 0
 
 
+def _counted_line(said: dict[int, str], points: int, text: str, n: int) -> str:
+    """The line of a scorer worth ``points`` per one of ``n`` (each count's line is kept in
+    ``said``: a card's lines repeat from hand to hand)."""
+    line = said.get(n)
+    if line is None:
+        line = said[n] = f"{signed(points * n)}: {text} ({n})"
+    return line
+
+
 def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
     tags = [TAG_INDEX[t] for t in effect["per_tag"]]
     points = int(effect["points"])
@@ -164,9 +176,10 @@ def _per_tag(effect: Mapping[str, Any]) -> tuple[Scorer, set[int], set[int]]:
             for t in tags:
                 n -= own[t]  # type: ignore[index]
         if lines is not None and n:
-            lines.append(f"{signed(points * n)}: {text} ({n})")
+            lines.append(_counted_line(said, points, text, n))
         return points * n
 
+    said: dict[int, str] = {}  # the line for each count, written once
     return score, set(tags), set(tags) if other else set()
 
 
@@ -189,9 +202,10 @@ def _per_type(effect: Mapping[str, Any]) -> Scorer:
         if except_one and n > 0:
             n -= 1
         if lines is not None and n:
-            lines.append(f"{signed(points * n)}: {text} ({n})")
+            lines.append(_counted_line(said, points, text, n))
         return points * n
 
+    said: dict[int, str] = {}  # the line for each count, written once
     return score
 
 
@@ -203,9 +217,10 @@ def _per_pair(effect: Mapping[str, Any]) -> tuple[Scorer, set[int]]:
     def score(s: State, i: int, lines: list[str] | None) -> int:
         n = min(s.counts[a], s.counts[b])
         if lines is not None and n:
-            lines.append(f"{signed(points * n)}: {text} ({n})")
+            lines.append(_counted_line(said, points, text, n))
         return points * n
 
+    said: dict[int, str] = {}  # the line for each count, written once
     return score, {a, b}
 
 
@@ -222,12 +237,12 @@ def _condition_rise(effect: Mapping[str, Any], cond: CompiledCondition) -> Rise:
 def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
     points = int(effect["bonus"])
     test = cond.test
-    text = f"{signed(points)} with {cond.text}"
+    line = f"{signed(points)}: {signed(points)} with {cond.text}"
 
     def score(s: State, i: int, lines: list[str] | None) -> int:
         if test(s, i):
             if lines is not None:
-                lines.append(f"{signed(points)}: {text}")
+                lines.append(line)
             return points
         return 0
 
@@ -237,15 +252,16 @@ def _bonus(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
 def _penalty(effect: Mapping[str, Any], cond: CompiledCondition) -> Scorer:
     points = int(effect["penalty"])
     test = cond.test
-    text = f"{signed(points)} unless the hand has {cond.text}"
+    avoided = f"0: avoids {signed(points)} (the hand has {cond.text})"
+    paid = f"{signed(points)}: {signed(points)} unless the hand has {cond.text}"
 
     def score(s: State, i: int, lines: list[str] | None) -> int:
         if test(s, i):
             if lines is not None:
-                lines.append(f"0: avoids {signed(points)} (the hand has {cond.text})")
+                lines.append(avoided)
             return 0
         if lines is not None:
-            lines.append(f"{signed(points)}: {text}")
+            lines.append(paid)
         return points
 
     return score
@@ -324,6 +340,10 @@ class CompiledCard:
     tag_conditions: list[CompiledCondition] = field(default_factory=list)
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
+    # the printed tags as they count (state.counted), by way: 0 plain, 1 with Magneto in play,
+    # 2 with Hack In and no Magneto; and the same as (tag, count) pairs
+    counted_rows: tuple[tuple[int, ...], ...] = ()
+    counted_pairs: tuple[tuple[tuple[int, int], ...], ...] = ()
     levels: tuple[tuple[int, Level], ...] = ()  # (tag, how much it matters) for the search
     tag_text: Rule | None = None  # its tag-changing text (a named rule), if it has one
     hack_in: bool = False  # each Tech tag also counts as an Intel tag
@@ -332,6 +352,8 @@ class CompiledCard:
     hero_or_ally: bool = False
     has_text: bool = False  # a tag-changing text acting in the owner's order (named, or gains)
     is_blanker: bool = False
+    # none of the above, no transform, no counting rule, not Loki: a hand's setup skips it
+    plain: bool = False
 
 
 def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
@@ -427,7 +449,22 @@ def _derive_facts(out: CompiledCard) -> None:
     out.hero_or_ally = out.type in HERO_OR_ALLY
     out.has_text = out.tag_text is not None or bool(out.gains)
     out.is_blanker = out.self_blank is not None or out.blank_others is not None
+    out.plain = not (
+        out.is_blanker
+        or out.has_text
+        or out.transform is not None
+        or out.magneto
+        or out.hack_in
+        or out.id == LOKI  # the hand notes where he is
+    )
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
+    out.counted_rows = tuple(
+        counted(out.printed, magneto, hack_in)
+        for magneto, hack_in in ((False, False), (True, False), (False, True))
+    )
+    out.counted_pairs = tuple(
+        tuple((t, k) for t, k in enumerate(row) if k) for row in out.counted_rows
+    )
     out.levels = _levels(out)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from games.remix.analysis import Analysis
 from games.remix.blanking import Outcome, explore, replay
@@ -28,7 +29,7 @@ from games.remix.brute import brute_force_best, brute_force_worlds
 from games.remix.catalogue import Card, Catalogue, RemixError, default_catalogue
 from games.remix.effects import CompiledCard, compile_card
 from games.remix.model import LOKI, Choices, Hand
-from games.remix.search import search
+from games.remix.search import Settler, search, usefulness
 from games.remix.state import State
 
 MAX_HAND = 10
@@ -44,6 +45,23 @@ __all__ = [
     "brute_force_worlds",
     "prepare",
 ]
+
+
+Way = tuple[tuple[int, Any], ...]  # the (tag text, option) steps of a way, in the order taken
+
+
+def _orders_of_two(settler: Settler) -> list[tuple[int, int]]:
+    """The orders of two tag texts the search explores: one when they fall in different
+    components (no order between them matters), else each order its constraints allow (a
+    text that waits for the other never goes first; a text that bars the other right after
+    it never goes first either)."""
+    components = settler.components()
+    if len(components) == 2:
+        return [(components[0][0], components[1][0])]
+    a, b = components[0]
+    barred, waits = settler.constraints([a, b])
+    bit = {a: 1, b: 2}
+    return [(x, y) for x, y in ((a, b), (b, a)) if not waits[x] and not barred[x] & bit[y]]
 
 
 class ImpossibleHandError(RemixError):
@@ -90,7 +108,12 @@ class PreparedHand(Hand):
             self._kept = (choices, outcome, final.copy())
             self.best_value = value - self.draw_cost(outcome.blanked, valid)
             return choices
-        choices, value, outcome, valid, final = search(self, self.analysis)
+        analysis = self.analysis
+        acting = [p for p in self.texts if p not in analysis.inert]  # inert: never searched
+        if len(acting) <= 2 and not analysis.sensitive:
+            choices, value, outcome, valid, final = self._search_few_texts(acting, analysis)
+        else:
+            choices, value, outcome, valid, final = search(self, analysis)
         path = choices.order or ()  # every text the search let act, in the order they acted
         if choices.order is not None and len(choices.order) > 1:
             plain = Choices(choices.options, choices.blanking, None)
@@ -119,6 +142,85 @@ class PreparedHand(Hand):
             return  # the rulings' order replaces the search's: the views may differ
         if acted == self.sequence(mask, choices.order):
             self._kept = (choices, outcome, final.copy())
+
+    def _search_few_texts(
+        self, acting: list[int], analysis: Analysis
+    ) -> tuple[Choices, int, Outcome, bool, State]:
+        """:func:`games.remix.search.search` for a hand with one or two tag texts (``acting``,
+        the inert ones left out as the search leaves them out) that no blanking text reads
+        (four hands dealt in ten): no view to test, so each way the blanking ends is worth its
+        best way of the texts (:meth:`_best_way`). The best key wins (value, the draw cannot
+        subtract, valid); on a tie the ending found first, as the search decides."""
+        endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
+        for outcome in explore(self, set()):
+            endings.setdefault(outcome.blanked, []).append(outcome)
+        best: tuple[tuple[int, bool, bool], Outcome, State, Way] | None = None
+        for blanked, group in endings.items():
+            mask = self.full & ~blanked
+            s = self.base_state(mask)
+            valid = self.valid(s)
+            way: Way = ()
+            alive = [p for p in acting if mask >> p & 1]
+            if not valid:
+                points = 0
+            elif not alive:
+                points = self.points(s)
+            else:
+                points, s, way = self._best_way(s, mask, alive, analysis)
+            safe = self.draw_safe(blanked, valid)
+            for outcome in group:
+                value = points - self.selene_penalty(outcome.selene, blanked) if valid else 0
+                if best is None or (value, safe, valid) > best[0]:
+                    best = ((value, safe, valid), outcome, s, way)
+        assert best is not None
+        (value, _, valid), outcome, final, way = best
+        options = {pos: option for pos, option in way if self.hand[pos].tag_text is not None}
+        order = tuple(pos for pos, _ in way)
+        return Choices(options, outcome.script, order), value, outcome, valid, final
+
+    def _best_way(
+        self, s: State, mask: int, alive: list[int], analysis: Analysis
+    ) -> tuple[int, State, Way]:
+        """The most points the tag texts ``alive`` (one or two, their cards in play) can leave
+        from ``s``, the state they leave and the first way to them: every useful option of each,
+        in each order the search explores (:class:`games.remix.search.Settler`: two texts
+        whose order cannot matter act in one order), each order's ways in the order the search
+        finds them. The search's merging and bounds only skip ways that cannot come first to
+        the most points."""
+        orders: list[tuple[int, ...]] = [(alive[0],)]
+        if len(alive) == 2:
+            orders = [*_orders_of_two(Settler(self, analysis, [mask]))]
+        best: tuple[int, State, Way] | None = None
+        for order in orders:
+            ways: list[tuple[State, Way]] = [(s, ())]
+            for k, pos in enumerate(order):
+                remaining = frozenset(order[k:])
+                ways = [
+                    (self._acted(before, pos, option), (*way, (pos, option)))
+                    for before, way in ways
+                    for option in self._text_options(before, pos, remaining, analysis)
+                ]
+            for after, way in ways:
+                points = self.points(after)
+                if best is None or points > best[0]:
+                    best = (points, after, way)
+        assert best is not None
+        return best
+
+    def _text_options(
+        self, s: State, pos: int, remaining: frozenset[int], analysis: Analysis
+    ) -> list[Any]:
+        """The options the search offers the text at ``pos`` with ``remaining`` still to act
+        (it included)."""
+        rule = self.hand[pos].tag_text
+        if rule is None or not rule.choice:
+            return [None]
+        return list(dict.fromkeys(rule.options(s, pos, usefulness(self, analysis, remaining))))
+
+    def _acted(self, s: State, pos: int, option: Any) -> State:
+        after = s.copy()
+        self.act(after, pos, option)
+        return after
 
     def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
         """The search for a hand without tag texts (half the hands dealt): nothing to choose

@@ -23,10 +23,11 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import INTEL, TAGS, TECH, TEXT_ORDER, CardType
-from games.remix.state import Rise, Scorer, State, counted
+from games.remix.names import INTEL, LOKI, TAGS, TECH, TEXT_ORDER, CardType
+from games.remix.state import Rise, Scorer, State
 
-LOKI = "MR70"
+# the positions of the cards in a mask, by (hand size, mask): the same for every hand
+_ALIVE: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 @dataclass
@@ -62,7 +63,17 @@ class Hand:
         self.loki: int | None = None
         # the cards whose presence changes how tags count (Magneto, Hack In), as bit masks
         self._magneto_bits = self._hacker_bits = 0
+        # the whole hand's tables for base_state (tags as printed: no Magneto, no Hack In)
+        types: dict[str, int] = {}
+        ids: dict[str, int] = {}
+        counts = [0] * len(TAGS)
         for i, c in enumerate(self.hand):  # one pass: every hand is prepared once
+            types[c.type] = types.get(c.type, 0) + 1
+            ids[c.id] = i
+            for t, k in c.printed_pairs:
+                counts[t] += k
+            if c.plain:
+                continue  # most cards: no text, no blanking, no transform, no counting rule
             if c.is_blanker:
                 self.blankers.append(i)
             if c.has_text:
@@ -90,7 +101,9 @@ class Hand:
             if (rule := self.hand[i].tag_text) is not None and rule.choice
         ]
         self._base: dict[int, State] = {}
-        self._counted: dict[tuple[bool, bool], list[tuple[int, ...]]] = {}
+        self._whole: dict[tuple[bool, bool], Any] = {
+            (False, False): ([c.printed for c in self.hand], types, ids, counts)
+        }
         self._powers = [c.power for c in self.hand]
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
@@ -115,33 +128,58 @@ class Hand:
         hand = self.hand
         magneto = bool(mask & self._magneto_bits)
         hack_in = bool(mask & self._hacker_bits)
-        rows = self._counted.get((magneto, hack_in))
-        if rows is None:
-            rows = [counted(c.printed, magneto, hack_in) for c in hand]
-            self._counted[(magneto, hack_in)] = rows
-        members: list[int] = []
-        types: dict[str, int] = {}
-        ids: dict[str, int] = {}
-        tags: list[tuple[int, ...] | None] = [None] * self.n
-        counts = [0] * len(TAGS)
-        for i, c in enumerate(hand):
-            if mask >> i & 1:
-                members.append(i)
-                kind = c.type
-                types[kind] = types.get(kind, 0) + 1
-                ids[c.id] = i
-                tags[i] = rows[i]
-                for t, k in c.printed_pairs:
-                    counts[t] += k
-        alive = tuple(members)
-        if magneto or hack_in:  # the counted rows differ from the printed ones: sum them
-            columns = zip(*(rows[i] for i in alive), strict=True)
-            counts = [sum(column) for column in columns] if alive else [0] * len(TAGS)
+        whole = self._whole.get((magneto, hack_in))
+        if whole is None:
+            whole = self._whole[(magneto, hack_in)] = self._whole_hand(magneto, hack_in)
+        rows, types, ids, counts = whole
+        # the whole hand's tables, less the cards out of play (a few: blanked ones)
+        tags: list[tuple[int, ...] | None] = list(rows)
+        counts = counts[:]
+        removed = self.full & ~mask
+        if removed:
+            way = 1 if magneto else 2 if hack_in else 0
+            types = dict(types)
+            ids = dict(ids)
+            while removed:
+                low = removed & -removed
+                removed ^= low
+                i = low.bit_length() - 1
+                c = hand[i]
+                left = types[c.type] - 1
+                if left:
+                    types[c.type] = left
+                else:
+                    del types[c.type]
+                del ids[c.id]
+                for t, k in c.counted_pairs[way]:
+                    counts[t] -= k
+                tags[i] = None
+        alive = _ALIVE.get((self.n, mask))
+        if alive is None:
+            alive = _ALIVE[(self.n, mask)] = tuple(i for i in range(self.n) if mask >> i & 1)
         state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
         if self.transformers:
             self.checkpoint(state, self._turners)
         self._base[mask] = state
         return state
+
+    def _whole_hand(
+        self, magneto: bool, hack_in: bool
+    ) -> tuple[list[tuple[int, ...]], dict[str, int], dict[str, int], list[int]]:
+        """Every card's tags as they count, and the hand's types, ids and tag counts, with
+        Magneto and Hack In in play or not: what :meth:`base_state` takes cards out of (never
+        changed: the states share the dicts)."""
+        way = 1 if magneto else 2 if hack_in else 0
+        rows = [c.counted_rows[way] for c in self.hand]
+        types: dict[str, int] = {}
+        ids: dict[str, int] = {}
+        counts = [0] * len(TAGS)
+        for i, c in enumerate(self.hand):
+            types[c.type] = types.get(c.type, 0) + 1
+            ids[c.id] = i
+            for t, k in c.counted_pairs[way]:
+                counts[t] += k
+        return rows, types, ids, counts
 
     def checkpoint(self, s: State, turners: list[Any] | None = None) -> None:
         """Turn every card whose transform condition holds now (and again, while that turns

@@ -25,6 +25,7 @@ TAGS: tuple[str, ...] = (
     "boss",
 )
 TAG_INDEX: dict[str, int] = {tag: i for i, tag in enumerate(TAGS)}
+LOKI = "MR70"  # Loki's card: his draw is subtracted last, from choices settled without it
 TECH = TAG_INDEX["tech"]
 INTEL = TAG_INDEX["intel"]
 STRENGTH = TAG_INDEX["strength"]

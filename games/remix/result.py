@@ -13,7 +13,7 @@ from games.remix.names import TAGS, signed
 from games.remix.state import State
 
 
-@dataclass
+@dataclass(slots=True)  # one per card of every hand explained
 class CardResult:
     id: str
     name: str
@@ -74,17 +74,21 @@ class HandResult:
 
     def text(self) -> str:
         """A plain-text explanation, one card per block."""
-        out = []
+        out: list[str] = []
+        add = out.append  # every hand shown is explained: its blocks are built in one go
         for card in self.cards:
             state = card.state
-            if card.side:
-                state = f"transformed into {card.side}"
             if card.blanked_by:
                 state = f"blanked ({card.blanked_by})"
+            elif card.side:
+                state = f"transformed into {card.side}"
             tags = ", ".join(card.tags) or "no tags"
-            out.append(f"{card.name} ({card.id}) {state}: {card.points} points")
-            out.append(f"    base {card.base}; tags: {tags}")
-            out += [f"    {line}" for line in card.lines]
+            add(
+                f"{card.name} ({card.id}) {state}: {card.points} points\n"
+                f"    base {card.base}; tags: {tags}"
+            )
+            if card.lines:
+                add("    " + "\n    ".join(card.lines))
         for choice in self.choices:
             out.append(f"choice: {choice['choice']}")
         for note in self.notes:

@@ -687,6 +687,27 @@ class Node:
     value: int | None = None  # what the finish found it worth (the ways that were finished)
 
 
+def usefulness(hand: Hand, analysis: Analysis, remaining: frozenset[int]) -> Useful:
+    """The analysis's usefulness, and while Rogue is still to act (in ``remaining``): a first
+    tag on a HERO she may copy that changes nothing else (it lets her take that HERO's power
+    alone)."""
+    copiers = [p for p in remaining if (r := hand.hand[p].tag_text) and r.copies_power]
+    if not copiers:
+        return analysis.useful
+    idle = analysis.idle
+    cards = hand.hand
+
+    def useful(s: State, pos: int, tag: int) -> int:
+        worth = analysis.useful(s, pos, tag)
+        hero = cards[pos].type == CardType.HERO
+        if worth != IDLE or tag not in idle or not hero or pos in copiers:
+            return worth
+        row = s.tags[pos]  # a first idle tag lets Rogue take this HERO's power alone
+        return USEFUL if row is not None and not any(row[t] for t in idle) else IDLE
+
+    return useful
+
+
 class Settler:
     """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
 
@@ -697,6 +718,7 @@ class Settler:
     TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
     ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
+    MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
 
     def __init__(
         self,
@@ -758,7 +780,9 @@ class Settler:
             p for p in self.texts if (r := hand.hand[p].tag_text) is not None and r.doubles
         }
 
-    def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> tuple[Any, ...]:
+    def key(self, states: tuple[State, ...], remaining: frozenset[int]) -> Any:
+        if len(self.texts) < self.MERGE_FROM:
+            return states  # a few ways: merging them costs more than finishing the same twice
         projectors = self._projectors.get(remaining)
         if projectors is None:
             projectors = [Projector(self.hand, self.analysis, m, remaining) for m in self.masks]
@@ -766,23 +790,7 @@ class Settler:
         return tuple(proj.key(s) for proj, s in zip(projectors, states, strict=True))
 
     def useful(self, remaining: frozenset[int]) -> Useful:
-        """The analysis's usefulness, and while Rogue is still to act: a first tag on a HERO she
-        may copy that changes nothing else (it lets her take that HERO's power alone)."""
-        copiers = [p for p in remaining if (r := self.hand.hand[p].tag_text) and r.copies_power]
-        if not copiers:
-            return self.analysis.useful
-        idle = self.analysis.idle
-        hand = self.hand.hand
-
-        def useful(s: State, pos: int, tag: int) -> int:
-            worth = self.analysis.useful(s, pos, tag)
-            hero = hand[pos].type == CardType.HERO
-            if worth != IDLE or tag not in idle or not hero or pos in copiers:
-                return worth
-            row = s.tags[pos]  # a first idle tag lets Rogue take this HERO's power alone
-            return USEFUL if row is not None and not any(row[t] for t in idle) else IDLE
-
-        return useful
+        return usefulness(self.hand, self.analysis, remaining)
 
     def options(self, node: Node, pos: int, remaining: frozenset[int]) -> list[Any]:
         rule = self.hand.hand[pos].tag_text
