@@ -1102,8 +1102,8 @@ class Settler:
             return False
         if len(remaining) == 1 and self.finish is not None:
             (last,) = remaining
-            if last in self.copiers:
-                return False  # her ways are bounded one by one, for less (:class:`Ceiling`)
+            if last in self.copiers or last in self.doublers:
+                return False  # its ways are bounded one by one, for less (:class:`Ceiling`)
         top = None if self.target is None else self.target.top()
         if best is not None and (top is None or best > top):
             top = best
