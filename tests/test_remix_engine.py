@@ -21,7 +21,9 @@ from games.remix import (
     score_hand,
 )
 from games.remix.hands import random_legal_hand, random_stuffed_hand
-from games.remix.search import Settler
+from games.remix.model import Hand
+from games.remix.search import Node, Settler, Tail
+from games.remix.state import State
 
 RULEBOOK_EXAMPLE = [
     "Captain America",
@@ -288,6 +290,17 @@ def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(
             "Black Widow",
             "Falling Debris",
         ],
+        # Hulk only through the Gamma tag Rogue copies; Abomination's Strength only from hers
+        [
+            "Bruce Banner",
+            "Falcon",
+            "Rogue",
+            "Moira MacTaggert",
+            "Vision",
+            "Runaway Train",
+            "Sauron",
+        ],
+        ["Rogue", "Vision", "Abomination", "Moira MacTaggert", "Jean Grey", "Sauron"],
     ],
 )
 def test_branches_bounded_by_what_the_texts_can_add_equal_brute_force(
@@ -417,6 +430,120 @@ def test_branches_bounded_by_a_greedy_way_that_meets_the_blanking_test(
     def recorded(settler: Settler) -> None:
         probe(settler)
         worths.append(settler.lower_worth)
+
+    monkeypatch.setattr(Settler, "probe", without)
+    unbounded = score_hand(hand).text()
+    monkeypatch.setattr(Settler, "probe", recorded)
+    assert score_hand(hand).text() == unbounded
+    assert any(w is not None for w in worths)
+
+
+def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
+    """The most points any order of ``texts``, each with any of its options, reaches from ``s``
+    (none of the search's pruning)."""
+    if not texts:
+        return hand.points(s)
+    best = None
+    for p in texts:
+        rule = hand.hand[p].tag_text
+        options = [None] if rule is None or not rule.choice else rule.options(s, p, None)
+        for option in options:
+            after = s.copy()
+            hand.act(after, p, option)
+            found = _most_from(hand, after, texts - {p})
+            best = found if best is None else max(best, found)
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Bruce Banner turns into Hulk only with the Gamma tag Rogue copies from him: in that
+        # end she has his power before he turned, not Hulk's
+        ["Bruce Banner", "Falcon", "Rogue", "Moira MacTaggert", "Vision", "Runaway Train",
+         "Sauron"],
+        ["Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Runaway Train", "Sauron"],
+        # Abomination's -20 is avoided once, however many Strength tags are added; Xavier
+        # Mansion doubles one tag per Mutant HERO (here two); Jean Grey turns into Phoenix
+        ["Jean Grey", "Rogue", "Moira MacTaggert", "Xavier Mansion", "High Speed Chase",
+         "Abomination", "Vision"],
+        # the second Strength only Rogue's copy of Vision's can give
+        ["Rogue", "Vision", "Abomination", "Moira MacTaggert", "Jean Grey", "Sauron"],
+        # with Hack In a Tech tag Rogue copies is an Intel tag too: Tony Stark turns
+        ["Tony Stark", "Rogue", "Hack In", "Shuri", "Moira MacTaggert", "Ultron"],
+    ],
+)  # fmt: skip
+def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound on a branch (per set of the cards that may still turn over, its points and
+    what each text still to act can add there: a condition's gain once, a doubler one tag per
+    Mutant HERO, Rogue a HERO's power and tag - only a tag that turns the cards her copy alone
+    can turn, with the power from before they turned, and what only her copy can meet with
+    the tag she copies) is never below the most any order and options of those texts reach;
+    it meets that most on some branch of each hand, so a bound one point tighter fails."""
+    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
+    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
+    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    bound = Tail.bound
+    met: list[bool] = []
+
+    def checked(tail: Tail, s: State, remaining: frozenset[int]) -> int | None:
+        found = bound(tail, s, remaining)
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        if found is not None and len(texts) <= 2 and len(met) < 400:
+            most = _most_from(tail.hand, s, texts)
+            assert found >= most, (hand, s.tags, sorted(texts))
+            met.append(found == most)
+        return found
+
+    hopeless = Settler.hopeless
+
+    def every(
+        settler: Settler, node: Node, remaining: frozenset[int], best: int | None = None
+    ) -> bool:
+        if settler.bounds is not None and remaining:  # every branch, not only those it bounds
+            checked(settler.bounds, node.states[0], remaining)
+        return hopeless(settler, node, remaining, best)
+
+    monkeypatch.setattr(Tail, "bound", checked)
+    monkeypatch.setattr(Settler, "hopeless", every)
+    score_hand(hand)
+    assert met and any(met)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Vibranium Shield's test looked at with and without Falling Debris (two views)
+        ["Cyclops", "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Worthy",
+         "Vibranium Shield", "Falling Debris", "Xavier Mansion", "Sauron"],
+        ["Moira", "Rogue", "Juggernaut", "Vibranium Shield", "Krakoa", "Hawkeye", "Beast"],
+        ["Shuri", "Rogue", "Mjolnir", "Toad", "Thor Odinson", "Lockheed", "Cyclops", "Killmonger"],
+    ],
+)  # fmt: skip
+def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With views too, greedy ways (their order of the texts climbed) give a worth the best
+    way reaches, and a branch whose bound less the least Selene subtraction is below it is
+    not walked: the result (total, choices, order, explanation) is the one found without.
+    Bounded on every layer; a bound that also cut ties changes the result."""
+    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
+    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
+    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    probe = Settler.probe
+    worths: list[int | None] = []
+
+    def without(settler: Settler) -> None:
+        probe(settler)
+        settler.lower = settler.lower_worth = None
+
+    def recorded(settler: Settler) -> None:
+        probe(settler)
+        if len(settler.masks) > 1:
+            worths.append(settler.lower_worth)
 
     monkeypatch.setattr(Settler, "probe", without)
     unbounded = score_hand(hand).text()

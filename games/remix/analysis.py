@@ -94,6 +94,9 @@ class Analysis:
         hand.steady = frozenset(self.settled)  # their rises are 0: the search's bounds tighten
         self.inert = {p for p in hand.texts if self._inert(p)}
         self.harmful = self._harmful()
+        # the search's branch bounds (search.Tail), made when first needed and kept for every
+        # search of this hand: what they work out per set of cards in play is the same
+        self.bounds: Any = None
         # The facts about the order of the tag texts (below) are worked out when first asked:
         # a search with one tag text never asks.
 

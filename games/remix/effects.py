@@ -320,6 +320,9 @@ class CompiledCard:
     fixed_scorers: list[Scorer] = field(default_factory=list)
     # for each of ``tag_scorers``, its rise (see state.Rise): None when it cannot be bounded
     rises: list[Rise | None] = field(default_factory=list)
+    # for each of ``rises``: a condition's (a bonus or penalty): however many tags are added,
+    # it rises once at most (it asks for "at least" so much: once it holds, it holds)
+    once: list[bool] = field(default_factory=list)
     self_blank: SelfBlank | None = None
     blank_others: BlankOthers | None = None
     gains: list[Gain] = field(default_factory=list)
@@ -371,6 +374,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.scorers.append(scorer)
             out.tag_scorers.append(scorer)
             out.rises.append(_linear_rise(reads, int(effect["points"])))
+            out.once.append(False)
             out.reads |= reads
             out.own_reads |= own
         elif "per_type" in effect:
@@ -381,6 +385,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             out.scorers.append(scorer)
             out.tag_scorers.append(scorer)
             out.rises.append(_linear_rise(reads, int(effect["points"])))
+            out.once.append(False)
             out.reads |= reads
         elif "bonus" in effect:
             cond = compile_condition(effect["when"], names)
@@ -420,6 +425,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
                 out.scorers.append(rule.scorer)
                 out.tag_scorers.append(rule.scorer)  # a named rule may read anything
                 out.rises.append(rule.rise)
+                out.once.append(False)
             if rule.text:
                 if out.tag_text is not None:
                     raise RemixError(f"card {card.id}: a card has at most one tag-changing text")
@@ -472,6 +478,7 @@ def _add_conditional(
     if cond.reads or cond.seen or cond.typed:
         out.tag_scorers.append(scorer)
         out.rises.append(rise)
+        out.once.append(True)
         out.tag_conditions.append(cond)
     else:
         out.fixed_scorers.append(scorer)

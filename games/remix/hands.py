@@ -116,6 +116,31 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Hidden Lair", "Xavier Mansion",
         "Throw Car", "The Leader",
     ),
+    "10 cards: Jean Grey, Rogue, Shuri, Vision, Moira, Vibranium Shield, High Speed Chase, "
+    "Remote Fortress, Xavier Mansion, Abomination": (
+        "Jean Grey", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Vibranium Shield",
+        "High Speed Chase", "Remote Fortress", "Xavier Mansion", "Abomination",
+    ),
+    "10 cards: Jean Grey, Rogue, Shuri, Vision, Jane Foster, X-Jet, Vibranium Shield, "
+    "High Speed Chase, Xavier Mansion, Abomination": (
+        "Jean Grey", "Rogue", "Shuri", "Vision", "Jane Foster", "X-Jet", "Vibranium Shield",
+        "High Speed Chase", "Xavier Mansion", "Abomination",
+    ),
+    "8 cards: Bruce Banner, Rogue, Shuri, Thor Odinson, Vision, Vibranium Shield, "
+    "High Speed Chase, Juggernaut": (
+        "Bruce Banner", "Rogue", "Shuri", "Thor Odinson", "Vision", "Vibranium Shield",
+        "High Speed Chase", "Juggernaut",
+    ),
+    "10 cards: Bruce Banner, Jean Grey, Rogue, Shuri, Vision, Mjolnir, Falling Debris, "
+    "Hidden Lair, Xavier Mansion, Toad": (
+        "Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Vision", "Mjolnir", "Falling Debris",
+        "Hidden Lair", "Xavier Mansion", "Toad",
+    ),
+    "8 cards: Jean Grey, Rogue, Shuri, Vision, Falling Debris, High Speed Chase, Xavier Mansion, "
+    "Hela": (
+        "Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+        "Xavier Mansion", "Hela",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.

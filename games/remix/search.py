@@ -22,18 +22,25 @@ blanking order and target, pruned only where the outcome cannot change.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.remix.analysis import COUNTS, GLOBAL, MOST_TURNING, PRESENCE, Analysis
+from games.remix.analysis import COUNTS, GLOBAL, IGNORED, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
 from games.remix.model import Choices, Hand
-from games.remix.names import ALL_TAGS, HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType
+from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType, Level
 from games.remix.rules import IDLE, USEFUL, Useful
-from games.remix.state import State
+from games.remix.state import Rise, State, counted
 
 Path = tuple[tuple[int, Any], ...]
+# the Tail's tags as bits: one per tag, and one more for "a tag nothing reads" (Rogue may copy
+# it: she takes the power alone)
+UNREAD = 1 << len(TAGS)
+ALL_BITS = (UNREAD << 1) - 1
+# the rises of the scorers that read tags: (card, rise) that rise with each tag, and (card,
+# rise, the tags it reads as bits) that rise once
+Scorers = tuple[list[tuple[int, Rise]], list[tuple[int, Rise, int]]]
 # What a completed way of the tag texts is worth, and its signature: of the ways with the same
 # signature only the first way to the best value is kept (the search's "best only").
 Finish = Callable[[tuple[State, ...]], tuple[int, Any]]
@@ -240,80 +247,411 @@ class Tail:
     branch that cannot beat a way found already need not be walked.
 
     Each text adds at most so many tag instances (Vision and Shuri two, X-Jet one per HERO or
-    ALLY and a Range, Rogue one and the power she takes, Moira one, Xavier Mansion three, a
-    gain its tags), each worth at most the largest rise of the tags it can give. A card that
-    can still turn over may or may not have turned at the end: the end is the state with some
-    set of them turned plus what the texts added (a turned card keeps what it gained), so the
-    points and each rise are the most over every such set."""
+    ALLY and a Range, Moira one, Xavier Mansion three, a gain its tags), each worth at most the
+    largest rise of the tags it can give: a doubler only tags a Mutant HERO may carry by then.
+    Rogue adds the power of a HERO she may copy, less her own, and one of its tags.
 
-    def __init__(self, hand: Hand) -> None:
+    A card can still turn over only when what the texts (and the cards turning with them) may
+    add or take away is a tag its condition reads (:meth:`reach`). The end is the state with
+    some set of those cards turned plus what the texts added (a turned card keeps what it
+    gained): the bound is the most, over every such set, of its points plus what the texts can
+    add there. A card that can turn only after Rogue copies a tag turns with one of the tags
+    that can make it turn: in that set Rogue copies one of those (and its HERO's power as it
+    was before it turned)."""
+
+    def __init__(self, hand: Hand, levels: Sequence[Level]) -> None:
         self.hand = hand
+        # the tags something can read: the others change no score, condition or doubler
+        self._read = _bits_of(t for t, level in enumerate(levels) if level != IGNORED)
+        self._read |= 1 << MUTANT
+        self._bits: dict[tuple[int, ...], int] = {}
+        self._reach: dict[Any, Reach] = {}
+        self._plans: dict[Any, list[End] | None] = {}
+        self._heroes: dict[tuple[int, ...], list[int]] = {}
+        self._rises: dict[tuple[int, ...], Scorers | None] = {}
+        # per transformer and (magneto, hack_in): the tags its condition reads, its side's and
+        # the tags it loses turning over, as the tags count (Hack In: a Tech tag is Intel too)
+        self._sides: dict[tuple[int, bool, bool], tuple[int, int, int]] = {}
+        for x in hand.transformers:
+            c = hand.hand[x]
+            if c.transform is None or c.side is None:
+                continue
+            for magneto in (False, True):
+                for hack_in in (False, True):
+                    printed = counted(c.printed, magneto, hack_in)
+                    side = counted(c.side, magneto, hack_in)
+                    lost = _bits([a > b for a, b in zip(printed, side, strict=True)])
+                    reads = _bits_of(c.transform.reads | c.transform.seen)
+                    self._sides[(x, magneto, hack_in)] = (reads, _bits(side), lost)
 
-    def adds(self, s: State, pos: int) -> tuple[int, frozenset[int]] | None:
-        """At most how many tag instances the text at ``pos`` adds from ``s``, and which tags
-        (None: a text this bound does not know)."""
-        card = self.hand.hand[pos]
-        rule = card.tag_text
-        if rule is None:
-            tags = frozenset(t for gain in card.gains for t in gain.tags)
-            return sum(len(gain.tags) for gain in card.gains), tags
-        if rule.copies_power:
-            return 1, ALL_TAGS
-        if rule.doubles:
-            return getattr(rule, "LIMIT", 1), ALL_TAGS
-        if rule.name in ("vision_tags", "shuri_grants"):
-            return 2, rule.gives
-        if rule.name == "xjet":
-            return 1 + sum(1 for j in s.alive if s.hand[j].hero_or_ally), rule.gives
-        return None
+    def _row_bits(self, row: tuple[int, ...]) -> int:
+        """The tags a card carries that something reads (and :data:`UNREAD` for the others):
+        states that differ only by tags nothing reads have the same ends."""
+        found = self._bits.get(row)
+        if found is None:
+            found = _bits(row)
+            if found & ~self._read:
+                found = found & self._read | UNREAD
+            self._bits[row] = found
+        return found
+
+    def reach(self, s: State, texts: frozenset[int], copies: int = ALL_BITS) -> Reach:
+        """Per card in play, every tag it may carry once ``texts`` have acted from ``s``, and
+        the cards that may turn over on the way (a fixpoint like the analysis's ``possible``,
+        from this state and these texts only); Rogue copies only tags in ``copies``."""
+        return self._reached(s, self._hero_rows(s), texts, copies)
+
+    def _hero_rows(self, s: State) -> tuple[int, ...]:
+        """The tags of the HEROES in play, as bits (all that :meth:`reach` reads of ``s``'s
+        tags: only HEROES are copied, doubled or turn over)."""
+        heroes = self._heroes.get(s.alive)
+        if heroes is None:
+            cards = self.hand.hand
+            heroes = self._heroes[s.alive] = [j for j in s.alive if cards[j].type == CardType.HERO]
+        tags = s.tags
+        return tuple([self._row_bits(tags[h]) for h in heroes])  # type: ignore[arg-type]
+
+    def _reached(
+        self, s: State, rows: tuple[int, ...], texts: frozenset[int], copies: int
+    ) -> Reach:
+        key = (texts, s.alive, rows, s.transformed, copies)
+        found = self._reach.get(key)
+        if found is not None:
+            return found
+        tags = s.tags
+        cards = self.hand.hand
+        heroes = self._heroes[s.alive]
+        reach = dict(zip(heroes, rows, strict=True))
+        waiting = [
+            x
+            for x in self.hand.transformers
+            if tags[x] is not None and not s.transformed[x] and cards[x].side is not None
+        ]
+        turning: list[int] = []
+        added = lost = 0
+        intel = s.hack_in and not s.magneto
+        while True:
+            before = (added, lost, len(turning), tuple(reach.values()))
+            for p in texts:
+                c = cards[p]
+                rule = c.tag_text
+                if rule is None:
+                    got = _bits_of(t for gain in c.gains for t in gain.tags)
+                elif rule.copies_power:
+                    got = 0
+                    for h in heroes:
+                        if h != p:
+                            got |= reach[h] & copies
+                    reach[p] |= got
+                elif rule.doubles:  # more instances of a Mutant HERO's tags
+                    got = 0
+                    for h in heroes:
+                        if h != p and reach[h] >> MUTANT & 1:
+                            got |= reach[h]
+                else:
+                    got = _bits_of(rule.gives)
+                    for j in _scoped(s, p, rule.gives_to):
+                        if j in reach:
+                            reach[j] |= got
+                added |= got
+            if intel:
+                added |= (added >> TECH & 1) << INTEL
+                for j in heroes:
+                    reach[j] |= (reach[j] >> TECH & 1) << INTEL
+            for x in waiting:
+                reads, side, loses = self._sides[(x, s.magneto, s.hack_in)]
+                if x not in turning and reads & (added | lost):
+                    turning.append(x)
+                    if x in reach:
+                        reach[x] |= side
+                    added |= side
+                    lost |= loses
+            if (added, lost, len(turning), tuple(reach.values())) == before:
+                break
+        found = self._reach[key] = Reach(reach, turning, added)
+        return found
+
+    def plan(self, s: State, texts: frozenset[int]) -> list[End] | None:
+        """The ends a way from ``s`` can have (see the class; None: no bound), worked out once
+        per set of texts and tags the cards carry (not how many)."""
+        rows = self._hero_rows(s)
+        key = (texts, s.alive, rows, s.transformed)
+        if key in self._plans:
+            return self._plans[key]
+        cards = self.hand.hand
+        found = self._reached(s, rows, texts, ALL_BITS)
+        turning = found.turning
+        plan: list[End] | None = None
+        if len(turning) <= MOST_TURNING:
+            copier = next((p for p in texts if (r := cards[p].tag_text) and r.copies_power), None)
+            alone: list[int] = turning  # the cards that may turn over without Rogue's copy
+            free = found.added  # the tags the texts may add without Rogue's copy
+            triggers = 0  # the tags whose copy can turn more cards over than without her
+            if copier is not None:
+                without = self._reached(s, rows, texts - {copier}, ALL_BITS)
+                alone, free = without.turning, without.added
+                if turning:
+                    triggers = self._triggers(s, texts, turning)
+            plan = []
+            for k in range(1 << len(turning)):
+                turned = [x for bit, x in enumerate(turning) if k >> bit & 1]
+                after = [x for x in turned if x not in alone]  # turned only by what she copies
+                copies = ALL_BITS
+                reach = found.tags
+                if after:
+                    copies = 0
+                    for t in range(len(TAGS)):  # only a tag a condition to turn reads can
+                        if triggers >> t & 1 and set(turned) <= set(
+                            self._reached(s, rows, texts, 1 << t).turning
+                        ):
+                            copies |= 1 << t
+                    if not copies:
+                        continue  # no copy of hers turns them all: no such end
+                    reach = self._reached(s, rows, texts, copies).tags
+                end = self._end(s, texts, reach, turned, copier, copies, after, free)
+                if end is None:
+                    plan = None
+                    break
+                plan.append(end)
+        self._plans[key] = plan
+        return plan
+
+    def _triggers(self, s: State, texts: frozenset[int], turning: list[int]) -> int:
+        """The tags a copy can start a card turning over with: one a condition to turn reads,
+        Tech when it is also Intel, a Mutant tag that lets a doubler double her tags."""
+        found = 0
+        for x in turning:
+            found |= self._sides[(x, s.magneto, s.hack_in)][0]
+        if s.hack_in and not s.magneto and found >> INTEL & 1:
+            found |= 1 << TECH
+        if any((r := self.hand.hand[p].tag_text) and r.doubles for p in texts):
+            found |= 1 << MUTANT
+        return found
+
+    def _end(
+        self,
+        s: State,
+        texts: frozenset[int],
+        reach: dict[int, int],
+        turned: list[int],
+        copier: int | None,
+        copies: int,
+        after: list[int],
+        free: int,
+    ) -> End | None:
+        adds = []
+        doubles = []
+        every = 0  # every tag a text may add
+        for p in texts:
+            rule = self.hand.hand[p].tag_text
+            if rule is not None and rule.doubles:  # one more of a tag, per Mutant HERO
+                heroes_tags = [
+                    _tags_in(reach[h])
+                    for h in s.alive
+                    if h != p and s.hand[h].type == CardType.HERO and reach[h] >> MUTANT & 1
+                ]
+                doubles.append((getattr(rule, "LIMIT", 1), heroes_tags))
+                for tags in heroes_tags:
+                    every |= _bits_of(tags)
+            elif p != copier:
+                found = self.adds(s, p)
+                if found is None:
+                    return None
+                adds.append((found[0], _tags_in(found[1])))
+                every |= found[1]
+        heroes: list[tuple[int, tuple[int, ...], bool]] = []
+        if copier is not None:
+            cards = self.hand.hand
+            for h in s.alive:
+                if h != copier and cards[h].type == CardType.HERO and reach[h] & copies:
+                    heroes.append((h, _tags_in(reach[h] & copies), h in after))
+                    every |= reach[h] & copies
+            if after and not heroes:
+                return None
+        if s.hack_in and not s.magneto:
+            every |= (every >> TECH & 1) << INTEL  # a Tech tag added is an Intel tag too
+        return End(turned, adds, doubles, copier, heroes, bool(after), _tags_in(every), free)
 
     def bound(self, s: State, remaining: frozenset[int]) -> int | None:
         """At most the points any way from ``s`` can end with (None: no bound)."""
-        hand = self.hand
-        cards = hand.hand
-        texts = [p for p in remaining if s.tags[p] is not None]
-        adds = []
-        for p in texts:
-            found = self.adds(s, p)
-            if found is None:
-                return None
-            adds.append(found)
-        turning = [
-            x
-            for x in hand.transformers
-            if s.tags[x] is not None and not s.transformed[x] and cards[x].side is not None
-        ]
-        if len(turning) > MOST_TURNING:
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        plan = self.plan(s, texts)
+        if plan is None:
             return None
-        ends = [s]
-        for k in range(1, 1 << len(turning)):
-            end = s.copy()
-            for bit, x in enumerate(turning):
-                c = cards[x]
-                if k >> bit & 1 and c.side is not None:
-                    end.turn(x, c.printed, c.side, c.side_power)
-            ends.append(end)
-        rises = dict.fromkeys(frozenset().union(*(tags for _, tags in adds)), 0)
-        for end in ends:
-            for t in rises:
-                rise = hand.rise(end, t)
-                if rise is None:
-                    return None
-                rises[t] = max(rises[t], rise)
-        total = max(hand.points(end) for end in ends)
-        for n, tags in adds:
-            total += n * max((rises[t] for t in tags), default=0)
-        for p in texts:  # the power Rogue takes: a HERO's, turned or not, less her own
-            rule = cards[p].tag_text
-            if rule is not None and rule.copies_power:
-                powers = [
-                    end.powers[j]
-                    for end in ends
-                    for j in s.alive
-                    if j != p and cards[j].type == CardType.HERO
-                ]
-                total += max(max(powers, default=0) - s.powers[p], 0)
-        return total
+        scorers = self._scorers(s.alive)
+        if scorers is None:
+            return None
+        cards = self.hand.hand
+        best = None
+        for end in plan:
+            state = s
+            if end.turned:
+                state = s.copy()
+                for x in end.turned:
+                    c = cards[x]
+                    assert c.side is not None
+                    state.turn(x, c.printed, c.side, c.side_power)
+            value = self.end_bound(s, state, end, scorers)
+            if best is None or value > best:
+                best = value
+        return best
+
+    def _scorers(self, alive: tuple[int, ...]) -> Scorers | None:
+        """The rises of the scorers of the cards in ``alive`` that read tags, split into those
+        that rise with every tag added and the conditions that rise once at most, with the tags
+        they read (None: one has no rise). The cards whose points no tag choice changes
+        (``steady``) are left out."""
+        if alive not in self._rises:
+            cards = self.hand.hand
+            linear: list[tuple[int, Rise]] = []
+            once: list[tuple[int, Rise, int]] = []
+            found: Scorers | None = (linear, once)
+            for i in alive:
+                if i in self.hand.steady:
+                    continue
+                conditions = iter(cards[i].tag_conditions)  # one per condition's rise, in order
+                for rise, single in zip(cards[i].rises, cards[i].once, strict=True):
+                    if rise is None:
+                        found = None
+                    elif single:
+                        cond = next(conditions)
+                        once.append((i, rise, _bits_of(cond.reads | cond.seen)))
+                    else:
+                        linear.append((i, rise))
+            self._rises[alive] = found
+        return self._rises[alive]
+
+    def end_bound(self, s: State, state: State, end: End, scorers: Scorers) -> int:
+        """At most the points of a way from ``s`` that ends as ``state`` (``s`` with the cards
+        of ``end`` turned) plus what the texts added: per tag added, what the scorers that
+        rise with each tag gain; each condition not yet met, its gain once, if a tag it reads
+        can be added; when only Rogue's copy can add one, only with the tag she copies."""
+        linear, once = scorers
+        intel = state.hack_in and not state.magneto
+        rises: dict[int, int] = {}
+
+        def lin(t: int) -> int:
+            rise = rises.get(t)
+            if rise is None:
+                rise = 0
+                for i, scorer in linear:
+                    rise += scorer(state, i, t)
+                if intel and t == TECH:  # that Tech is an Intel tag too
+                    for i, scorer in linear:
+                        rise += scorer(state, i, INTEL)
+                rises[t] = rise
+            return rise
+
+        total = self.hand.points(state)
+        for n, tags in end.adds:
+            total += n * max([lin(t) for t in tags], default=0)
+        for n, heroes in end.doubles:  # each HERO once: the n HEROES whose tag rises most
+            most = sorted((max([lin(t) for t in tags], default=0) for tags in heroes), reverse=True)
+            total += sum(most[:n])
+        hers = []  # the conditions only her copy can meet
+        for i, scorer, reads in once:
+            if end.copier is not None and not reads & end.free:
+                hers.append((i, scorer))
+            else:
+                total += max([scorer(state, i, t) for t in end.every], default=0)
+        if end.copier is None:
+            return total
+        copied = None if end.must else 0  # she may copy nothing, unless a card turns only so
+        own = s.powers[end.copier]
+        for h, tags, before in end.heroes:
+            power = s.powers[h] if before else max(s.powers[h], state.powers[h])
+            for t in tags or (None,):  # (a HERO with only tags nothing reads: the power)
+                value = power - own
+                if t is None:
+                    copied = value if copied is None else max(copied, value)
+                    continue
+                value += lin(t)
+                for i, scorer in hers:
+                    gain = scorer(state, i, t)
+                    if intel and t == TECH:
+                        gain = max(gain, scorer(state, i, INTEL))
+                    value += gain
+                if copied is None or value > copied:
+                    copied = value
+        assert copied is not None  # (a plan's end where she must copy has a HERO to copy)
+        return total + copied
+
+    def adds(self, s: State, pos: int) -> tuple[int, int] | None:
+        """At most how many tag instances the text at ``pos`` adds from ``s``, and which tags
+        (bits; None: a text this bound does not know). Not Rogue nor a doubler: see
+        :meth:`_end`."""
+        card = self.hand.hand[pos]
+        rule = card.tag_text
+        if rule is None:
+            return sum(len(g.tags) for g in card.gains), _bits_of(
+                t for g in card.gains for t in g.tags
+            )
+        if rule.name in ("vision_tags", "shuri_grants"):
+            return 2, _bits_of(rule.gives)
+        if rule.name == "xjet":
+            return 1 + sum(1 for j in s.alive if s.hand[j].hero_or_ally), _bits_of(rule.gives)
+        return None
+
+
+class End(NamedTuple):
+    """One set of cards that may have turned at the end, and what the texts can add there."""
+
+    turned: list[int]
+    adds: list[tuple[int, tuple[int, ...]]]  # per giving text: at most how many tags, which
+    # per doubler: how many HEROES it doubles a tag of at most, and each Mutant HERO's tags
+    doubles: list[tuple[int, list[tuple[int, ...]]]]
+    copier: int | None  # Rogue, still to act
+    heroes: list[tuple[int, tuple[int, ...], bool]]  # whom she may copy: HERO, tags, power unturned
+    must: bool  # she must copy (a card turns only so)
+    every: tuple[int, ...]  # every tag a text may add
+    free: int  # the tags the texts may add without Rogue's copy (bits)
+
+
+class Reach(NamedTuple):
+    """What :meth:`Tail.reach` found (tags as bits)."""
+
+    tags: dict[int, int]  # per card in play: every tag it may carry at the end
+    turning: list[int]  # the cards that may turn over
+    added: int  # every tag the texts (and the cards turning over) may add
+
+
+def _bits(row: Iterable[Any]) -> int:
+    """The tags a row carries (a count or a flag per tag), as bits."""
+    found = 0
+    for t, n in enumerate(row):
+        if n:
+            found |= 1 << t
+    return found
+
+
+def _tags_in(bits: int) -> tuple[int, ...]:
+    return tuple(t for t in range(len(TAGS)) if bits >> t & 1)
+
+
+def _bits_of(tags: Iterable[int]) -> int:
+    found = 0
+    for t in tags:
+        found |= 1 << t
+    return found
+
+
+def _scoped(s: State, pos: int, scopes: Sequence[str]) -> list[int]:
+    """The cards in play a text at ``pos`` gives to: its own card ("self"), the other HEROES
+    and ALLIES ("others"), the other HEROES ("heroes")."""
+    found = []
+    for j in s.alive:
+        card = s.hand[j]
+        for scope in scopes:
+            if j == pos:
+                hit = scope == "self"
+            elif scope == "others":
+                hit = card.hero_or_ally
+            else:
+                hit = scope == "heroes" and card.type == CardType.HERO
+            if hit:
+                found.append(j)
+                break
+    return found
 
 
 class Target:
@@ -374,9 +712,12 @@ class Settler:
     """Walks the tag texts of a hand for a list of masks at once (see :func:`settle_all`)."""
 
     PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
-    TRIAL, WORTH = 128, 8  # after this many branches bounded, go on only if one in WORTH is cut
+    TRIAL, WORTH = 128, 8  # after this many branches bounded on a layer, go on only if one in
+    # WORTH is cut (the next layer tries again)
     BOUND_FROM = 24  # the states in a layer from which its branches are bounded
     TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
+    CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
+    ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
     MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
 
     def __init__(
@@ -394,9 +735,15 @@ class Settler:
         self.finish = finish
         self.score = score  # with one mask and nothing to test: what ``finish`` values a state
         self.target = target  # with views: what a way must beat (its value reads states[0])
-        # with one mask: a branch whose :class:`Tail` bound cannot beat the target, or is below
-        # a way found greedily once the layers grow (:meth:`probe`), is not walked
-        self.tail = Tail(hand) if len(self.masks) == 1 else None
+        # a branch whose :class:`Tail` bound (in the first view: the value reads it) cannot beat
+        # the target, or with one mask is below a way found greedily once the layers grow
+        # (:meth:`probe`), is not walked
+        self.tail: Tail | None = None
+        if len(self.masks) == 1 or target is not None:
+            if analysis.bounds is None:
+                analysis.bounds = Tail(hand, analysis.levels)
+            self.tail = analysis.bounds
+        self.bounds = self.tail  # (bounding stops on a layer where it seldom cuts: see hopeless)
         self.lower: int | None = None
         self.lower_worth: int | None = None  # with blanking tests: a greedy way's worth
         self.probed = False
@@ -653,19 +1000,24 @@ class Settler:
         return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned)
 
     def probe(self) -> None:
-        """A way found greedily (each text in the rulings' order taking the option that scores
-        most at once): the best way scores at least as much (:attr:`lower`). Only where the
-        value is the points and the best way is all that is kept. With blanking tests (one view
-        and a :class:`Target`), the greedy ways' best worth (:attr:`lower_worth`): the points
-        alone may miss what a test assumes (Vibranium Shield kept only if Shuri grants Agility),
-        so greedy ways also prefer, at each text, an option that already makes an ending true
-        (then the most worth), each in the rulings' order and with Rogue last."""
+        """Ways found greedily (each text in turn taking the option that scores most at once,
+        the order of the texts climbed from the rulings' order: :meth:`climb`): the best way
+        scores at least as much (:attr:`lower`). Only where the value is the points and the
+        best way is all that is kept. With blanking tests (and a :class:`Target`, in one view or
+        several), the greedy ways' best worth (:attr:`lower_worth`): the points alone may miss
+        what a test assumes (Vibranium Shield kept only if Shuri grants Agility), so greedy ways
+        also prefer, at each text, an option that already makes an ending true (then the most
+        worth), each climbed from the rulings' order or Rogue last."""
         self.probed = True
         if self.tail is None or self.finish is None:
             return
         points = self.hand.points
+
+        def first(states: tuple[State, ...]) -> int:
+            return points(states[0])
+
         if self.score is not None:
-            self.lower = points(self.greedy(lambda states: points(states[0]), self.texts).states[0])
+            self.lower = self.climb(lambda order: points(self.greedy(first, order).states[0]))
             return
         target, finish = self.target, self.finish
         if target is None:
@@ -682,34 +1034,83 @@ class Settler:
         last = [p for p in self.texts if p not in self.copiers] + [
             p for p in self.texts if p in self.copiers
         ]
-        found = [
-            worth(self.greedy(rank, order).states)
-            for order in ([self.texts, last] if last != self.texts else [self.texts])
-            for rank in (lambda states: points(states[0]), holding)
-        ]
+
+        found = []
+        for rank in (first, holding):
+
+            def value(
+                order: list[int], rank: Callable[[tuple[State, ...]], Any] = rank
+            ) -> int | None:
+                return worth(self.greedy(rank, order).states)
+
+            found.append(self.climb(value, last))
         self.lower_worth = max((w for w in found if w is not None), default=None)
+
+    def climb(
+        self, value: Callable[[list[int]], int | None], also: list[int] | None = None
+    ) -> int | None:
+        """The most a greedy way is worth (None: none is worth anything) over some orders of
+        the texts: from the rulings' order (or ``also``, when worth more), moving one text to
+        another place while that finds more (every order is one the owner may pick, so the
+        best way is worth at least as much). At most ``CLIMB`` times the number of texts
+        squared greedy ways."""
+        order = list(self.texts)
+        best = value(order)
+        tried = {tuple(order)}
+        if also is not None and tuple(also) not in tried:
+            tried.add(tuple(also))
+            other = value(also)
+            if other is not None and (best is None or other > best):
+                best, order = other, list(also)
+        budget = self.CLIMB * len(order) ** 2
+        improved = True
+        while improved and budget > 0:
+            improved = False
+            moves = [(i, j) for i in range(len(order)) for j in range(len(order)) if i != j]
+            for i, j in moves:
+                moved = order[:i] + order[i + 1 :]
+                moved.insert(j, order[i])
+                if tuple(moved) in tried:
+                    continue
+                tried.add(tuple(moved))
+                budget -= 1
+                found = value(moved)
+                if found is not None and (best is None or found > best):
+                    best, order, improved = found, moved, True
+                    break
+                if budget <= 0:
+                    break
+        return best
 
     def greedy(self, rank: Callable[[tuple[State, ...]], Any], order: list[int]) -> Node:
         """Each text in ``order`` taking the option whose states ``rank`` most (on a tie, the
         first offered): a way of the texts, so the best way is worth at least as much."""
-        node = Node((self.hand.base_state(self.masks[0]),), ())
+        node = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
         for k, p in enumerate(order):
             remaining = frozenset(order[k:])
             steps = [self.step(node, p, option) for option in self.options(node, p, remaining)]
             node = max(steps, key=lambda step: rank(step.states))
         return node
 
-    def hopeless(self, node: Node, remaining: frozenset[int]) -> bool:
+    def hopeless(self, node: Node, remaining: frozenset[int], best: int | None = None) -> bool:
         """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
-        view: the value reads it) is no more than what the target says, or below the greedy
-        way (on equal values the way found first wins, and the greedy one may come late)."""
+        view: the value reads it) is no more than what the target says or than ``best`` (the
+        best value of the ways finished so far, with one view and nothing to test), or below
+        the greedy way (on equal values the way found first wins, and the greedy one may come
+        late)."""
         if self.tail is None or not remaining:
             return False
+        if len(remaining) == 1 and self.finish is not None:
+            (last,) = remaining
+            if last in self.copiers or last in self.doublers:
+                return False  # its ways are bounded one by one, for less (:class:`Ceiling`)
         top = None if self.target is None else self.target.top()
+        if best is not None and (top is None or best > top):
+            top = best
         if top is None and self.lower is None and self.lower_worth is None:
             return False
         if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
-            self.tail = None  # it seldom cuts here: bounding costs more than it saves
+            self.tail = None  # it seldom cuts on this layer: bounding costs more than it saves
             return False
         self.bounded += 1
         bound = self.tail.bound(node.states[0], remaining)
@@ -750,6 +1151,8 @@ class Settler:
 
     def run(self) -> list[Node]:
         start = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
+        if len(self.texts) >= self.ROOT_FROM and self.hopeless(start, frozenset(self.texts)):
+            return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
         for k, component in enumerate(components):
@@ -803,13 +1206,19 @@ class Settler:
         layer: dict[Any, tuple[Node, int, int | None]] = {
             (0, None, k): (node, 0, None) for k, node in enumerate(frontier)
         }
-        for _ in texts:
+        for step in range(len(texts)):
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
-            if len(layer) > self.PROBE_AFTER and not self.probed:
+            if self.tail is None and self.bounds is not None:  # a new layer: another trial
+                self.tail, self.bounded, self.cut = self.bounds, 0, 0
+            final = finish is not None and step == len(texts) - 1  # (its ways bound themselves)
+            if len(layer) > self.PROBE_AFTER and not self.probed and not final:
                 self.probe()
             bounding = len(layer) >= self.BOUND_FROM  # a few states: bounding costs more
+            # the best value of the ways finished so far (one view and nothing to test): a way
+            # no better is never kept
+            finished = best[()][0] if self.score is not None and () in best else None
             for node, done, last in layer.values():
-                if bounding and self.hopeless(node, left[done]):
+                if bounding and self.hopeless(node, left[done], finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
@@ -822,6 +1231,8 @@ class Settler:
                         left[after] = later | frozenset(q for q in texts if not after & bit[q])
                     if finish is not None and after == full:  # the last text: no node per way
                         found = self.finish_all(node, p, left[done], finish, best, found)
+                        if self.score is not None and () in best:
+                            finished = best[()][0]
                         continue
                     for option in self.options(node, p, left[done]):
                         child = self.step(node, p, option)
