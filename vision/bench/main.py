@@ -303,6 +303,7 @@ def run_benchmark(
         json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     if modes.quick:
         wrong = _wrong_names(figures)
-        log(f"Quick run: {wrong} card(s) named wrongly" + (" - FAILED" if wrong else " - passed"))
+        cards = "card" if wrong == 1 else "cards"
+        log(f"Quick run: {wrong} {cards} named wrongly" + (" - FAILED" if wrong else " - passed"))
         return 1 if wrong else 0
     return 0
