@@ -274,6 +274,14 @@ def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
+def bound_on_every_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Branch bounds from the first layer on, and for good (normally only once the layers grow,
+    and while they cut): what the bound tests below check."""
+    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
+    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
+    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+
+
 @pytest.mark.parametrize(
     "hand",
     [
@@ -310,9 +318,7 @@ def test_branches_bounded_by_what_the_texts_can_add_equal_brute_force(
     can still turn over turned or not) is below a way found greedily, or cannot beat an ending
     searched before, is not walked. Here on every layer and for good (normally only once the
     layers grow, and while it cuts): a bound one point too tight loses the maximum on each."""
-    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
-    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
-    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    bound_on_every_layer(monkeypatch)
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
@@ -417,9 +423,7 @@ def test_branches_bounded_by_a_greedy_way_that_meets_the_blanking_test(
     subtraction is below the worth of a greedy way is not walked. Bounded on every layer, the
     result (total, choices, order, explanation) must be the one found without that bound; a
     bound that also cut ties loses the 45 of the first hand."""
-    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
-    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
-    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    bound_on_every_layer(monkeypatch)
     probe = Settler.probe
     worths: list[int | None] = []
 
@@ -483,9 +487,7 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     can turn, with the power from before they turned, and what only her copy can meet with
     the tag she copies) is never below the most any order and options of those texts reach;
     it meets that most on some branch of each hand, so a bound one point tighter fails."""
-    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
-    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
-    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    bound_on_every_layer(monkeypatch)
     bound = Tail.bound
     met: list[bool] = []
 
@@ -530,9 +532,7 @@ def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
     way reaches, and a branch whose bound less the least Selene subtraction is below it is
     not walked: the result (total, choices, order, explanation) is the one found without.
     Bounded on every layer; a bound that also cut ties changes the result."""
-    monkeypatch.setattr(Settler, "PROBE_AFTER", 0)
-    monkeypatch.setattr(Settler, "BOUND_FROM", 0)
-    monkeypatch.setattr(Settler, "TRIAL", 10**9)
+    bound_on_every_layer(monkeypatch)
     probe = Settler.probe
     worths: list[int | None] = []
 

@@ -18,8 +18,8 @@ from vision.geometry import CARD_H, CARD_W, quad_iou
 from vision.layers import fill_fan_gaps, lies_over, shown_mask
 from vision.name import region_memo
 from vision.photo import Photo
-from vision.result import REASON_NOT_IN_GALLERY, Card, UnknownCard
-from vision.synth import render_card_face
+from vision.result import REASON_NOT_IN_GALLERY, Card, Identification, UnknownCard
+from vision.synth import Scene, render_card_face
 from vision.synth_hands import compose_hand
 from vision.unknown import merged
 
@@ -58,20 +58,33 @@ def test_the_part_that_shows_stops_short_of_the_card_over_it() -> None:
     assert shown_mask(box(0, 0), []).all()  # nothing over it: all of it shows
 
 
-def test_a_card_the_fan_search_missed_is_found_between_its_neighbours(gallery: Gallery) -> None:
+def fanned_six(gallery: Gallery) -> tuple[list[str], Scene, Identification]:
+    """Six cards in a fan, and what the whole pipeline reads: every one of them."""
     hand = NAMES[3:9]
     scene = compose_hand(
         [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
     )
     result = identify(scene.image, gallery)
     assert sorted(c.name for c in result.cards) == sorted(hand)
-    middle = hand[2]
-    without = [c for c in result.cards if c.name != middle]
-    photo = Photo.of(scene.image)
+    return hand, scene, result
+
+
+def gaps_filled(
+    image: np.ndarray, gallery: Gallery, found: list[Card]
+) -> tuple[list[Card], list[UnknownCard]]:
+    """The fan gap search alone, as if the earlier steps had found only ``found``."""
+    photo = Photo.of(image)
     with region_memo():
         points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
         _, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
-        cards, unknown = fill_fan_gaps(photo, gallery, votes, points, without, [], 0.5)
+        return fill_fan_gaps(photo, gallery, votes, points, found, [], 0.5)
+
+
+def test_a_card_the_fan_search_missed_is_found_between_its_neighbours(gallery: Gallery) -> None:
+    hand, scene, result = fanned_six(gallery)
+    middle = hand[2]
+    without = [c for c in result.cards if c.name != middle]
+    cards, unknown = gaps_filled(scene.image, gallery, without)
     (found,) = [c for c in cards if c not in without]
     assert found.name == middle and not unknown
     assert quad_iou(found.corners, scene.cards[2].corners) > 0.8
@@ -97,18 +110,9 @@ def test_a_fan_found_every_other_card_is_searched_along_its_arc(gallery: Gallery
     # Only the first, third and last of six fanned cards found (two and three steps apart: no
     # two of them overlap as neighbours do): the cards between are still looked for, where
     # the arc puts them (a straight line between the found ones falls short of it).
-    hand = NAMES[3:9]
-    scene = compose_hand(
-        [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
-    )
-    result = identify(scene.image, gallery)
-    assert sorted(c.name for c in result.cards) == sorted(hand)
+    hand, scene, result = fanned_six(gallery)
     kept = [c for c in result.cards if c.name in (hand[0], hand[2], hand[5])]
-    photo = Photo.of(scene.image)
-    with region_memo():
-        points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
-        _, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
-        cards, unknown = fill_fan_gaps(photo, gallery, votes, points, kept, [], 0.5)
+    cards, unknown = gaps_filled(scene.image, gallery, kept)
     found = {c.name: c for c in cards if c not in kept}
     assert sorted(found) == sorted([hand[1], hand[3], hand[4]]) and not unknown
     for i in (1, 3, 4):

@@ -207,10 +207,7 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
         if not pending:
             end = (blanked, selene, assumed)
             if end not in found:  # the first way to an ending is the one kept
-                reasons: dict[int, str] = {}
-                for act in acts:
-                    reasons.update(act.reasons)
-                found[end] = Outcome(blanked, selene, script, reasons, assumed)
+                found[end] = _ending(blanked, selene, script, acts, assumed)
             return
         mask = full & ~blanked
         for b in blankers:
@@ -275,10 +272,7 @@ def _explore_plain(hand: Hand) -> list[Outcome]:
         if not pending:
             end = (blanked, selene)
             if end not in found:  # the first way to an ending is the one kept
-                reasons: dict[int, str] = {}
-                for act in acts:
-                    reasons.update(act.reasons)
-                found[end] = Outcome(blanked, selene, script, reasons)
+                found[end] = _ending(blanked, selene, script, acts)
             return
         mask = full & ~blanked
         for b in blankers:
@@ -304,6 +298,21 @@ def _explore_plain(hand: Hand) -> list[Outcome]:
         start |= 1 << b
     walk(start, 0, None, (), ())
     return list(found.values())
+
+
+def _ending(
+    blanked: int,
+    selene: tuple[int, int] | None,
+    script: tuple[tuple[int, int | None], ...],
+    acts: tuple[BlankAct, ...],
+    assumed: frozenset[Assumption] = frozenset(),
+) -> Outcome:
+    """The outcome a walk reached by ``acts``: their reasons gathered only once it ends (a walk
+    carries the acts, not a growing dict, through its branches)."""
+    reasons: dict[int, str] = {}
+    for act in acts:
+        reasons.update(act.reasons)
+    return Outcome(blanked, selene, script, reasons, assumed)
 
 
 def _explore_one(hand: Hand, b: int) -> list[Outcome]:
