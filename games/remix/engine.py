@@ -151,6 +151,20 @@ class PreparedHand(Hand):
         (four hands dealt in ten): no view to test, so each way the blanking ends is worth its
         best way of the texts (:meth:`_best_way`). The best key wins (value, the draw cannot
         subtract, valid); on a tie the ending found first, as the search decides."""
+        value, outcome, valid, final, way = self._best_ending(acting, analysis)
+        options = {pos: option for pos, option in way if self.hand[pos].tag_text is not None}
+        order = tuple(pos for pos, _ in way)
+        return Choices(options, outcome.script, order), value, outcome, valid, final
+
+    def _best_ending(
+        self, acting: list[int], analysis: Analysis | None
+    ) -> tuple[int, Outcome, bool, State, Way]:
+        """The best way the blanking can end when no blanking text reads a tag the texts
+        ``acting`` (none, one or two) can change: each ending is worth its base state's points,
+        or the best way of its texts (:meth:`_best_way`). The best key wins (value, the draw
+        cannot subtract, valid); on a tie the ending found first of the set of blanked cards
+        found first, as :func:`games.remix.search.search` decides. (value, ending, valid, the
+        state it leaves, the way of the texts)."""
         endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
         for outcome in explore(self, set()):
             endings.setdefault(outcome.blanked, []).append(outcome)
@@ -166,6 +180,7 @@ class PreparedHand(Hand):
             elif not alive:
                 points = self.points(s)
             else:
+                assert analysis is not None  # texts to act come with the search's analysis
                 points, s, way = self._best_way(s, mask, alive, analysis)
             safe = self.draw_safe(blanked, valid)
             for outcome in group:
@@ -174,9 +189,7 @@ class PreparedHand(Hand):
                     best = ((value, safe, valid), outcome, s, way)
         assert best is not None
         (value, _, valid), outcome, final, way = best
-        options = {pos: option for pos, option in way if self.hand[pos].tag_text is not None}
-        order = tuple(pos for pos, _ in way)
-        return Choices(options, outcome.script, order), value, outcome, valid, final
+        return value, outcome, valid, final, way
 
     def _best_way(
         self, s: State, mask: int, alive: list[int], analysis: Analysis
@@ -225,24 +238,8 @@ class PreparedHand(Hand):
     def _search_without_texts(self) -> tuple[Choices, int, Outcome, bool]:
         """The search for a hand without tag texts (half the hands dealt): nothing to choose
         but the blanking, and each way the blanking ends is worth the points of its base
-        state. The best key wins (value, the draw cannot subtract, valid); on a tie the
-        ending found first of the set of blanked cards found first, as
-        :func:`games.remix.search.search` decides."""
-        endings: dict[int, list[Outcome]] = {}  # by the cards blanked, first found first
-        for outcome in explore(self, set()):
-            endings.setdefault(outcome.blanked, []).append(outcome)
-        best: tuple[tuple[int, bool, bool], Outcome] | None = None
-        for blanked, group in endings.items():
-            s = self.base_state(self.full & ~blanked)
-            valid = self.valid(s)
-            points = self.points(s) if valid else 0
-            safe = self.draw_safe(blanked, valid)
-            for outcome in group:
-                value = points - self.selene_penalty(outcome.selene, blanked) if valid else 0
-                if best is None or (value, safe, valid) > best[0]:
-                    best = ((value, safe, valid), outcome)
-        assert best is not None
-        (value, _, valid), outcome = best
+        state (:meth:`_best_ending` with no text to act)."""
+        value, outcome, valid, _, _ = self._best_ending([], None)
         return Choices({}, outcome.script, None), value, outcome, valid
 
     def replay(self, choices: Choices, views: dict[int, State] | None = None) -> Outcome:
