@@ -80,6 +80,13 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CAR
     return warped
 
 
+def rotation(radians: float) -> np.ndarray:
+    """The 2x2 matrix turning a point ``radians`` (anticlockwise on paper, clockwise in a photo
+    whose y runs down) about the origin."""
+    c, s = np.cos(radians), np.sin(radians)  # numpy's, as every caller computed them
+    return np.array([[c, -s], [s, c]])
+
+
 def quad_area(quad: np.ndarray) -> float:
     return float(cv2.contourArea(np.asarray(quad, np.float32).reshape(-1, 1, 2)))
 

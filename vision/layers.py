@@ -33,7 +33,7 @@ from vision.columns import in_columns
 from vision.features import card_orb, to_gray
 from vision.find import Votes, shortlist_by_descriptors
 from vision.gallery import Gallery
-from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, in_quad, quad_iou
+from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, in_quad, quad_iou, rotation
 from vision.name import (
     Naming,
     candidate_list,
@@ -458,14 +458,11 @@ def _along_arc(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
         return (1 - t) * a + t * b
     angle = float(np.arctan2(fit[1, 0], fit[0, 0]))
     scale = float(np.hypot(fit[0, 0], fit[1, 0]))
-    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     if abs(angle) < 1e-3 or scale <= 0:
         return (1 - t) * a + t * b
     pivot = np.linalg.solve(np.eye(2) - fit[:, :2], fit[:, 2])
-    part = t * angle
-    turned = np.array([[np.cos(part), -np.sin(part)], [np.sin(part), np.cos(part)]])
-    moved = pivot + (scale**t) * (a - pivot) @ turned.T
-    rest = b - (pivot + scale * (a - pivot) @ turn.T)
+    moved = pivot + (scale**t) * (a - pivot) @ rotation(t * angle).T
+    rest = b - (pivot + scale * (a - pivot) @ rotation(angle).T)
     return moved + t * rest
 
 

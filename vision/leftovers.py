@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.geometry import CARD_H, CARD_W, order_corners, quad_area
+from vision.geometry import CARD_H, CARD_W, order_corners, quad_area, rotation
 from vision.plane import consensus_plane
 from vision.result import Card, UnknownCard
 
@@ -164,8 +164,7 @@ def _in_window(points: np.ndarray, window: tuple[np.ndarray, float]) -> np.ndarr
 
 
 def _rotation(degrees: float) -> np.ndarray:
-    t = np.radians(degrees)
-    return np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return rotation(np.radians(degrees))
 
 
 def _card_like(points: np.ndarray, rect: Rect, card_area: float) -> bool:
