@@ -230,7 +230,7 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
                     )
                 for act in choices:
                     target = act.target
-                    walk(
+                    walk(  # noqa: F821 (deleted only once the walk is done)
                         rest,
                         blanked | act.hit,
                         (b, target) if act.selene and target is not None else selene,
@@ -243,6 +243,7 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     for b in blankers:
         start |= 1 << b
     walk(start, 0, None, (), (), none)
+    del walk  # it calls itself: a cycle only the garbage collector would free, every hand
     return _minimal(list(found.values()))
 
 
@@ -285,7 +286,7 @@ def _explore_plain(hand: Hand) -> list[Outcome]:
             rest = pending & ~(1 << b)
             for act in choices:
                 target = act.target
-                walk(
+                walk(  # noqa: F821 (deleted only once the walk is done)
                     rest,
                     blanked | act.hit,
                     (b, target) if act.selene and target is not None else selene,
@@ -297,6 +298,7 @@ def _explore_plain(hand: Hand) -> list[Outcome]:
     for b in blankers:
         start |= 1 << b
     walk(start, 0, None, (), ())
+    del walk  # it calls itself: a cycle only the garbage collector would free, every hand
     return list(found.values())
 
 

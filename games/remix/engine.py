@@ -85,6 +85,12 @@ class PreparedHand(Hand):
         # it reports, and explaining them would settle them again
         self._kept: tuple[Choices, Outcome, State] | None = None
 
+    def release(self) -> None:
+        """Drop what the search kept once the hand is explained: the analysis refers back to
+        the hand, a cycle only the garbage collector would find (and a Pi has little memory)."""
+        self._analysis = None
+        self._kept = None
+
     @property
     def analysis(self) -> Analysis:
         if self._analysis is None:
