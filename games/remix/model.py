@@ -23,7 +23,7 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import INTEL, LOKI, TAGS, TECH, TEXT_ORDER, CardType
+from games.remix.names import ALLY, HERO, INTEL, LOKI, TAGS, TECH, TEXT_ORDER, VILLAIN
 from games.remix.state import Rise, Scorer, State
 
 # the positions of the cards in a mask, by (hand size, mask): the same for every hand
@@ -243,9 +243,7 @@ class Hand:
     # ------------------------------------------------------------------ scoring
     def valid(self, s: State) -> bool:
         types = s.types
-        return bool(types.get(CardType.VILLAIN)) and bool(
-            types.get(CardType.HERO) or types.get(CardType.ALLY)
-        )
+        return bool(types.get(VILLAIN)) and bool(types.get(HERO) or types.get(ALLY))
 
     def points(self, s: State, with_draw: bool = False) -> int:
         """Base power plus every bonus and penalty of the cards left (Loki's draw only when
@@ -297,11 +295,13 @@ class Hand:
         are in play (the same in every state with these cards), and the scorers that read tags."""
         fixed = 0
         reading = []
+        hand = self.hand
         for i in s.alive:
-            card = self.hand[i]
+            card = hand[i]
             for scorer in card.fixed_scorers:
                 fixed += scorer(s, i, None)
-            reading += [(i, scorer) for scorer in card.tag_scorers]
+            for scorer in card.tag_scorers:  # a loop, not a list built per card
+                reading.append((i, scorer))
         return fixed, reading
 
     def selene_penalty(self, selene: tuple[int, int] | None, blanked: int) -> int:

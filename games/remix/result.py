@@ -8,9 +8,9 @@ from typing import Any
 
 from games.remix.blanking import Outcome
 from games.remix.catalogue import Card, Catalogue, RemixError
-from games.remix.effects import CompiledCard
+from games.remix.effects import CompiledCard, tag_names
 from games.remix.engine import NORMAL_HAND, Choices, PreparedHand, prepare
-from games.remix.names import TAGS, signed
+from games.remix.names import signed
 from games.remix.state import State
 
 
@@ -177,9 +177,13 @@ def _explain_card(
         points -= selene_penalty
     row = s.tags[i]
     assert row is not None  # a card in play has its tags
-    names = _TAG_NAMES.get(row)
-    if names is None:  # rows repeat from hand to hand: each row's names are written once
-        names = _TAG_NAMES[row] = tuple(TAGS[t] for t, n in enumerate(row) for _ in range(n))
+    if row is c.printed:  # most cards end with their printed tags: named once per card
+        names = c.printed_names
+    else:
+        found = _TAG_NAMES.get(row)
+        if found is None:  # rows repeat from hand to hand: each row's names are written once
+            found = _TAG_NAMES[row] = tag_names(row)
+        names = found
     side = None
     if transformed:
         side = card.transform.name if card.transform else None
