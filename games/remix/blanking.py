@@ -322,8 +322,10 @@ def _explore_one(hand: Hand, b: int) -> list[Outcome]:
     s = hand.base_state(hand.full)
     ends: dict[tuple[int, Any], Outcome] = {}
     for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
-        end = Outcome(0, None, ()).after(b, act)
-        ends.setdefault((end.blanked, end.selene), end)
+        target = act.target
+        selene = (b, target) if act.selene and target is not None else None
+        if (act.hit, selene) not in ends:  # as Outcome(0, None, ()).after(b, act), made once
+            ends[(act.hit, selene)] = Outcome(act.hit, selene, ((b, target),), dict(act.reasons))
     return list(ends.values())
 
 

@@ -136,17 +136,20 @@ class PreparedHand(Hand):
         self, choices: Choices, outcome: Outcome, final: State, path: tuple[int, ...]
     ) -> None:
         """Keep the search's own ending and state for explaining ``choices`` when replaying
-        them would give the same: no text was left out of the search as inert (a replay lets
-        it act), and the texts of the cards left act in the order the search let them act
-        (with the search's order, a replay's views of the sensitive blanking texts are the
-        search's views, so their results and the ending are the same too)."""
-        if self.analysis.inert:
-            return
+        them would give the same: every text left out of the search as inert doubles nothing
+        in a replay either (its option there is "nothing": acting, it changes no tag, and the
+        transforms checked after it were checked already), and the other texts of the cards
+        left act in the order the search let them act (with the search's order, a replay's
+        views of the sensitive blanking texts are the search's views, so their results and the
+        ending are the same too)."""
+        inert = self.analysis.inert
+        if any(self.option_for(p, choices.options) for p in inert):
+            return  # a replay would let it double something
         mask = self.full & ~outcome.blanked
         acted = [p for p in path if mask >> p & 1]
         if choices.order is None and len(path) > 1:
             return  # the rulings' order replaces the search's: the views may differ
-        if acted == self.sequence(mask, choices.order):
+        if acted == [p for p in self.sequence(mask, choices.order) if p not in inert]:
             self._kept = (choices, outcome, final.copy())
 
     def _search_few_texts(
