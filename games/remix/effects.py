@@ -120,6 +120,8 @@ def _type_condition(cond: Mapping[str, Any]) -> CompiledCondition:
             if above is not None and card.card.base_power <= above:
                 continue
             n += 1
+            if n >= at_least:
+                return True  # enough found: the rest cannot change the answer
         return n >= at_least
 
     kinds = set(types) if tag is not None else set()

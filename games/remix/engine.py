@@ -143,7 +143,7 @@ class PreparedHand(Hand):
         views of the sensitive blanking texts are the search's views, so their results and the
         ending are the same too)."""
         inert = self.analysis.inert
-        if any(self.option_for(p, choices.options) for p in inert):
+        if inert and any(self.option_for(p, choices.options) for p in inert):
             return  # a replay would let it double something
         mask = self.full & ~outcome.blanked
         acted = [p for p in path if mask >> p & 1]

@@ -26,8 +26,8 @@ from games.remix.effects import CompiledCard
 from games.remix.names import ALLY, HERO, INTEL, LOKI, TAGS, TECH, TEXT_ORDER, VILLAIN
 from games.remix.state import Rise, Scorer, State
 
-# the positions of the cards in a mask, by (hand size, mask): the same for every hand
-_ALIVE: dict[tuple[int, int], tuple[int, ...]] = {}
+# the positions of the cards in a mask, by mask: the same for every hand (and every size)
+_ALIVE: dict[int, tuple[int, ...]] = {}
 
 
 @dataclass
@@ -67,9 +67,14 @@ class Hand:
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         counts = [0] * len(TAGS)
+        rows = []
+        powers = []
         for i, c in enumerate(self.hand):  # one pass: every hand is prepared once
-            types[c.type] = types.get(c.type, 0) + 1
+            kind = c.type
+            types[kind] = types.get(kind, 0) + 1
             ids[c.id] = i
+            rows.append(c.printed)
+            powers.append(c.power)
             for t, k in c.printed_pairs:
                 counts[t] += k
             if c.plain:
@@ -101,10 +106,8 @@ class Hand:
             if (rule := self.hand[i].tag_text) is not None and rule.choice
         ]
         self._base: dict[int, State] = {}
-        self._whole: dict[tuple[bool, bool], Any] = {
-            (False, False): ([c.printed for c in self.hand], types, ids, counts)
-        }
-        self._powers = [c.power for c in self.hand]
+        self._whole: dict[tuple[bool, bool], Any] = {(False, False): (rows, types, ids, counts)}
+        self._powers = powers
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
         # per set of cards in play: the rises of the scorers that read tags (None: one has none)
@@ -154,9 +157,9 @@ class Hand:
                 for t, k in c.counted_pairs[way]:
                     counts[t] -= k
                 tags[i] = None
-        alive = _ALIVE.get((self.n, mask))
+        alive = _ALIVE.get(mask)
         if alive is None:
-            alive = _ALIVE[(self.n, mask)] = tuple(i for i in range(self.n) if mask >> i & 1)
+            alive = _ALIVE[mask] = tuple(i for i in range(self.n) if mask >> i & 1)
         state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
         if self.transformers:
             self.checkpoint(state, self._turners)
