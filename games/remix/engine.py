@@ -293,7 +293,8 @@ def prepare(
     catalogue: Catalogue | None = None,
 ) -> PreparedHand:
     """Check a hand (ids, names or cards) and prepare it for scoring."""
-    catalogue = catalogue or default_catalogue()
+    if catalogue is None or not catalogue.cards:  # (not ``or``: that would call __len__)
+        catalogue = default_catalogue()
     resolved = _resolve(catalogue, cards)
     if not resolved:
         raise ImpossibleHandError("a hand needs at least one card")
@@ -302,13 +303,13 @@ def prepare(
             f"a hand of {len(resolved)} cards is impossible: a final hand holds {NORMAL_HAND} "
             f"cards (the scorer accepts 1 to {MAX_HAND})"
         )
-    seen: dict[str, Card] = {}
-    for card in resolved:
-        if card.id in seen:
-            raise ImpossibleHandError(
-                f"{card.name} ({card.id}) is in the hand twice; every card exists once"
-            )
-        seen[card.id] = card
+    seen = {card.id: card for card in resolved}
+    if len(seen) != len(resolved):
+        ids = [card.id for card in resolved]  # the first card whose id came before
+        twice = next(card for k, card in enumerate(resolved) if card.id in ids[:k])
+        raise ImpossibleHandError(
+            f"{twice.name} ({twice.id}) is in the hand twice; every card exists once"
+        )
     drawn = None
     if loki_draw is not None:
         drawn = _resolve(catalogue, [loki_draw])[0]
