@@ -24,10 +24,12 @@ from typing import Any
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
 from games.remix.names import ALLY, HERO, INTEL, LOKI, TAGS, TECH, TEXT_ORDER, VILLAIN
+from games.remix.rules import Rule
 from games.remix.state import Rise, Scorer, State
 
 # the positions of the cards in a mask, by mask: the same for every hand (and every size)
 _ALIVE: dict[int, tuple[int, ...]] = {}
+_NONE: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -100,11 +102,12 @@ class Hand:
         if len(texts) > 1:
             texts.sort(key=lambda i: (self.rank(i), i))
         self.texts = texts
-        self.choosers = [
-            (rule, i)
-            for i in self.texts
-            if (rule := self.hand[i].tag_text) is not None and rule.choice
-        ]
+        self.choosers: list[tuple[Rule[Any], int]] = []
+        if texts:  # half the hands have none
+            hand = self.hand
+            self.choosers = [
+                (rule, i) for i in texts if (rule := hand[i].tag_text) is not None and rule.choice
+            ]
         self._base: dict[int, State] = {}
         self._whole: dict[tuple[bool, bool], Any] = {(False, False): (rows, types, ids, counts)}
         self._powers = powers
@@ -114,7 +117,7 @@ class Hand:
         self._rises: dict[tuple[int, ...], list[tuple[int, Rise]] | None] = {}
         # the cards whose points no tag choice can change (set by the search's analysis): a
         # tag more never raises them
-        self.steady: frozenset[int] = frozenset()
+        self.steady: frozenset[int] = _NONE
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
