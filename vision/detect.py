@@ -300,20 +300,33 @@ def _edge_may_be_padding(image: np.ndarray, tiny_scale: float) -> bool:
     # The small copy's size as cv2.resize rounds it, and its pixels' blocks, grown to be sure.
     tiny_w, tiny_h = max(1, int(np.rint(w * tiny_scale))), max(1, int(np.rint(h * tiny_scale)))
     depth = int(np.ceil(max(w / tiny_w, h / tiny_h, 1.0 / tiny_scale))) + _BLOCK_MARGIN
-    lows, highs = [], []
-    for strip, across, n_out, n_in in (
+    strips = (
         (image[:depth], 0, tiny_w, w),  # the top edge: its rows reduced, then column blocks
         (image[h - depth :], 0, tiny_w, w),
         (image[:, :depth], 1, tiny_h, h),  # the left edge: its columns, then row blocks
         (image[:, w - depth :], 1, tiny_h, h),
+    )
+    lines = [
+        [
+            np.ascontiguousarray(cv2.reduce(strip, across, op).reshape(n_in, 1, -1))
+            for op in (cv2.REDUCE_MIN, cv2.REDUCE_MAX)
+        ]
+        for strip, across, _, n_in in strips
+    ]
+    # Every bound lies between the edge's darkest and brightest values: when those allow no
+    # padding, neither do the blocks' (a photo of a table: ~0.6 ms of the blocks saved).
+    if not _padding_colour(
+        np.max([bright.max(axis=(0, 1)) for _, bright in lines], axis=0),
+        np.min([dark.min(axis=(0, 1)) for dark, _ in lines], axis=0),
     ):
+        return False
+    lows, highs = [], []
+    for (_, _, n_out, n_in), (darkest, brightest) in zip(strips, lines, strict=True):
         steps = (n_in / n_out, 1.0 / tiny_scale)
         j = np.arange(n_out)
         first = np.clip(np.floor(j * min(steps)).astype(np.int64) - _BLOCK_MARGIN, 0, n_in - 1)
         last = np.ceil((j + 1) * max(steps)).astype(np.int64) + _BLOCK_MARGIN
         window = np.ones((int((last - first).max()), 1), np.uint8)  # the longest block
-        line = (cv2.reduce(strip, across, op) for op in (cv2.REDUCE_MIN, cv2.REDUCE_MAX))
-        darkest, brightest = (np.ascontiguousarray(x.reshape(n_in, 1, -1)) for x in line)
         # A window's min / max from each block's first pixel on (past the end: ignored).
         lows.append(cv2.erode(darkest, window, anchor=(0, 0)).reshape(n_in, -1)[first])
         highs.append(cv2.dilate(brightest, window, anchor=(0, 0)).reshape(n_in, -1)[first])
