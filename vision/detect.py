@@ -165,14 +165,21 @@ def find_card_quads(
                 continue
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
-    # An outline wholly inside another (a card's art box or text box) is not a card.
+    # An outline wholly inside another (a card's art box or text box) is not a card. (Only an
+    # outline whose box holds the other's can hold it: the corners are tested for those.)
     areas = [quad_area(q) for q in quads]
+    boxes = [(*q.min(axis=0).tolist(), *q.max(axis=0).tolist()) for q in quads]
     return [
         q
-        for q, area in zip(quads, areas, strict=True)
+        for q, area, box in zip(quads, areas, boxes, strict=True)
         if not any(
-            o_area > area and all(inside(p, o) for p in q)
-            for o, o_area in zip(quads, areas, strict=True)
+            o_area > area
+            and o_box[0] <= box[0]
+            and o_box[1] <= box[1]
+            and box[2] <= o_box[2]
+            and box[3] <= o_box[3]
+            and all(inside(p, o) for p in q)
+            for o, o_area, o_box in zip(quads, areas, boxes, strict=True)
         )
     ]
 
