@@ -133,10 +133,17 @@ def find_card_quads(
     max_area = tuning.MAX_CARD_AREA * h * w
     found: list[np.ndarray] = []
     kernel = np.ones((tuning.EDGE_CLOSE_PX, tuning.EDGE_CLOSE_PX), np.uint8)
+    # A crisp edge is traced the same at every sensitivity: a contour already measured gives
+    # the same outline again, which _dedupe would drop (~18 % of the long contours).
+    measured: set[bytes] = set()
     for low, high in tuning.CANNY_THRESHOLDS:
         edges = cv2.dilate(cv2.Canny(dx, dy, low, high, L2gradient=True), kernel)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in _long_enough(contours, min_side):
+            key = contour.tobytes()
+            if key in measured:
+                continue
+            measured.add(key)
             rect = cv2.minAreaRect(contour)
             rw, rh = rect[1]
             if min(rw, rh) < min_side or rw * rh > max_area:
@@ -158,14 +165,21 @@ def find_card_quads(
                 continue
             found.append(quad)
     quads = _dedupe([order_corners(q / scale) for q in found])
-    # An outline wholly inside another (a card's art box or text box) is not a card.
+    # An outline wholly inside another (a card's art box or text box) is not a card. (Only an
+    # outline whose box holds the other's can hold it: the corners are tested for those.)
     areas = [quad_area(q) for q in quads]
+    boxes = [(*q.min(axis=0).tolist(), *q.max(axis=0).tolist()) for q in quads]
     return [
         q
-        for q, area in zip(quads, areas, strict=True)
+        for q, area, box in zip(quads, areas, boxes, strict=True)
         if not any(
-            o_area > area and all(inside(p, o) for p in q)
-            for o, o_area in zip(quads, areas, strict=True)
+            o_area > area
+            and o_box[0] <= box[0]
+            and o_box[1] <= box[1]
+            and box[2] <= o_box[2]
+            and box[3] <= o_box[3]
+            and all(inside(p, o) for p in q)
+            for o, o_area, o_box in zip(quads, areas, boxes, strict=True)
         )
     ]
 
@@ -293,20 +307,33 @@ def _edge_may_be_padding(image: np.ndarray, tiny_scale: float) -> bool:
     # The small copy's size as cv2.resize rounds it, and its pixels' blocks, grown to be sure.
     tiny_w, tiny_h = max(1, int(np.rint(w * tiny_scale))), max(1, int(np.rint(h * tiny_scale)))
     depth = int(np.ceil(max(w / tiny_w, h / tiny_h, 1.0 / tiny_scale))) + _BLOCK_MARGIN
-    lows, highs = [], []
-    for strip, across, n_out, n_in in (
+    strips = (
         (image[:depth], 0, tiny_w, w),  # the top edge: its rows reduced, then column blocks
         (image[h - depth :], 0, tiny_w, w),
         (image[:, :depth], 1, tiny_h, h),  # the left edge: its columns, then row blocks
         (image[:, w - depth :], 1, tiny_h, h),
+    )
+    lines = [
+        [
+            np.ascontiguousarray(cv2.reduce(strip, across, op).reshape(n_in, 1, -1))
+            for op in (cv2.REDUCE_MIN, cv2.REDUCE_MAX)
+        ]
+        for strip, across, _, n_in in strips
+    ]
+    # Every bound lies between the edge's darkest and brightest values: when those allow no
+    # padding, neither do the blocks' (a photo of a table: ~0.6 ms of the blocks saved).
+    if not _padding_colour(
+        np.max([bright.max(axis=(0, 1)) for _, bright in lines], axis=0),
+        np.min([dark.min(axis=(0, 1)) for dark, _ in lines], axis=0),
     ):
+        return False
+    lows, highs = [], []
+    for (_, _, n_out, n_in), (darkest, brightest) in zip(strips, lines, strict=True):
         steps = (n_in / n_out, 1.0 / tiny_scale)
         j = np.arange(n_out)
         first = np.clip(np.floor(j * min(steps)).astype(np.int64) - _BLOCK_MARGIN, 0, n_in - 1)
         last = np.ceil((j + 1) * max(steps)).astype(np.int64) + _BLOCK_MARGIN
         window = np.ones((int((last - first).max()), 1), np.uint8)  # the longest block
-        line = (cv2.reduce(strip, across, op) for op in (cv2.REDUCE_MIN, cv2.REDUCE_MAX))
-        darkest, brightest = (np.ascontiguousarray(x.reshape(n_in, 1, -1)) for x in line)
         # A window's min / max from each block's first pixel on (past the end: ignored).
         lows.append(cv2.erode(darkest, window, anchor=(0, 0)).reshape(n_in, -1)[first])
         highs.append(cv2.dilate(brightest, window, anchor=(0, 0)).reshape(n_in, -1)[first])

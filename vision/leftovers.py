@@ -47,11 +47,24 @@ def free_features(
     card_area = float(np.median([quad_area(c.corners * scale) for c in cards]))
     short_side = float(np.sqrt(card_area * CARD_W / CARD_H))
     w, h = work_size
-    covered = np.zeros((h, w), np.uint8)
-    for quad in [c.corners for c in cards] + [u.corners for u in unknown]:
-        cv2.fillPoly(covered, [np.round(quad * scale).astype(np.int32)], 1)
     grow = max(1, int(short_side * tuning.LEFTOVER_COVER_MARGIN))
-    near_card = cv2.dilate(covered, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    polygons = [
+        np.round(quad * scale).astype(np.int32)
+        for quad in [c.corners for c in cards] + [u.corners for u in unknown]
+    ]
+    # Filled and grown only inside the cards' box grown by that margin, the same mask (no
+    # pixel beyond it is within reach of a card): over the whole work image the dilation
+    # cost ~1.8 ms, and this runs twice a photo (the last look asks too).
+    corners = np.concatenate(polygons).astype(np.int64)
+    x0, y0 = np.maximum(corners.min(axis=0) - grow, 0).tolist()
+    x1, y1 = np.minimum(corners.max(axis=0) + grow + 1, (w, h)).tolist()
+    near_card = np.zeros((h, w), np.uint8)
+    if x0 < x1 and y0 < y1:
+        covered = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for polygon in polygons:
+            cv2.fillPoly(covered, [polygon], 1, offset=(-x0, -y0))
+        kernel = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
+        near_card[y0:y1, x0:x1] = cv2.dilate(covered, kernel)
     xs = np.clip(points[:, 0].astype(np.int64), 0, w - 1)
     ys = np.clip(points[:, 1].astype(np.int64), 0, h - 1)
     free = near_card[ys, xs] == 0

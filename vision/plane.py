@@ -7,6 +7,8 @@ card's own fit), so on that plane every card is about ``CARD_W x CARD_H``.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -45,9 +47,13 @@ def card_sized(quad: np.ndarray, to_card: np.ndarray, tight: bool = False) -> bo
     """Is ``quad`` (photo pixels) a card-sized, card-shaped rectangle on the table plane?
     ``tight``: for exact corners (a feature fit), not an outline's."""
     q = cv2.perspectiveTransform(np.asarray(quad, np.float64).reshape(1, 4, 2), to_card)[0]
-    if not np.isfinite(q).all():
+    pts = q.tolist()
+    if not all(math.isfinite(v) for p in pts for v in p):
         return False
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    # Plain floats, not numpy calls on four points (the same numbers: the root of the sum of
+    # squares, as np.linalg.norm takes it): the outline screening asks this of every outline.
+    steps = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
+    sides = [math.sqrt(dx * dx + dy * dy) for dx, dy in steps]
     short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
     long = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
     low, high = tuning.PLANE_TIGHT_TOLERANCE if tight else tuning.PLANE_SIZE_TOLERANCE

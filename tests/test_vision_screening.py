@@ -1,0 +1,87 @@
+"""The screening shortcuts of the outline and leftover steps (issue 39, speed) give the answers
+of the plain computation they stand for: the cards' grown mask made only inside their box, and
+the box test before an outline is measured against every named card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.tuning as tuning
+from vision.geometry import CARD_H, CARD_W, inside, quad_area, quad_iou
+from vision.leftovers import free_features
+from vision.result import Card, UnknownCard, explained
+
+
+def _card_quad(rng: np.random.Generator, centre: np.ndarray, size: float) -> np.ndarray:
+    angle = rng.uniform(0, 2 * np.pi)
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    shape = np.array([[-1, -1.4], [1, -1.4], [1, 1.4], [-1, 1.4]]) * size
+    return (centre + shape @ turn.T).astype(np.float32)
+
+
+def _whole_image_mask(work_size, scale, cards, unknown) -> np.ndarray:
+    """The cards' mask as the plain definition has it: every card filled on the whole work
+    image, grown by the card's print margin."""
+    w, h = work_size
+    short = float(
+        np.sqrt(np.median([quad_area(c.corners * scale) for c in cards]) * CARD_W / CARD_H)
+    )
+    covered = np.zeros((h, w), np.uint8)
+    for quad in [c.corners for c in cards] + [u.corners for u in unknown]:
+        cv2.fillPoly(covered, [np.round(quad * scale).astype(np.int32)], 1)
+    grow = max(1, int(short * tuning.LEFTOVER_COVER_MARGIN))
+    return cv2.dilate(covered, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_grown_card_mask_is_the_whole_image_one(seed: int) -> None:
+    # Cards well inside the picture (the box is all that is grown), and cards over every edge
+    # and wholly off it, at two work scales.
+    rng = np.random.default_rng(seed)
+    w, h = 900, 700
+    scale = (1.0, 0.61)[seed % 2]
+    if seed < 3:
+        centres = [(300, 250), (600, 420), (rng.uniform(250, 650), rng.uniform(250, 450))]
+    else:
+        centres = [(450, 350), (-40, 300), (920, 650), (450, -60), (-400, -400)]
+    cards = [
+        Card(f"card {i}", 1.0, _card_quad(rng, np.array(c) / scale, rng.uniform(40, 120)))
+        for i, c in enumerate(centres)
+    ]
+    corner = (w - 5, 5) if seed >= 3 else (450, 200)
+    unknown = [UnknownCard(_card_quad(rng, np.array(corner) / scale, 60.0), "not in gallery")]
+    points = rng.uniform([-5, -5], [w + 5, h + 5], (4000, 2)).astype(np.float32)
+    xs, ys, near_card, _ = free_features(points, (w, h), scale, cards, unknown)
+    want = _whole_image_mask((w, h), scale, cards, unknown)
+    assert np.array_equal(near_card, want)
+    px = np.clip(points[:, 0].astype(np.int64), 0, w - 1)
+    py = np.clip(points[:, 1].astype(np.int64), 0, h - 1)
+    free = want[py, px] == 0
+    assert 0 < free.sum() < len(points)
+    assert np.array_equal(xs, px[free]) and np.array_equal(ys, py[free])
+
+
+def _explained_by_definition(quad: np.ndarray, cards: list[Card]) -> bool:
+    q = np.asarray(quad, np.float32)
+    return any(
+        quad_iou(q, c.corners) > tuning.EXPLAINED_IOU
+        or inside(q.mean(axis=0), c.corners)
+        or inside(c.center, q)
+        for c in cards
+    )
+
+
+def test_an_outline_is_explained_exactly_when_the_definition_says() -> None:
+    rng = np.random.default_rng(39)
+    answers = []
+    for _ in range(400):
+        cards = [
+            Card("c", 1.0, _card_quad(rng, rng.uniform(0, 1000, 2), rng.uniform(30, 120)))
+            for _ in range(4)
+        ]
+        quad = _card_quad(rng, rng.uniform(0, 1000, 2), rng.uniform(20, 160))
+        answers.append(explained(quad, cards))
+        assert answers[-1] == _explained_by_definition(quad, cards)
+    assert 0 < sum(answers) < len(answers)  # both answers were asked for
