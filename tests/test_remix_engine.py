@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,7 @@ from games.remix import (
 )
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
-from games.remix.search import Node, Settler, Tail
+from games.remix.search import Node, Settler, Tail, Trial
 from games.remix.state import State
 
 RULEBOOK_EXAMPLE = [
@@ -503,11 +505,15 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     hopeless = Settler.hopeless
 
     def every(
-        settler: Settler, node: Node, remaining: frozenset[int], best: int | None = None
+        settler: Settler,
+        node: Node,
+        remaining: frozenset[int],
+        trial: Trial,
+        best: int | None = None,
     ) -> bool:
-        if settler.bounds is not None and remaining:  # every branch, not only those it bounds
-            checked(settler.bounds, node.states[0], remaining)
-        return hopeless(settler, node, remaining, best)
+        if settler.tail is not None and remaining:  # every branch, not only those it bounds
+            checked(settler.tail, node.states[0], remaining)
+        return hopeless(settler, node, remaining, trial, best)
 
     monkeypatch.setattr(Tail, "bound", checked)
     monkeypatch.setattr(Settler, "hopeless", every)
@@ -550,3 +556,33 @@ def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
     monkeypatch.setattr(Settler, "probe", recorded)
     assert score_hand(hand).text() == unbounded
     assert any(w is not None for w in worths)
+
+
+def _explained(hand: list[Any]) -> tuple[str, str]:
+    result = score_hand(hand)
+    return result.text(), json.dumps(result.to_json(), sort_keys=True)
+
+
+def test_the_depth_first_walk_explains_the_same_way_as_the_layers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The last group of tag texts is walked depth first, in the order the layers list the
+    same ways, so a way found early cuts every branch that can at most tie it (it cannot come
+    before it), and a search asked only for the best value (an ending with views) also cuts
+    the branches that can at most tie a greedy way. The way explained - text and JSON - is the
+    one the layer-by-layer walk, which never cuts a tie before the last layer, finds. Hands
+    stuffed with tag texts and blanking texts, bounded from the first branch on."""
+    rng = random.Random(38)
+    hands: list[list[Any]] = [
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Vibranium Shield",
+         "Xavier Mansion", "Throw Car", "The Leader"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(7, 9)) for _ in range(120)]
+    bound_on_every_layer(monkeypatch)
+    depth_first = [_explained(hand) for hand in hands]
+    monkeypatch.setattr(Settler, "DEPTH_FIRST", False)
+    layered = [_explained(hand) for hand in hands]
+    differ = [k for k, (a, b) in enumerate(zip(depth_first, layered, strict=True)) if a != b]
+    assert not differ, [hands[k] for k in differ[:3]]

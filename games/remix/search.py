@@ -678,6 +678,15 @@ class Target:
 
 
 @dataclass
+class Trial:
+    """Bounding on one layer (or depth) of the search: it stops where it seldom cuts."""
+
+    bounded: int = 0
+    cut: int = 0
+    on: bool = True
+
+
+@dataclass
 class Node:
     """One way the tag texts can have acted: a state per mask (the cards left at the end first,
     then the views the sensitive blanking texts had) and the (text, option) steps taken."""
@@ -719,6 +728,7 @@ class Settler:
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
     ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
     MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
+    DEPTH_FIRST = True  # the last group of texts walked depth first (False: layer by layer)
 
     def __init__(
         self,
@@ -728,8 +738,12 @@ class Settler:
         finish: Finish | None = None,
         score: Callable[[State], int] | None = None,
         target: Target | None = None,
+        value_only: bool = False,
+        enough: Callable[[Any], bool] | None = None,
     ) -> None:
         self.hand = hand
+        self.value_only = value_only  # only the best value is asked for, not the first way
+        self.enough = enough  # a signature that makes the first way with it the one wanted
         self.analysis = analysis
         self.masks = list(masks)
         self.finish = finish
@@ -743,11 +757,11 @@ class Settler:
             if analysis.bounds is None:
                 analysis.bounds = Tail(hand, analysis.levels)
             self.tail = analysis.bounds
-        self.bounds = self.tail  # (bounding stops on a layer where it seldom cuts: see hopeless)
         self.lower: int | None = None
+        self.lower_way: Node | None = None  # a greedy way worth ``lower``
+        self.stopped = False  # the way ``enough`` asks for is found: nothing more is walked
         self.lower_worth: int | None = None  # with blanking tests: a greedy way's worth
         self.probed = False
-        self.bounded = self.cut = 0  # branches bounded and cut (bounding stops if it rarely cuts)
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -1017,7 +1031,18 @@ class Settler:
             return points(states[0])
 
         if self.score is not None:
-            self.lower = self.climb(lambda order: points(self.greedy(first, order).states[0]))
+            ways: dict[int, Node] = {}  # a greedy way per value found
+
+            def points_of(order: list[int]) -> int:
+                way = self.greedy(first, order)
+                found = points(way.states[0])
+                ways.setdefault(found, way)
+                return found
+
+            self.lower = self.climb(points_of)
+            if self.lower is not None:
+                way = ways[self.lower]
+                self.lower_way = Node(way.states, way.path, self.lower)
             return
         target, finish = self.target, self.finish
         if target is None:
@@ -1092,13 +1117,15 @@ class Settler:
             node = max(steps, key=lambda step: rank(step.states))
         return node
 
-    def hopeless(self, node: Node, remaining: frozenset[int], best: int | None = None) -> bool:
+    def hopeless(
+        self, node: Node, remaining: frozenset[int], trial: Trial, best: int | None = None
+    ) -> bool:
         """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
         view: the value reads it) is no more than what the target says or than ``best`` (the
         best value of the ways finished so far, with one view and nothing to test), or below
         the greedy way (on equal values the way found first wins, and the greedy one may come
-        late)."""
-        if self.tail is None or not remaining:
+        late). ``trial`` counts the branches bounded and cut on this layer (or depth)."""
+        if self.tail is None or not trial.on or not remaining:
             return False
         if len(remaining) == 1 and self.finish is not None:
             (last,) = remaining
@@ -1109,21 +1136,21 @@ class Settler:
             top = best
         if top is None and self.lower is None and self.lower_worth is None:
             return False
-        if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
-            self.tail = None  # it seldom cuts on this layer: bounding costs more than it saves
+        if trial.bounded >= self.TRIAL and trial.cut * self.WORTH < trial.bounded:
+            trial.on = False  # it seldom cuts on this layer: bounding costs more than it saves
             return False
-        self.bounded += 1
+        trial.bounded += 1
         bound = self.tail.bound(node.states[0], remaining)
         if bound is None:
             return False
         if (top is not None and bound <= top) or (self.lower is not None and bound < self.lower):
-            self.cut += 1
+            trial.cut += 1
             return True
         # every way's worth is at most its value less the slack (Target), below the greedy
         # way's worth; on equal worths the way found first wins, so ties are walked
         if self.lower_worth is not None and self.target is not None:
             if bound - self.target.slack < self.lower_worth:
-                self.cut += 1
+                trial.cut += 1
                 return True
         return False
 
@@ -1151,7 +1178,8 @@ class Settler:
 
     def run(self) -> list[Node]:
         start = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
-        if len(self.texts) >= self.ROOT_FROM and self.hopeless(start, frozenset(self.texts)):
+        root = frozenset(self.texts)
+        if len(self.texts) >= self.ROOT_FROM and self.hopeless(start, root, Trial()):
             return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
@@ -1195,6 +1223,8 @@ class Settler:
         a leader before what depends on it. When nothing follows and there is one mask, only
         the best way is kept."""
         barred, waits = self.constraints(texts)
+        if self.finish is not None and not later and self.DEPTH_FIRST:
+            return self.depth_first(frontier, texts, barred, waits)
         bit = {p: 1 << k for k, p in enumerate(texts)}
         full = (1 << len(texts)) - 1
         finish = self.finish if not later else None
@@ -1208,8 +1238,7 @@ class Settler:
         }
         for step in range(len(texts)):
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
-            if self.tail is None and self.bounds is not None:  # a new layer: another trial
-                self.tail, self.bounded, self.cut = self.bounds, 0, 0
+            trial = Trial()  # a new layer: another trial
             final = finish is not None and step == len(texts) - 1  # (its ways bound themselves)
             if len(layer) > self.PROBE_AFTER and not self.probed and not final:
                 self.probe()
@@ -1218,7 +1247,7 @@ class Settler:
             # no better is never kept
             finished = best[()][0] if self.score is not None and () in best else None
             for node, done, last in layer.values():
-                if bounding and self.hopeless(node, left[done], finished):
+                if bounding and self.hopeless(node, left[done], trial, finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
@@ -1247,6 +1276,80 @@ class Settler:
             merged.setdefault(self.key(node.states, later), node)
         return list(merged.values())
 
+    def depth_first(
+        self, frontier: list[Node], texts: list[int], barred: dict[int, int], waits: dict[int, int]
+    ) -> list[Node]:
+        """:meth:`orders` for the last group of texts, walked depth first in the order the
+        layers list the same ways (the frontier, then each text, then its options; a state met
+        again at the same depth is merged into the first, as on a layer), so each signature
+        keeps the same first way to its best value. A way finished early bounds every branch
+        after it: one that can at most tie it cannot come before it (:meth:`hopeless`). With
+        ``value_only`` a greedy way (:meth:`probe`) is kept as found first: only the best value
+        is asked for, and branches that can at most tie it are cut too."""
+        finish = self.finish
+        assert finish is not None
+        bit = {p: 1 << k for k, p in enumerate(texts)}
+        full = (1 << len(texts)) - 1
+        best: dict[Any, tuple[int, int, Node]] = {}  # per signature: as in :meth:`orders`
+        left = {0: frozenset(texts)}  # the texts still to act, by the done bits
+        seen: list[set[Any]] = [set() for _ in texts]  # the states met, per depth
+        trials = [Trial() for _ in range(len(texts) + 1)]
+        counts = [0, len(frontier)]  # the ways counted (when one was found), the states met
+        if self.value_only and len(texts) >= self.ROOT_FROM and not self.probed:
+            self.probe()  # a greedy way bounds every branch from the start
+            self._keep_greedy(best)
+
+        def walk(node: Node, done: int, last: int | None, depth: int) -> None:
+            if counts[1] >= self.BOUND_FROM:  # a few states: bounding costs more
+                finished = best[()][0] if self.score is not None and () in best else None
+                if self.hopeless(node, left[done], trials[depth], finished):
+                    return  # no way through it can beat (or come before) one found already
+            for p in texts:
+                if done & bit[p] or (last is not None and barred[last] & bit[p]):
+                    continue
+                if waits[p] & ~done:
+                    continue
+                after = done | bit[p]
+                if after == full:  # the last text: no node per way
+                    counts[0] = self.finish_all(node, p, left[done], finish, best, counts[0])
+                    if self.stopped:
+                        return
+                    continue
+                mark = p if barred[p] & ~after else None  # it still bars a text to come
+                if after not in left:
+                    left[after] = frozenset(q for q in texts if not after & bit[q])
+                for option in self.options(node, p, left[done]):
+                    child = self.step(node, p, option)
+                    key = (after, mark, self.key(child.states, left[after]))
+                    if key in seen[depth]:
+                        continue
+                    seen[depth].add(key)
+                    counts[1] += 1
+                    # as on a layer this large (one the last text does not finish from)
+                    many = len(seen[depth]) > self.PROBE_AFTER and depth + 2 < len(texts)
+                    if many and not self.probed:
+                        self.probe()
+                        self._keep_greedy(best)
+                    walk(child, after, mark, depth + 1)
+                    if self.stopped:
+                        return
+
+        for node in frontier:
+            walk(node, 0, None, 0)
+            if self.stopped:
+                break
+        return [node for _, _, node in sorted(best.values(), key=lambda kept: kept[1])]
+
+    def _keep_greedy(self, best: dict[Any, tuple[int, int, Node]]) -> None:
+        """With ``value_only``: the greedy way as the best found so far when it is worth more
+        (and beats what the target says)."""
+        way, lower = self.lower_way, self.lower
+        if not self.value_only or way is None or lower is None or self.score is None:
+            return
+        top = None if self.target is None else self.target.top()
+        if (top is None or lower > top) and (() not in best or best[()][0] < lower):
+            best[()] = (lower, -1, way)
+
 
 def _carries(s: State, hero: int, tag: int) -> bool:
     """Whether Rogue can copy this HERO's tag in this view (it is there, with the tag)."""
@@ -1273,12 +1376,17 @@ def settle_all(
     finish: Finish | None = None,
     score: Callable[[State], int] | None = None,
     target: Target | None = None,
+    value_only: bool = False,
+    enough: Callable[[Any], bool] | None = None,
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
     ``finish``, only the first way to the best value for each signature it gives (with
-    ``target``, of the ways that can still matter)."""
-    return Settler(hand, analysis, masks, finish, score, target).run()
+    ``target``, of the ways that can still matter). With ``value_only`` (and ``score``) a way
+    to the best value, not necessarily the first; with ``enough``, the walk stops at the first
+    way whose signature it accepts."""
+    settler = Settler(hand, analysis, masks, finish, score, target, value_only, enough)
+    return settler.run()
 
 
 @dataclass
@@ -1350,7 +1458,8 @@ def search(
             # blanking tests, the best worth found so far)
             wanted = valid and (known is not None or bool(tests))
             target = _target(hand, plan, tests, known) if wanted else None
-            single = settle_all(hand, analysis, [mask], finish, score, target)
+            # with views only the best value is asked for (a bound), not the first way to it
+            single = settle_all(hand, analysis, [mask], finish, score, target, bool(views))
             if not single:
                 continue  # no way of this ending can beat (or come before) the best known
             if not views:
