@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from games.remix import (
     prepare,
     score_hand,
 )
+from games.remix import search as search_module
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
 from games.remix.search import Node, Settler, Tail, Trial
@@ -585,4 +587,37 @@ def test_the_depth_first_walk_explains_the_same_way_as_the_layers(
     monkeypatch.setattr(Settler, "DEPTH_FIRST", False)
     layered = [_explained(hand) for hand in hands]
     differ = [k for k, (a, b) in enumerate(zip(depth_first, layered, strict=True)) if a != b]
+    assert not differ, [hands[k] for k in differ[:3]]
+
+
+def test_a_hand_that_scores_nothing_stops_at_the_first_way_that_makes_an_ending_true(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the blanking leaves a hand that scores nothing (no HERO or ALLY, or no VILLAIN)
+    and the tag choices decide how it ends, every way is worth 0: the first way whose blanking
+    tests make an ending true is the one explained, so the walk stops there. The way explained
+    is the one the walk over every way (never stopping) finds."""
+    rng = random.Random(5)
+    hands: list[list[Any]] = [
+        ["Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Vibranium Shield", "Runaway Train", "Toad"],
+        ["Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Vision", "Mjolnir", "Falling Debris",
+         "Hidden Lair", "Xavier Mansion", "Toad"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(7, 10)) for _ in range(800)]
+    holding = search_module._holding
+    asked: list[int] = []
+
+    def recorded(group: list[Any], tests: list[tuple[int, int]]) -> Callable[[Any], bool]:
+        asked.append(k)
+        return holding(group, tests)
+
+    monkeypatch.setattr(search_module, "_holding", recorded)
+    stopping: dict[int, tuple[str, str]] = {}
+    for k, hand in enumerate(hands):
+        stopping[k] = _explained(hand)
+    chosen = sorted(set(asked))
+    assert len(chosen) >= 10 and {0, 1} <= set(chosen)
+    monkeypatch.setattr(search_module, "_holding", lambda group, tests: lambda signature: False)
+    differ = [k for k in chosen if _explained(hands[k]) != stopping[k]]
     assert not differ, [hands[k] for k in differ[:3]]

@@ -962,6 +962,9 @@ class Settler:
                         ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
                     top = target.top()
                 found += 1
+                if self.enough is not None and self.enough(signature):
+                    self.stopped = True  # the way asked for: none after it can come first
+                    return found
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
         score, act = self.score, self.hand.act
@@ -1247,6 +1250,8 @@ class Settler:
             # no better is never kept
             finished = best[()][0] if self.score is not None and () in best else None
             for node, done, last in layer.values():
+                if self.stopped:
+                    break  # the way ``enough`` asks for is found
                 if bounding and self.hopeless(node, left[done], trial, finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
@@ -1533,7 +1538,10 @@ def _best_of(
         tests = _tests(plan.group)
         finish = _finisher(hand, masks, tests, plan.valid)
         target = _target(hand, plan, tests, rival) if plan.valid else None
-        plan.nodes = settle_all(hand, analysis, masks, finish, target=target)
+        # a hand that scores nothing: every way is worth 0, so the first way that makes an
+        # ending true is the one kept (the walk stops there)
+        enough = None if plan.valid else _holding(plan.group, tests)
+        plan.nodes = settle_all(hand, analysis, masks, finish, target=target, enough=enough)
     best: Best | None = None
     for node in plan.nodes:
         value = _value(hand, node, plan.valid)
@@ -1546,6 +1554,20 @@ def _best_of(
             if best is None or key > best.key:
                 best = Best(key, node.path, outcome, plan.valid, plan.index, node.states[0])
     return best
+
+
+def _holding(group: list[Outcome], tests: list[tuple[int, int]]) -> Callable[[Any], bool]:
+    """Whether a way's signature (what the blanking ``tests`` found) makes an ending of
+    ``group`` true."""
+    where = {test: k for k, test in enumerate(tests)}
+
+    def holds(signature: Any) -> bool:
+        return any(
+            all(signature[where[(m, b)]] == test for m, b, test in outcome.assumed)
+            for outcome in group
+        )
+
+    return holds
 
 
 def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best | None) -> Target:
