@@ -480,6 +480,15 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
         ["Rogue", "Vision", "Abomination", "Moira MacTaggert", "Jean Grey", "Sauron"],
         # with Hack In a Tech tag Rogue copies is an Intel tag too: Tony Stark turns
         ["Tony Stark", "Rogue", "Hack In", "Shuri", "Moira MacTaggert", "Ultron"],
+        # Jean Grey turns only when Rogue copies a Mutant tag or Xavier Mansion doubles one:
+        # that copy or doubling is then not spent on Flight
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "Moira MacTaggert", "Falling Debris", "High Speed Chase",
+         "Vision", "Hela"],
+        # only a doubling of Cyclops's Mutant tag turns Jean Grey: not of his Range
+        ["Jean Grey", "Cyclops", "Moira MacTaggert", "Xavier Mansion", "Vision",
+         "High Speed Chase", "Hela"],
     ],
 )  # fmt: skip
 def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
@@ -489,7 +498,9 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     what each text still to act can add there: a condition's gain once, a doubler one tag per
     Mutant HERO, Rogue a HERO's power and tag - only a tag that turns the cards her copy alone
     can turn, with the power from before they turned, and what only her copy can meet with
-    the tag she copies) is never below the most any order and options of those texts reach;
+    the tag she copies; where only Rogue or a doubler can turn a card, one of them spends its
+    copy or a doubling on a tag that turns it) is never below the most any order and options
+    of those texts reach;
     it meets that most on some branch of each hand, so a bound one point tighter fails."""
     bound_on_every_layer(monkeypatch)
     bound = Tail.bound

@@ -312,9 +312,16 @@ class Tail:
         return tuple([self._row_bits(tags[h]) for h in heroes])  # type: ignore[arg-type]
 
     def _reached(
-        self, s: State, rows: tuple[int, ...], texts: frozenset[int], copies: int
+        self,
+        s: State,
+        rows: tuple[int, ...],
+        texts: frozenset[int],
+        copies: int,
+        turnable: frozenset[int] | None = None,
     ) -> Reach:
-        key = (texts, s.alive, rows, s.transformed, copies)
+        """:meth:`reach`; with ``turnable``, only those cards may turn over (an end where the
+        others never turn: their sides add nothing there)."""
+        key = (texts, s.alive, rows, s.transformed, copies, turnable)
         found = self._reach.get(key)
         if found is not None:
             return found
@@ -325,7 +332,10 @@ class Tail:
         waiting = [
             x
             for x in self.hand.transformers
-            if tags[x] is not None and not s.transformed[x] and cards[x].side is not None
+            if tags[x] is not None
+            and not s.transformed[x]
+            and cards[x].side is not None
+            and (turnable is None or x in turnable)
         ]
         turning: list[int] = []
         added = lost = 0
@@ -392,12 +402,20 @@ class Tail:
                 alone, free = without.turning, without.added
                 if turning:
                     triggers = self._triggers(s, texts, turning)
+            bare: list[int] = turning  # the cards that may turn over without Rogue or a doubler
+            pickers = {
+                p for p in texts if (r := cards[p].tag_text) and (r.copies_power or r.doubles)
+            }
+            if turning and pickers:
+                bare = self._reached(s, rows, texts - pickers, ALL_BITS).turning
+                triggers = self._triggers(s, texts, turning)
             plan = []
             for k in range(1 << len(turning)):
                 turned = [x for bit, x in enumerate(turning) if k >> bit & 1]
                 after = [x for x in turned if x not in alone]  # turned only by what she copies
                 copies = ALL_BITS
-                reach = found.tags
+                only = frozenset(turned)  # the others never turn in this end
+                reach = self._reached(s, rows, texts, copies, only).tags
                 if after:
                     copies = 0
                     for t in range(len(TAGS)):  # only a tag a condition to turn reads can
@@ -407,11 +425,13 @@ class Tail:
                             copies |= 1 << t
                     if not copies:
                         continue  # no copy of hers turns them all: no such end
-                    reach = self._reached(s, rows, texts, copies).tags
+                    reach = self._reached(s, rows, texts, copies, only).tags
                 end = self._end(s, texts, reach, turned, copier, copies, after, free)
                 if end is None:
                     plan = None
                     break
+                if not set(turned) <= set(bare):
+                    end = end._replace(trigger=triggers)
                 plan.append(end)
         self._plans[key] = plan
         return plan
@@ -545,18 +565,21 @@ class Tail:
         total = self.hand.points(state)
         for n, tags in end.adds:
             total += n * max([lin(t) for t in tags], default=0)
-        for n, heroes in end.doubles:  # each HERO once: the n HEROES whose tag rises most
-            most = sorted((max([lin(t) for t in tags], default=0) for tags in heroes), reverse=True)
-            total += sum(most[:n])
+        doubled = [_doubling(n, heroes, lin, end.trigger) for n, heroes in end.doubles]
+        total += sum(full for full, _ in doubled)
         hers = []  # the conditions only her copy can meet
         for i, scorer, reads in once:
             if end.copier is not None and not reads & end.free:
                 hers.append((i, scorer))
             else:
                 total += max([scorer(state, i, t) for t in end.every], default=0)
+        # a card turns here only with what Rogue or a doubler adds: one of them spends its copy
+        # or a doubling on a tag that can turn it (the most over which one does)
+        spent = [trig - full for full, trig in doubled if trig is not None]
         if end.copier is None:
-            return total
+            return total + max(spent, default=0) if end.trigger else total
         copied = None if end.must else 0  # she may copy nothing, unless a card turns only so
+        triggering = None  # her best copy of a tag that can turn a card
         own = s.powers[end.copier]
         for h, tags, before in end.heroes:
             power = s.powers[h] if before else max(s.powers[h], state.powers[h])
@@ -573,8 +596,14 @@ class Tail:
                     value += gain
                 if copied is None or value > copied:
                     copied = value
+                if end.trigger >> t & 1 and (triggering is None or value > triggering):
+                    triggering = value
         assert copied is not None  # (a plan's end where she must copy has a HERO to copy)
-        return total + copied
+        if not end.trigger:
+            return total + copied
+        if triggering is not None:
+            spent.append(triggering - copied)
+        return total + copied + max(spent, default=0)
 
     def adds(self, s: State, pos: int) -> tuple[int, int] | None:
         """At most how many tag instances the text at ``pos`` adds from ``s``, and which tags
@@ -593,6 +622,23 @@ class Tail:
         return None
 
 
+def _doubling(
+    n: int, heroes: list[tuple[int, ...]], lin: Callable[[int], int], trigger: int
+) -> tuple[int, int | None]:
+    """At most what a doubler adds (each HERO once: the ``n`` HEROES whose tag rises most),
+    and at most that when one of its doublings is a ``trigger`` tag (None: it has none)."""
+    bests = [max([lin(t) for t in tags], default=0) for tags in heroes]
+    full = sum(sorted(bests, reverse=True)[:n])
+    spent = None
+    for k, tags in enumerate(heroes):
+        rises = [lin(t) for t in tags if trigger >> t & 1]
+        if rises:
+            others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
+            value = max(rises) + sum(others[: n - 1])
+            spent = value if spent is None else max(spent, value)
+    return full, spent
+
+
 class End(NamedTuple):
     """One set of cards that may have turned at the end, and what the texts can add there."""
 
@@ -605,6 +651,9 @@ class End(NamedTuple):
     must: bool  # she must copy (a card turns only so)
     every: tuple[int, ...]  # every tag a text may add
     free: int  # the tags the texts may add without Rogue's copy (bits)
+    # a card turned here turns only with what Rogue or a doubler adds: one of them spends its
+    # copy or a doubling on one of these tags (bits; 0: nothing needs them)
+    trigger: int = 0
 
 
 class Reach(NamedTuple):
@@ -912,17 +961,13 @@ class Settler:
         found: int,
     ) -> int:
         """The last text acts with each option: per signature, keep the first way to its best
-        value (``best``: value, when it was found, the way). Returns the ways counted so far.
-
-        A way whose bound (:class:`Ceiling`, on the first view: the value reads it) is no more
-        than ``top`` cannot beat (or come before) the best found so far and is not tried: with
-        one view and nothing to test ``top`` is the best value, with views what the
-        :class:`Target` says the value must beat."""
+        value (``best``: value, when it was found, the way); returns the ways counted so far. A
+        way whose bound (:class:`Ceiling`, on the first view: the value reads it) is no more than
+        ``top`` cannot beat (or come before) the best found so far and is not tried: ``top`` is
+        the best value with one view and nothing to test, else what the :class:`Target` says."""
         s = node.states[0]
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
-        target = self.target
-        ceiling = None
-        top = None
+        target, ceiling, top = self.target, None, None
         if simple:  # with a best way found, a node or a way may be hopeless
             top = best[()][0] if () in best else None if target is None else target.top()
             if top is not None:  # here also the best value the loop below keeps
@@ -962,8 +1007,8 @@ class Settler:
                         ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
                     top = target.top()
                 found += 1
-                if self.enough is not None and self.enough(signature):
-                    self.stopped = True  # the way asked for: none after it can come first
+                self.stopped = self.enough is not None and self.enough(signature)
+                if self.stopped:  # the way asked for: none after it can come first
                     return found
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
