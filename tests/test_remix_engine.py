@@ -26,7 +26,7 @@ from games.remix import (
 from games.remix import search as search_module
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
-from games.remix.search import Node, Settler, Tail, Trial
+from games.remix.search import Ceiling, Node, Settler, Tail, Trial
 from games.remix.state import State
 
 RULEBOOK_EXAMPLE = [
@@ -276,6 +276,50 @@ def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(
     brute force must agree."""
     monkeypatch.setattr(Settler, "TURNED_FROM", 0)
     assert score_hand(hand).total == brute_force_best(prepare(hand))
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "Moira MacTaggert", "Falling Debris", "High Speed Chase",
+         "Vision", "Hela"],
+        ["Jean Grey", "Cyclops", "Moira MacTaggert", "Xavier Mansion", "Vision",
+         "High Speed Chase", "Hela"],
+    ],
+)  # fmt: skip
+def test_the_last_texts_bound_counts_turned_cards_only_for_a_tag_that_turns_them(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rogue or a doubler acting last turns a card over only by adding a tag its condition
+    reads (Jean Grey: Mutant): the bound of every other option is taken without the card
+    turned, and the bound on all options counts a turned card only with one such tag (a
+    doubler: one of its doublings). Each bound is never below what the option scores, and
+    meets it for some option of each hand (so a bound one point tighter fails)."""
+    monkeypatch.setattr(Settler, "TURNED_FROM", 0)
+    ceiling = Settler.ceiling
+    met: list[bool] = []
+
+    def checked(settler: Settler, s: State, pos: int) -> Ceiling | None:
+        found = ceiling(settler, s, pos)
+        rule = settler.hand.hand[pos].tag_text
+        if found is None or found.plain is None or rule is None:
+            return found
+        overall = found.overall()
+        for option in rule.options(s, pos, None):
+            after = s.copy()
+            settler.hand.act(after, pos, option)
+            value = settler.hand.points(after)
+            bound = found.of(option)
+            assert bound is None or bound >= value, (hand, option)
+            assert overall is None or overall >= value, (hand, option)
+            met.append(bound == value)
+        return found
+
+    monkeypatch.setattr(Settler, "ceiling", checked)
+    score_hand(hand)
+    assert met and any(met)
 
 
 def bound_on_every_layer(monkeypatch: pytest.MonkeyPatch) -> None:

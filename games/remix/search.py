@@ -147,8 +147,9 @@ class Ceiling:
     adds (a doubler: up to ``limit`` tags, each a tag a Mutant HERO has). When what it adds can
     turn cards over, ``turned`` holds the state with each set of them turned (the end is one of
     those plus what it added, a turned card keeping what it gained): the points and each rise
-    are the most over all of them. A way that cannot beat the best found so far need not be
-    tried."""
+    are the most over all of them - only for a way that adds a ``trigger`` tag (one a condition
+    to turn reads): any other way turns nothing and is bounded in ``s`` alone (``plain``). A
+    way that cannot beat the best found so far need not be tried."""
 
     def __init__(
         self,
@@ -158,6 +159,7 @@ class Ceiling:
         copies: bool,
         limit: int,
         turned: Sequence[State] = (),
+        trigger: int = ALL_BITS,
     ) -> None:
         self.hand = hand
         self.s = s
@@ -167,6 +169,8 @@ class Ceiling:
         self.ends = [s, *turned]
         self.base = max(hand.points(end) for end in self.ends)
         self._rises: dict[int, int | None] = {}
+        self.trigger = trigger
+        self.plain = Ceiling(hand, s, pos, copies, limit) if turned else None
 
     def rise(self, tag: int) -> int | None:
         if tag not in self._rises:
@@ -190,17 +194,32 @@ class Ceiling:
             and (j != self.pos if self.copies else s.has(j, MUTANT))
         ]
         tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
-        gains = [self.rise(t) for t in tags]
-        if None in gains:
-            return None
-        gain = max((g for g in gains if g is not None), default=0)
+        rises: dict[int, int] = {}
+        for t in tags:
+            rise = self.rise(t)
+            if rise is None:
+                return None
+            rises[t] = rise
+        gain = max(rises.values(), default=0)
+        # with turned ends: a way turns a card only with a trigger tag (one of its doublings)
+        plain = None if self.plain is None else self.plain.overall()
+        if plain is not None:
+            fired = [rise for t, rise in rises.items() if self.trigger >> t & 1]
+            if not fired:
+                return plain
+            if not self.copies:
+                return max(plain, self.base + max(fired) + (self.limit - 1) * gain)
+            gain = max(fired)
         if not self.copies:
             return self.base + self.limit * gain
         power = max((s.powers[j] for j in heroes), default=0) - s.powers[self.pos]
-        return self.base + max(power, 0) + gain
+        found = self.base + max(power, 0) + gain
+        return found if plain is None else max(plain, found)
 
     def of(self, option: Any) -> int | None:
         """A bound on one option."""
+        if self.plain is not None and not self.trigger & _option_bits(option, self.copies):
+            return self.plain.of(option)  # it adds no tag that turns a card: none turns
         if not option:  # nothing copied or doubled
             return self.base
         if self.copies:
@@ -216,6 +235,16 @@ class Ceiling:
                 return None
             total += gain
         return total
+
+
+def _option_bits(option: Any, copies: bool) -> int:
+    """The tags Rogue's or a doubler's option adds (bits)."""
+    if not option:
+        return 0
+    if copies:
+        return 1 << option[1]
+    pairs = (option,) if isinstance(option[0], int) else option
+    return _bits_of(tag for _, tag in pairs)
 
 
 class Flat(Ceiling):
@@ -1046,10 +1075,16 @@ class Settler:
         cards = self.hand.transformers
         dead = frozenset(x for x in cards if s.tags[x] is None or s.transformed[x])
         turned: list[State] = []
+        trigger = 0  # the tags a condition to turn reads
         if self.analysis.order(dead).triggers[pos]:
             turning = [x for x in cards if x not in dead and self.hand.hand[x].side is not None]
             if len(turning) > MOST_TURNING or len(self.texts) < self.TURNED_FROM:
                 return None  # (a short search: valuing its few ways costs less)
+            for x in turning:
+                when = self.hand.hand[x].transform
+                trigger |= ALL_BITS if when is None else _bits_of(when.reads | when.seen)
+            if s.hack_in and not s.magneto and trigger >> INTEL & 1:
+                trigger |= 1 << TECH  # a Tech tag is an Intel tag too
             for k in range(1, 1 << len(turning)):
                 end = s.copy()
                 for bit, x in enumerate(turning):
@@ -1059,7 +1094,7 @@ class Settler:
                 turned.append(end)
         rule = self.hand.hand[pos].tag_text
         limit = getattr(rule, "LIMIT", 1)
-        return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned)
+        return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned, trigger)
 
     def probe(self) -> None:
         """Ways found greedily (each text in turn taking the option that scores most at once,
@@ -1345,7 +1380,8 @@ class Settler:
         seen: list[set[Any]] = [set() for _ in texts]  # the states met, per depth
         trials = [Trial() for _ in range(len(texts) + 1)]
         counts = [0, len(frontier)]  # the ways counted (when one was found), the states met
-        if self.value_only and len(texts) >= self.ROOT_FROM and not self.probed:
+        early = self.value_only or self.target is not None
+        if early and len(texts) >= self.ROOT_FROM and not self.probed:
             self.probe()  # a greedy way bounds every branch from the start
             self._keep_greedy(best)
 
