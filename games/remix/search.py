@@ -4,8 +4,10 @@ blanking order and target, pruned only where the outcome cannot change.
 1. :func:`games.remix.blanking.explore` lists how the blanking can end. A blanking condition the
    tag choices can change ("sensitive") is tried both ways; the ending remembers the assumption.
 2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
-   walks the tag texts: each text with each of its useful options, layer by layer, merging the
-   states that nothing still to come can tell apart (:class:`Projector`). The order of two texts
+   walks the tag texts: each text with each of its useful options, layer by layer (the last
+   group of texts depth first, in the same order: a way found early cuts every branch that can
+   at most tie it), merging the states that nothing still to come can tell apart
+   (:class:`Projector`). The order of two texts
    is explored only when they depend on each other (analysis.depends, leaving out transformers
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
