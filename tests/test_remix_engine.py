@@ -676,3 +676,37 @@ def test_a_hand_that_scores_nothing_stops_at_the_first_way_that_makes_an_ending_
     monkeypatch.setattr(search_module, "_holding", lambda group, tests: lambda signature: False)
     differ = [k for k in chosen if _explained(hands[k]) != stopping[k]]
     assert not differ, [hands[k] for k in differ[:3]]
+
+
+def test_endings_with_views_bounded_cheaply_first_explain_the_same_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An ending whose blanking the tag choices can change (views), with three or more tag
+    texts, is first bounded from its printed tags (the branch bound of the whole search) and
+    searched for its best value only when that bound could still beat the best found: the
+    hand's total and the way explained - text and JSON - are those of the search that finds
+    every such ending's best value first. Hands with many such endings (Hidden Lair, Selene,
+    Mjolnir) and stuffed hands."""
+    rng = random.Random(44)
+    hands: list[list[Any]] = [
+        ["Jean Grey", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Hidden Lair", "Xavier Mansion", "Mystique", "Selene"],
+        ["Rogue", "Shuri", "Moira MacTaggert", "Xavier Mansion", "Hidden Lair", "Selene",
+         "Juggernaut", "Vibranium Shield", "Jean Grey", "Tony Stark"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(8, 9)) for _ in range(150)]
+    root_bound = search_module._root_bound
+    bounded: list[bool] = []
+
+    def recorded(hand: Hand, analysis: Any, mask: int) -> int | None:
+        found = root_bound(hand, analysis, mask)
+        bounded.append(found is not None)
+        return found
+
+    monkeypatch.setattr(search_module, "_root_bound", recorded)
+    cheap = [_explained(hand) for hand in hands]
+    assert sum(bounded) >= 20
+    monkeypatch.setattr(search_module, "_root_bound", lambda hand, analysis, mask: None)
+    searched = [_explained(hand) for hand in hands]
+    differ = [k for k, (a, b) in enumerate(zip(cheap, searched, strict=True)) if a != b]
+    assert not differ, [hands[k] for k in differ[:3]]

@@ -24,6 +24,7 @@ blanking order and target, pruned only where the outcome cannot change.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -1380,7 +1381,7 @@ class Settler:
         best: dict[Any, tuple[int, int, Node]] = {}  # per signature: as in :meth:`orders`
         left = {0: frozenset(texts)}  # the texts still to act, by the done bits
         seen: list[set[Any]] = [set() for _ in texts]  # the states met, per depth
-        trials = [Trial() for _ in range(len(texts) + 1)]
+        trials = self.analysis.trials  # per number of texts still to act, for the hand
         counts = [0, len(frontier)]  # the ways counted (when one was found), the states met
         early = self.value_only or self.target is not None
         if early and len(texts) >= self.ROOT_FROM and not self.probed:
@@ -1390,7 +1391,11 @@ class Settler:
         def walk(node: Node, done: int, last: int | None, depth: int) -> None:
             if counts[1] >= self.BOUND_FROM:  # a few states: bounding costs more
                 finished = best[()][0] if self.score is not None and () in best else None
-                if self.hopeless(node, left[done], trials[depth], finished):
+                remaining = left[done]
+                trial = trials.get(len(remaining))
+                if trial is None:
+                    trial = trials[len(remaining)] = Trial()
+                if self.hopeless(node, remaining, trial, finished):
                     return  # no way through it can beat (or come before) one found already
             for p in texts:
                 if done & bit[p] or (last is not None and barred[last] & bit[p]):
@@ -1500,6 +1505,7 @@ class Ending:
     nodes: list[Node] | None = None  # every way worth scoring, once searched
     bound: tuple[int, bool, bool] = (0, False, False)  # no key of this ending is higher
     best: Best | None = None  # without views: its best, found as soon as it was searched
+    exact: bool = True  # False: ``bound`` is a cheap one, its best value not searched yet
 
     @property
     def assumes(self) -> bool:
@@ -1537,6 +1543,8 @@ def search(
             plan.nodes = [Node((s,), (), optimistic)]
         elif views and not valid:
             optimistic = 0  # every way of a hand that scores nothing is worth 0: no search
+        elif views and (cheap := _root_bound(hand, analysis, mask)) is not None:
+            optimistic, plan.exact = cheap, False  # searched for its best value when due
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
@@ -1564,9 +1572,16 @@ def search(
             ):
                 known = found
     best = known
-    for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
+    queue = [(_rank(plan), plan) for plan in plans]  # the most promising first
+    heapq.heapify(queue)
+    while queue:
+        _, plan = heapq.heappop(queue)
         if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
             continue  # this ending cannot beat (or come before) the best found so far
+        if not plan.exact:  # its best value (one view), then back in line with that bound
+            if _sharpen(hand, analysis, plan, best):
+                heapq.heappush(queue, (_rank(plan), plan))
+            continue
         found = plan.best if not plan.views else _best_of(hand, analysis, plan, best)
         if found is not None and (
             best is None or (found.key, -found.index) > (best.key, -best.index)
@@ -1577,6 +1592,42 @@ def search(
     order = tuple(pos for pos, _ in best.path)
     choices = Choices(options, best.outcome.script, order)
     return choices, best.key[0], best.outcome, best.valid, best.state
+
+
+def _rank(plan: Ending) -> tuple[int, int, int, int]:
+    """Orders the endings most promising first (a heap pops the least): by bound, then the
+    first found."""
+    optimistic, safe, valid = plan.bound
+    return (-optimistic, -int(safe), -int(valid), plan.index)
+
+
+def _root_bound(hand: Hand, analysis: Analysis, mask: int) -> int | None:
+    """A cheap bound on the points of every way of the cards of ``mask`` (:class:`Tail`, from
+    the printed tags), where three or more tag texts make its search long (None otherwise)."""
+    texts = frozenset(p for p in hand.texts if mask >> p & 1 and p not in analysis.inert)
+    if len(texts) < Settler.ROOT_FROM:
+        return None
+    if analysis.bounds is None:
+        analysis.bounds = Tail(hand, analysis.levels)
+    tail: Tail = analysis.bounds
+    return tail.bound(hand.base_state(mask), texts)
+
+
+def _sharpen(hand: Hand, analysis: Analysis | None, plan: Ending, rival: Best | None) -> bool:
+    """An ending with views bounded cheaply so far: its best value in one view, searched only
+    for ways that beat ``rival`` (the best found so far), becomes its bound. False when no way
+    beats it (the ending cannot matter)."""
+    assert analysis is not None  # (only an ending with tag texts to search is bounded so)
+    finish = _finisher(hand, [plan.mask], [], plan.valid)
+    target = _target(hand, plan, [], rival) if rival is not None else None
+    single = settle_all(hand, analysis, [plan.mask], finish, hand.points, target, True)
+    if not single:
+        return False
+    optimistic = max(_value(hand, n, plan.valid) for n in single)
+    optimistic -= min(hand.selene_penalty(o.selene, plan.blanked) for o in plan.group)
+    plan.bound = (optimistic, *plan.bound[1:])
+    plan.exact = True
+    return True
 
 
 def _value(hand: Hand, node: Node, valid: bool) -> int:
