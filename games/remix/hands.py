@@ -141,6 +141,11 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
         "Xavier Mansion", "Hela",
     ),
+    "10 cards: Jean Grey, Shuri, Tony Stark, Vision, Moira, Mjolnir, Hidden Lair, Xavier Mansion, "
+    "Mystique, Selene": (
+        "Jean Grey", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert", "Mjolnir", "Hidden Lair",
+        "Xavier Mansion", "Mystique", "Selene",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
