@@ -1388,6 +1388,8 @@ class Settler:
             self.probe()  # a greedy way bounds every branch from the start
             self._keep_greedy(best)
 
+        recurse: list[Callable[[Node, int, int | None, int], None]] = []  # (walk itself)
+
         def walk(node: Node, done: int, last: int | None, depth: int) -> None:
             if counts[1] >= self.BOUND_FROM:  # a few states: bounding costs more
                 finished = best[()][0] if self.score is not None and () in best else None
@@ -1423,14 +1425,16 @@ class Settler:
                     if many and not self.probed:
                         self.probe()
                         self._keep_greedy(best)
-                    walk(child, after, mark, depth + 1)
+                    recurse[0](child, after, mark, depth + 1)
                     if self.stopped:
                         return
 
+        recurse.append(walk)
         for node in frontier:
             walk(node, 0, None, 0)
             if self.stopped:
                 break
+        recurse.clear()  # walk reaches itself through it: no cycle left for the collector
         return [node for _, _, node in sorted(best.values(), key=lambda kept: kept[1])]
 
     def _keep_greedy(self, best: dict[Any, tuple[int, int, Node]]) -> None:
