@@ -230,7 +230,7 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
                     )
                 for act in choices:
                     target = act.target
-                    walk(
+                    walk(  # noqa: F821 (deleted only once the walk is done)
                         rest,
                         blanked | act.hit,
                         (b, target) if act.selene and target is not None else selene,
@@ -243,16 +243,18 @@ def explore(hand: Hand, sensitive: set[int]) -> list[Outcome]:
     for b in blankers:
         start |= 1 << b
     walk(start, 0, None, (), (), none)
+    del walk  # it calls itself: a cycle only the garbage collector would free, every hand
     return _minimal(list(found.values()))
 
 
 def _explore_plain(hand: Hand) -> list[Outcome]:
     """:func:`explore` with nothing sensitive (no assumptions): what a blanking text finds and
     can do depends only on the cards left, so its acts are worked out once per mask; the walk
-    and the order of the endings are :func:`explore`'s."""
+    and the order of the endings are :func:`explore`'s (an ending is recorded where the step
+    that reaches it is taken, rather than one call further down)."""
     found: dict[tuple[int, Any], Outcome] = {}
     seen: set[tuple[int, int, Any]] = set()
-    acts_for: dict[tuple[int, int], list[BlankAct]] = {}
+    acts_for: dict[int, list[BlankAct]] = {}  # by mask and blanking text (mask << 4 | text)
     blankers = hand.blankers
     full = hand.full
     base_state = hand.base_state
@@ -264,39 +266,35 @@ def _explore_plain(hand: Hand) -> list[Outcome]:
         script: tuple[tuple[int, int | None], ...],
         acts: tuple[BlankAct, ...],
     ) -> None:
-        pending &= ~blanked
+        """From a state with texts still ``pending`` (none of them blanked)."""
         key = (pending, blanked, selene)
         if key in seen:
             return
         seen.add(key)
-        if not pending:
-            end = (blanked, selene)
-            if end not in found:  # the first way to an ending is the one kept
-                found[end] = _ending(blanked, selene, script, acts)
-            return
         mask = full & ~blanked
         for b in blankers:
             if not pending >> b & 1:
                 continue
-            choices = acts_for.get((mask, b))
+            choices = acts_for.get(mask << 4 | b)
             if choices is None:
                 s = base_state(mask)
-                choices = acts_for[(mask, b)] = blank_acts(hand, b, s, blank_test(hand, b, s))
+                choices = acts_for[mask << 4 | b] = blank_acts(hand, b, s, blank_test(hand, b, s))
             rest = pending & ~(1 << b)
             for act in choices:
                 target = act.target
-                walk(
-                    rest,
-                    blanked | act.hit,
-                    (b, target) if act.selene and target is not None else selene,
-                    (*script, (b, target)),
-                    (*acts, act),
-                )
+                after = blanked | act.hit
+                now = (b, target) if act.selene and target is not None else selene
+                left = rest & ~after
+                if left:
+                    walk(left, after, now, (*script, (b, target)), (*acts, act))  # noqa: F821
+                elif (after, now) not in found:  # the first way to an ending is the one kept
+                    found[(after, now)] = _ending(after, now, (*script, (b, target)), (*acts, act))
 
     start = 0
     for b in blankers:
         start |= 1 << b
     walk(start, 0, None, (), ())
+    del walk  # it calls itself: a cycle only the garbage collector would free, every hand
     return list(found.values())
 
 
@@ -320,8 +318,10 @@ def _explore_one(hand: Hand, b: int) -> list[Outcome]:
     s = hand.base_state(hand.full)
     ends: dict[tuple[int, Any], Outcome] = {}
     for act in blank_acts(hand, b, s, blank_test(hand, b, s)):
-        end = Outcome(0, None, ()).after(b, act)
-        ends.setdefault((end.blanked, end.selene), end)
+        target = act.target
+        selene = (b, target) if act.selene and target is not None else None
+        if (act.hit, selene) not in ends:  # as Outcome(0, None, ()).after(b, act), made once
+            ends[(act.hit, selene)] = Outcome(act.hit, selene, ((b, target),), dict(act.reasons))
     return list(ends.values())
 
 

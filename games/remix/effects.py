@@ -18,6 +18,7 @@ from games.remix.names import (
     LOKI,
     NUMBER_WORDS,
     TAG_INDEX,
+    TAGS,
     Level,
     signed,
     tag_label,
@@ -119,6 +120,8 @@ def _type_condition(cond: Mapping[str, Any]) -> CompiledCondition:
             if above is not None and card.card.base_power <= above:
                 continue
             n += 1
+            if n >= at_least:
+                return True  # enough found: the rest cannot change the answer
         return n >= at_least
 
     kinds = set(types) if tag is not None else set()
@@ -340,6 +343,7 @@ class CompiledCard:
     tag_conditions: list[CompiledCondition] = field(default_factory=list)
 
     printed_pairs: tuple[tuple[int, int], ...] = ()  # (tag, count) of the printed tags
+    printed_names: tuple[str, ...] = ()  # the printed tags by name, each as often as printed
     # the printed tags as they count (state.counted), by way: 0 plain, 1 with Magneto in play,
     # 2 with Hack In and no Magneto; and the same as (tag, count) pairs
     counted_rows: tuple[tuple[int, ...], ...] = ()
@@ -458,6 +462,7 @@ def _derive_facts(out: CompiledCard) -> None:
         or out.id == LOKI  # the hand notes where he is
     )
     out.printed_pairs = tuple((t, k) for t, k in enumerate(out.printed) if k)
+    out.printed_names = tag_names(out.printed)
     out.counted_rows = tuple(
         counted(out.printed, magneto, hack_in)
         for magneto, hack_in in ((False, False), (True, False), (False, True))
@@ -466,6 +471,11 @@ def _derive_facts(out: CompiledCard) -> None:
         tuple((t, k) for t, k in enumerate(row) if k) for row in out.counted_rows
     )
     out.levels = _levels(out)
+
+
+def tag_names(row: tuple[int, ...]) -> tuple[str, ...]:
+    """A row of tag counts by name, each tag as many times as counted (as a result shows it)."""
+    return tuple(TAGS[t] for t, n in enumerate(row) for _ in range(n))
 
 
 def _add_conditional(

@@ -85,6 +85,12 @@ class PreparedHand(Hand):
         # it reports, and explaining them would settle them again
         self._kept: tuple[Choices, Outcome, State] | None = None
 
+    def release(self) -> None:
+        """Drop what the search kept once the hand is explained: the analysis refers back to
+        the hand, a cycle only the garbage collector would find (and a Pi has little memory)."""
+        self._analysis = None
+        self._kept = None
+
     @property
     def analysis(self) -> Analysis:
         if self._analysis is None:
@@ -130,17 +136,20 @@ class PreparedHand(Hand):
         self, choices: Choices, outcome: Outcome, final: State, path: tuple[int, ...]
     ) -> None:
         """Keep the search's own ending and state for explaining ``choices`` when replaying
-        them would give the same: no text was left out of the search as inert (a replay lets
-        it act), and the texts of the cards left act in the order the search let them act
-        (with the search's order, a replay's views of the sensitive blanking texts are the
-        search's views, so their results and the ending are the same too)."""
-        if self.analysis.inert:
-            return
+        them would give the same: every text left out of the search as inert doubles nothing
+        in a replay either (its option there is "nothing": acting, it changes no tag, and the
+        transforms checked after it were checked already), and the other texts of the cards
+        left act in the order the search let them act (with the search's order, a replay's
+        views of the sensitive blanking texts are the search's views, so their results and the
+        ending are the same too)."""
+        inert = self.analysis.inert
+        if inert and any(self.option_for(p, choices.options) for p in inert):
+            return  # a replay would let it double something
         mask = self.full & ~outcome.blanked
         acted = [p for p in path if mask >> p & 1]
         if choices.order is None and len(path) > 1:
             return  # the rulings' order replaces the search's: the views may differ
-        if acted == self.sequence(mask, choices.order):
+        if acted == [p for p in self.sequence(mask, choices.order) if p not in inert]:
             self._kept = (choices, outcome, final.copy())
 
     def _search_few_texts(
@@ -284,7 +293,8 @@ def prepare(
     catalogue: Catalogue | None = None,
 ) -> PreparedHand:
     """Check a hand (ids, names or cards) and prepare it for scoring."""
-    catalogue = catalogue or default_catalogue()
+    if catalogue is None or not catalogue.cards:  # (not ``or``: that would call __len__)
+        catalogue = default_catalogue()
     resolved = _resolve(catalogue, cards)
     if not resolved:
         raise ImpossibleHandError("a hand needs at least one card")
@@ -293,13 +303,13 @@ def prepare(
             f"a hand of {len(resolved)} cards is impossible: a final hand holds {NORMAL_HAND} "
             f"cards (the scorer accepts 1 to {MAX_HAND})"
         )
-    seen: dict[str, Card] = {}
-    for card in resolved:
-        if card.id in seen:
-            raise ImpossibleHandError(
-                f"{card.name} ({card.id}) is in the hand twice; every card exists once"
-            )
-        seen[card.id] = card
+    seen = {card.id: card for card in resolved}
+    if len(seen) != len(resolved):
+        ids = [card.id for card in resolved]  # the first card whose id came before
+        twice = next(card for k, card in enumerate(resolved) if card.id in ids[:k])
+        raise ImpossibleHandError(
+            f"{twice.name} ({twice.id}) is in the hand twice; every card exists once"
+        )
     drawn = None
     if loki_draw is not None:
         drawn = _resolve(catalogue, [loki_draw])[0]

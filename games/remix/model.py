@@ -23,11 +23,13 @@ from typing import Any
 
 from games.remix.catalogue import Card
 from games.remix.effects import CompiledCard
-from games.remix.names import INTEL, LOKI, TAGS, TECH, TEXT_ORDER, CardType
+from games.remix.names import ALLY, HERO, INTEL, LOKI, TAGS, TECH, TEXT_ORDER, VILLAIN
+from games.remix.rules import Rule
 from games.remix.state import Rise, Scorer, State
 
-# the positions of the cards in a mask, by (hand size, mask): the same for every hand
-_ALIVE: dict[tuple[int, int], tuple[int, ...]] = {}
+# the positions of the cards in a mask, by mask: the same for every hand (and every size)
+_ALIVE: dict[int, tuple[int, ...]] = {}
+_NONE: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -67,9 +69,14 @@ class Hand:
         types: dict[str, int] = {}
         ids: dict[str, int] = {}
         counts = [0] * len(TAGS)
+        rows = []
+        powers = []
         for i, c in enumerate(self.hand):  # one pass: every hand is prepared once
-            types[c.type] = types.get(c.type, 0) + 1
+            kind = c.type
+            types[kind] = types.get(kind, 0) + 1
             ids[c.id] = i
+            rows.append(c.printed)
+            powers.append(c.power)
             for t, k in c.printed_pairs:
                 counts[t] += k
             if c.plain:
@@ -95,23 +102,22 @@ class Hand:
         if len(texts) > 1:
             texts.sort(key=lambda i: (self.rank(i), i))
         self.texts = texts
-        self.choosers = [
-            (rule, i)
-            for i in self.texts
-            if (rule := self.hand[i].tag_text) is not None and rule.choice
-        ]
+        self.choosers: list[tuple[Rule[Any], int]] = []
+        if texts:  # half the hands have none
+            hand = self.hand
+            self.choosers = [
+                (rule, i) for i in texts if (rule := hand[i].tag_text) is not None and rule.choice
+            ]
         self._base: dict[int, State] = {}
-        self._whole: dict[tuple[bool, bool], Any] = {
-            (False, False): ([c.printed for c in self.hand], types, ids, counts)
-        }
-        self._powers = [c.power for c in self.hand]
+        self._whole: dict[tuple[bool, bool], Any] = {(False, False): (rows, types, ids, counts)}
+        self._powers = powers
         # per set of cards in play: the points that do not depend on tags, and the scorers that do
         self._scoring: dict[tuple[int, ...], tuple[int, list[tuple[int, Scorer]]]] = {}
         # per set of cards in play: the rises of the scorers that read tags (None: one has none)
         self._rises: dict[tuple[int, ...], list[tuple[int, Rise]] | None] = {}
         # the cards whose points no tag choice can change (set by the search's analysis): a
         # tag more never raises them
-        self.steady: frozenset[int] = frozenset()
+        self.steady: frozenset[int] = _NONE
 
     def rank(self, pos: int) -> int:
         """A tag text's place in the rulings' order."""
@@ -154,9 +160,9 @@ class Hand:
                 for t, k in c.counted_pairs[way]:
                     counts[t] -= k
                 tags[i] = None
-        alive = _ALIVE.get((self.n, mask))
+        alive = _ALIVE.get(mask)
         if alive is None:
-            alive = _ALIVE[(self.n, mask)] = tuple(i for i in range(self.n) if mask >> i & 1)
+            alive = _ALIVE[mask] = tuple(i for i in range(self.n) if mask >> i & 1)
         state = State(hand, alive, tags, list(self._powers), counts, types, ids, magneto, hack_in)
         if self.transformers:
             self.checkpoint(state, self._turners)
@@ -243,9 +249,7 @@ class Hand:
     # ------------------------------------------------------------------ scoring
     def valid(self, s: State) -> bool:
         types = s.types
-        return bool(types.get(CardType.VILLAIN)) and bool(
-            types.get(CardType.HERO) or types.get(CardType.ALLY)
-        )
+        return bool(types.get(VILLAIN)) and bool(types.get(HERO) or types.get(ALLY))
 
     def points(self, s: State, with_draw: bool = False) -> int:
         """Base power plus every bonus and penalty of the cards left (Loki's draw only when
@@ -297,11 +301,13 @@ class Hand:
         are in play (the same in every state with these cards), and the scorers that read tags."""
         fixed = 0
         reading = []
+        hand = self.hand
         for i in s.alive:
-            card = self.hand[i]
+            card = hand[i]
             for scorer in card.fixed_scorers:
                 fixed += scorer(s, i, None)
-            reading += [(i, scorer) for scorer in card.tag_scorers]
+            for scorer in card.tag_scorers:  # a loop, not a list built per card
+                reading.append((i, scorer))
         return fixed, reading
 
     def selene_penalty(self, selene: tuple[int, int] | None, blanked: int) -> int:

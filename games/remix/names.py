@@ -50,6 +50,9 @@ class CardType(StrEnum):
 
 TYPES: tuple[str, ...] = tuple(CardType)
 HERO_OR_ALLY = frozenset({CardType.HERO, CardType.ALLY})
+# The types the scorer's loops compare with, as plain strings: reading a CardType member (and
+# hashing one) runs Python code every time, a plain string compares and hashes in C.
+HERO, ALLY, VILLAIN = CardType.HERO.value, CardType.ALLY.value, CardType.VILLAIN.value
 
 
 class Level(IntEnum):

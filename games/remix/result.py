@@ -8,8 +8,9 @@ from typing import Any
 
 from games.remix.blanking import Outcome
 from games.remix.catalogue import Card, Catalogue, RemixError
+from games.remix.effects import CompiledCard, tag_names
 from games.remix.engine import NORMAL_HAND, Choices, PreparedHand, prepare
-from games.remix.names import TAGS, signed
+from games.remix.names import signed
 from games.remix.state import State
 
 
@@ -102,12 +103,20 @@ class HandResult:
 def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     """Score a hand with fixed choices, explaining every card."""
     outcome, s = prepared.settled(choices)
-    mask = prepared.full & ~outcome.blanked
+    blanked = outcome.blanked
+    mask = prepared.full & ~blanked
     s.loki_draw = prepared.loki_draw
     valid = prepared.valid(s)
-    selene_penalty = prepared.selene_penalty(outcome.selene, outcome.blanked)
-    cards = [_explain_card(prepared, s, outcome, i, selene_penalty) for i in range(prepared.n)]
-    points_sum = sum(card.points for card in cards)
+    selene_penalty = prepared.selene_penalty(outcome.selene, blanked)
+    cards = []
+    points_sum = 0
+    for i, c in enumerate(prepared.hand):  # every hand shown is explained: kept lean
+        if blanked >> i & 1:
+            explained = _blanked_card(c, outcome.reasons.get(i, "blanked"))
+        else:
+            explained = _explain_card(prepared, s, outcome, i, selene_penalty)
+        points_sum += explained.points
+        cards.append(explained)
     notes = []
     if prepared.n != NORMAL_HAND:
         notes.append(f"a final hand normally holds {NORMAL_HAND} cards; this one has {prepared.n}")
@@ -128,26 +137,30 @@ def explain(prepared: PreparedHand, choices: Choices) -> HandResult:
     )
 
 
+def _blanked_card(c: CompiledCard, why: str) -> CardResult:
+    """A blanked card: why it scores nothing."""
+    card = c.card
+    gone = [f"0: {why}; a blanked card scores nothing and has no tags or text"]
+    return CardResult(card.id, card.name, card.type, "blanked", c.power, 0, [], gone, why)
+
+
 def _explain_card(
     prepared: PreparedHand, s: State, outcome: Outcome, i: int, selene_penalty: int
 ) -> CardResult:
-    """One card's points, line by line (a blanked card: why it scores nothing);
-    ``selene_penalty`` is what Selene subtracts in this ending."""
+    """The points of a card in play, line by line; ``selene_penalty`` is what Selene subtracts
+    in this ending."""
     c = prepared.hand[i]
     card = c.card
-    if outcome.blanked >> i & 1:
-        why = outcome.reasons.get(i, "blanked")
-        gone = [f"0: {why}; a blanked card scores nothing and has no tags or text"]
-        return CardResult(card.id, card.name, card.type, "blanked", c.power, 0, [], gone, why)
     lines: list[str] = []
-    if c.self_blank is not None:
-        held = "it held" if c.self_blank.unless else "it did not hold"
-        lines.append(f"0: not blanked ({c.self_blank.text}: {held} when its turn came)")
-    if c.blank_others is not None:
-        hand = prepared.hand
-        mine = c.blank_others.why
-        victims = [hand[j].card.name for j, why in outcome.reasons.items() if why == mine]
-        lines.append(f"0: blanks {', '.join(victims)}" if victims else "0: blanks nothing")
+    if c.is_blanker:
+        if c.self_blank is not None:
+            held = "it held" if c.self_blank.unless else "it did not hold"
+            lines.append(f"0: not blanked ({c.self_blank.text}: {held} when its turn came)")
+        if c.blank_others is not None:
+            hand = prepared.hand
+            mine = c.blank_others.why
+            victims = [hand[j].card.name for j, why in outcome.reasons.items() if why == mine]
+            lines.append(f"0: blanks {', '.join(victims)}" if victims else "0: blanks nothing")
     transformed = s.transformed[i]
     base = s.powers[i]
     if base != (c.side_power if transformed else c.power):
@@ -163,6 +176,17 @@ def _explain_card(
         )
         points -= selene_penalty
     row = s.tags[i]
+    assert row is not None  # a card in play has its tags
+    if row is c.printed:  # most cards end with their printed tags: named once per card
+        names = c.printed_names
+    else:
+        found = _TAG_NAMES.get(row)
+        if found is None:  # rows repeat from hand to hand: each row's names are written once
+            found = _TAG_NAMES[row] = tag_names(row)
+        names = found
+    side = None
+    if transformed:
+        side = card.transform.name if card.transform else None
     return CardResult(
         card.id,
         card.name,
@@ -170,21 +194,15 @@ def _explain_card(
         "transformed" if transformed else "normal",
         base,
         points,
-        _tag_names(row) if row is not None else [],
+        list(names),
         lines,
-        side=card.transform.name if transformed and card.transform else None,
+        None,
+        side,
     )
 
 
+# a card's tags by name, each as many times as it has it, by its row of counts
 _TAG_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}
-
-
-def _tag_names(row: tuple[int, ...]) -> list[str]:
-    """A card's tags by name, each as many times as it has it (rows repeat: remembered)."""
-    names = _TAG_NAMES.get(row)
-    if names is None:
-        names = _TAG_NAMES[row] = tuple(TAGS[t] for t, n in enumerate(row) for _ in range(n))
-    return list(names)
 
 
 def _described_choices(
@@ -296,4 +314,6 @@ def score_hand(
     prepared = prepare(cards, loki_draw, catalogue)
     if choices is None:
         choices = prepared.search()
-    return explain(prepared, choices)
+    result = explain(prepared, choices)
+    prepared.release()
+    return result

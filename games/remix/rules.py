@@ -29,12 +29,12 @@ from games.remix.names import (
     AGILITY,
     ALL_TAGS,
     FLIGHT,
+    HERO,
     RANGE,
     STRENGTH,
     TAG_INDEX,
     TAGS,
     TECH,
-    CardType,
     signed,
     tag_label,
 )
@@ -132,7 +132,7 @@ def _heroes_allies(hand: Hand, pos: int) -> list[int]:
 
 
 def _heroes(hand: Hand, pos: int) -> list[int]:
-    return [j for j, c in enumerate(hand) if j != pos and c.type == CardType.HERO]
+    return [j for j, c in enumerate(hand) if j != pos and c.type == HERO]
 
 
 def _name(hand: Hand, pos: int | None) -> str:
@@ -155,6 +155,10 @@ def _worth(useful: Useful, s: State, pos: int, tag: int) -> int:
     return USEFUL if useful is None else useful(s, pos, tag)
 
 
+# Vision's options by the worth of her four tags (USEFUL, IDLE or HARMFUL each): at most 81 keys
+_VISION_OPTIONS: dict[tuple[int, ...], tuple[Pair, ...]] = {}
+
+
 class VisionTags(Rule[Pair]):
     """Vision: the owner's choice of two different tags among Strength, Flight, Tech, Range."""
 
@@ -170,15 +174,24 @@ class VisionTags(Rule[Pair]):
             s.add(pos, tag)
 
     def options(self, s: State, pos: int, useful: Useful = None) -> list[Pair]:
-        worth = {t: _worth(useful, s, pos, t) for t in self.CHOICES}
+        worth = tuple(_worth(useful, s, pos, t) for t in self.CHOICES)
+        found = _VISION_OPTIONS.get(worth)
+        if found is None:  # the options follow from the four tags' worth alone: found once each
+            by_tag = dict(zip(self.CHOICES, worth, strict=True))
+            found = _VISION_OPTIONS[worth] = self._distinct(by_tag)
+        return list(found)
+
+    def _distinct(self, worth: dict[int, int]) -> tuple[Pair, ...]:
+        """The pairs worth offering when the four tags are worth ``worth``: one per distinct
+        effect (the idle tags left out), in the order the search tries them."""
         distinct: dict[tuple[int, ...], Pair] = {}
+        harm = _harm(worth)
         # a pair that differs from another only by a harmful tag instead of an idle one loses
         for pair in sorted(self.PAIRS, key=lambda p: sum(worth[t] == HARMFUL for t in p)):
             effect = tuple(t for t in pair if worth[t] != IDLE)
-            harm = _harm(worth)
             if not any(set(e) < set(effect) <= set(e) | harm for e in distinct):
                 distinct.setdefault(effect, pair)
-        return list(distinct.values())
+        return tuple(distinct.values())
 
     def abstract_options(self, hand: Hand, pos: int, universe: Iterable[int]) -> list[Pair]:
         return list(self.PAIRS)
@@ -329,7 +342,7 @@ class RogueCopy(Rule[Pair | None]):
         if option is None:
             return
         hero, tag = option
-        if not _alive(s, hero) or s.hand[hero].type != CardType.HERO or not s.has(hero, tag):
+        if not _alive(s, hero) or s.hand[hero].type != HERO or not s.has(hero, tag):
             return  # the package cannot be taken: nothing is copied
         s.powers[pos] = s.powers[hero]
         s.add(pos, tag)
@@ -337,7 +350,7 @@ class RogueCopy(Rule[Pair | None]):
     def options(self, s: State, pos: int, useful: Useful = None) -> list[Pair | None]:
         found: list[Pair | None] = [None]
         for j in s.alive:
-            if j == pos or s.hand[j].type != CardType.HERO:
+            if j == pos or s.hand[j].type != HERO:
                 continue
             row = s.tags[j]
             assert row is not None

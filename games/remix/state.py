@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from games.remix.catalogue import Card
-from games.remix.names import INTEL, MUTANT, TAGS, TECH, CardType
+from games.remix.names import HERO, INTEL, MUTANT, TAGS, TECH
 
 NO_TAGS: tuple[int, ...] = (0,) * len(TAGS)
 Row = tuple[int, ...]
@@ -144,7 +144,7 @@ class State:
         return row is not None and row[tag] > 0
 
     def is_mutant_hero(self, pos: int) -> bool:
-        return self.hand[pos].type == CardType.HERO and self.has(pos, MUTANT)
+        return self.hand[pos].type == HERO and self.has(pos, MUTANT)
 
     def double(self, hero: int, tag: int) -> bool:
         """Count one of a Mutant HERO's tags twice (Moira, Xavier Mansion): one more instance,
@@ -155,7 +155,7 @@ class State:
             row is None
             or not row[tag]
             or not row[MUTANT]
-            or self.hand[hero].type != CardType.HERO
+            or self.hand[hero].type != HERO
             or (hero, tag) in self.doubled
         ):
             return False
