@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gc
+import json
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,9 +24,10 @@ from games.remix import (
     prepare,
     score_hand,
 )
+from games.remix import search as search_module
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
-from games.remix.search import Node, Settler, Tail
+from games.remix.search import Ceiling, Node, Settler, Tail, Trial
 from games.remix.state import State
 
 RULEBOOK_EXAMPLE = [
@@ -296,6 +300,50 @@ def test_the_last_texts_bound_when_it_can_turn_a_card_equals_brute_force(
     assert score_hand(hand).total == brute_force_best(prepare(hand))
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "Moira MacTaggert", "Falling Debris", "High Speed Chase",
+         "Vision", "Hela"],
+        ["Jean Grey", "Cyclops", "Moira MacTaggert", "Xavier Mansion", "Vision",
+         "High Speed Chase", "Hela"],
+    ],
+)  # fmt: skip
+def test_the_last_texts_bound_counts_turned_cards_only_for_a_tag_that_turns_them(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rogue or a doubler acting last turns a card over only by adding a tag its condition
+    reads (Jean Grey: Mutant): the bound of every other option is taken without the card
+    turned, and the bound on all options counts a turned card only with one such tag (a
+    doubler: one of its doublings). Each bound is never below what the option scores, and
+    meets it for some option of each hand (so a bound one point tighter fails)."""
+    monkeypatch.setattr(Settler, "TURNED_FROM", 0)
+    ceiling = Settler.ceiling
+    met: list[bool] = []
+
+    def checked(settler: Settler, s: State, pos: int) -> Ceiling | None:
+        found = ceiling(settler, s, pos)
+        rule = settler.hand.hand[pos].tag_text
+        if found is None or found.plain is None or rule is None:
+            return found
+        overall = found.overall()
+        for option in rule.options(s, pos, None):
+            after = s.copy()
+            settler.hand.act(after, pos, option)
+            value = settler.hand.points(after)
+            bound = found.of(option)
+            assert bound is None or bound >= value, (hand, option)
+            assert overall is None or overall >= value, (hand, option)
+            met.append(bound == value)
+        return found
+
+    monkeypatch.setattr(Settler, "ceiling", checked)
+    score_hand(hand)
+    assert met and any(met)
+
+
 def bound_on_every_layer(monkeypatch: pytest.MonkeyPatch) -> None:
     """Branch bounds from the first layer on, and for good (normally only once the layers grow,
     and while they cut): what the bound tests below check."""
@@ -498,6 +546,15 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
         ["Rogue", "Vision", "Abomination", "Moira MacTaggert", "Jean Grey", "Sauron"],
         # with Hack In a Tech tag Rogue copies is an Intel tag too: Tony Stark turns
         ["Tony Stark", "Rogue", "Hack In", "Shuri", "Moira MacTaggert", "Ultron"],
+        # Jean Grey turns only when Rogue copies a Mutant tag or Xavier Mansion doubles one:
+        # that copy or doubling is then not spent on Flight
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "Moira MacTaggert", "Falling Debris", "High Speed Chase",
+         "Vision", "Hela"],
+        # only a doubling of Cyclops's Mutant tag turns Jean Grey: not of his Range
+        ["Jean Grey", "Cyclops", "Moira MacTaggert", "Xavier Mansion", "Vision",
+         "High Speed Chase", "Hela"],
     ],
 )  # fmt: skip
 def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
@@ -507,7 +564,9 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     what each text still to act can add there: a condition's gain once, a doubler one tag per
     Mutant HERO, Rogue a HERO's power and tag - only a tag that turns the cards her copy alone
     can turn, with the power from before they turned, and what only her copy can meet with
-    the tag she copies) is never below the most any order and options of those texts reach;
+    the tag she copies; where only Rogue or a doubler can turn a card, one of them spends its
+    copy or a doubling on a tag that turns it) is never below the most any order and options
+    of those texts reach;
     it meets that most on some branch of each hand, so a bound one point tighter fails."""
     bound_on_every_layer(monkeypatch)
     bound = Tail.bound
@@ -525,11 +584,15 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     hopeless = Settler.hopeless
 
     def every(
-        settler: Settler, node: Node, remaining: frozenset[int], best: int | None = None
+        settler: Settler,
+        node: Node,
+        remaining: frozenset[int],
+        trial: Trial,
+        best: int | None = None,
     ) -> bool:
-        if settler.bounds is not None and remaining:  # every branch, not only those it bounds
-            checked(settler.bounds, node.states[0], remaining)
-        return hopeless(settler, node, remaining, best)
+        if settler.tail is not None and remaining:  # every branch, not only those it bounds
+            checked(settler.tail, node.states[0], remaining)
+        return hopeless(settler, node, remaining, trial, best)
 
     monkeypatch.setattr(Tail, "bound", checked)
     monkeypatch.setattr(Settler, "hopeless", every)
@@ -572,3 +635,100 @@ def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
     monkeypatch.setattr(Settler, "probe", recorded)
     assert score_hand(hand).text() == unbounded
     assert any(w is not None for w in worths)
+
+
+def _explained(hand: list[Any]) -> tuple[str, str]:
+    result = score_hand(hand)
+    return result.text(), json.dumps(result.to_json(), sort_keys=True)
+
+
+def test_the_depth_first_walk_explains_the_same_way_as_the_layers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The last group of tag texts is walked depth first, in the order the layers list the
+    same ways, so a way found early cuts every branch that can at most tie it (it cannot come
+    before it), and a search asked only for the best value (an ending with views) also cuts
+    the branches that can at most tie a greedy way. The way explained - text and JSON - is the
+    one the layer-by-layer walk, which never cuts a tie before the last layer, finds. Hands
+    stuffed with tag texts and blanking texts, bounded from the first branch on."""
+    rng = random.Random(38)
+    hands: list[list[Any]] = [
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Vibranium Shield",
+         "Xavier Mansion", "Throw Car", "The Leader"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(7, 9)) for _ in range(120)]
+    bound_on_every_layer(monkeypatch)
+    depth_first = [_explained(hand) for hand in hands]
+    monkeypatch.setattr(Settler, "DEPTH_FIRST", False)
+    layered = [_explained(hand) for hand in hands]
+    differ = [k for k, (a, b) in enumerate(zip(depth_first, layered, strict=True)) if a != b]
+    assert not differ, [hands[k] for k in differ[:3]]
+
+
+def test_a_hand_that_scores_nothing_stops_at_the_first_way_that_makes_an_ending_true(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the blanking leaves a hand that scores nothing (no HERO or ALLY, or no VILLAIN)
+    and the tag choices decide how it ends, every way is worth 0: the first way whose blanking
+    tests make an ending true is the one explained, so the walk stops there. The way explained
+    is the one the walk over every way (never stopping) finds."""
+    rng = random.Random(5)
+    hands: list[list[Any]] = [
+        ["Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Vibranium Shield", "Runaway Train", "Toad"],
+        ["Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Vision", "Mjolnir", "Falling Debris",
+         "Hidden Lair", "Xavier Mansion", "Toad"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(7, 10)) for _ in range(800)]
+    holding = search_module._holding
+    asked: list[int] = []
+
+    def recorded(group: list[Any], tests: list[tuple[int, int]]) -> Callable[[Any], bool]:
+        asked.append(k)
+        return holding(group, tests)
+
+    monkeypatch.setattr(search_module, "_holding", recorded)
+    stopping: dict[int, tuple[str, str]] = {}
+    for k, hand in enumerate(hands):
+        stopping[k] = _explained(hand)
+    chosen = sorted(set(asked))
+    assert len(chosen) >= 10 and {0, 1} <= set(chosen)
+    monkeypatch.setattr(search_module, "_holding", lambda group, tests: lambda signature: False)
+    differ = [k for k in chosen if _explained(hands[k]) != stopping[k]]
+    assert not differ, [hands[k] for k in differ[:3]]
+
+
+def test_endings_with_views_bounded_cheaply_first_explain_the_same_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An ending whose blanking the tag choices can change (views), with three or more tag
+    texts, is first bounded from its printed tags (the branch bound of the whole search) and
+    searched for its best value only when that bound could still beat the best found: the
+    hand's total and the way explained - text and JSON - are those of the search that finds
+    every such ending's best value first. Hands with many such endings (Hidden Lair, Selene,
+    Mjolnir) and stuffed hands."""
+    rng = random.Random(44)
+    hands: list[list[Any]] = [
+        ["Jean Grey", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Hidden Lair", "Xavier Mansion", "Mystique", "Selene"],
+        ["Rogue", "Shuri", "Moira MacTaggert", "Xavier Mansion", "Hidden Lair", "Selene",
+         "Juggernaut", "Vibranium Shield", "Jean Grey", "Tony Stark"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(8, 9)) for _ in range(150)]
+    root_bound = search_module._root_bound
+    bounded: list[bool] = []
+
+    def recorded(hand: Hand, analysis: Any, mask: int) -> int | None:
+        found = root_bound(hand, analysis, mask)
+        bounded.append(found is not None)
+        return found
+
+    monkeypatch.setattr(search_module, "_root_bound", recorded)
+    cheap = [_explained(hand) for hand in hands]
+    assert sum(bounded) >= 20
+    monkeypatch.setattr(search_module, "_root_bound", lambda hand, analysis, mask: None)
+    searched = [_explained(hand) for hand in hands]
+    differ = [k for k, (a, b) in enumerate(zip(cheap, searched, strict=True)) if a != b]
+    assert not differ, [hands[k] for k in differ[:3]]

@@ -97,6 +97,9 @@ class Analysis:
         # the search's branch bounds (search.Tail), made when first needed and kept for every
         # search of this hand: what they work out per set of cards in play is the same
         self.bounds: Any = None
+        # per number of texts still to act: how often bounding a branch cut it in the depth
+        # first walks of this hand (search.Trial; the endings of one hand look alike)
+        self.trials: dict[int, Any] = {}
         # The facts about the order of the tag texts (below) are worked out when first asked:
         # a search with one tag text never asks.
 

@@ -141,6 +141,21 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
         "Xavier Mansion", "Hela",
     ),
+    "10 cards: Jean Grey, Shuri, Tony Stark, Vision, Moira, Mjolnir, Hidden Lair, Xavier Mansion, "
+    "Mystique, Selene": (
+        "Jean Grey", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert", "Mjolnir", "Hidden Lair",
+        "Xavier Mansion", "Mystique", "Selene",
+    ),
+    "10 cards: Beast, Rogue, Shuri, Valkyrie, Vision, Moira, Mjolnir, Discover Weakness, "
+    "Mystique, Selene": (
+        "Beast", "Rogue", "Shuri", "Valkyrie", "Vision", "Moira MacTaggert", "Mjolnir",
+        "Discover Weakness", "Mystique", "Selene",
+    ),
+    "10 cards: Bruce Banner, Rogue, Shuri, Spider-Man, Tony Stark, Vision, X-Jet, Precise Shot, "
+    "Mystique, Sauron": (
+        "Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Tony Stark", "Vision", "X-Jet",
+        "Precise Shot", "Mystique", "Sauron",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.

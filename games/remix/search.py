@@ -4,8 +4,10 @@ blanking order and target, pruned only where the outcome cannot change.
 1. :func:`games.remix.blanking.explore` lists how the blanking can end. A blanking condition the
    tag choices can change ("sensitive") is tried both ways; the ending remembers the assumption.
 2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
-   walks the tag texts: each text with each of its useful options, layer by layer, merging the
-   states that nothing still to come can tell apart (:class:`Projector`). The order of two texts
+   walks the tag texts: each text with each of its useful options, layer by layer (the last
+   group of texts depth first, in the same order: a way found early cuts every branch that can
+   at most tie it), merging the states that nothing still to come can tell apart
+   (:class:`Projector`). The order of two texts
    is explored only when they depend on each other (analysis.depends, leaving out transformers
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
@@ -22,6 +24,7 @@ blanking order and target, pruned only where the outcome cannot change.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -147,8 +150,9 @@ class Ceiling:
     adds (a doubler: up to ``limit`` tags, each a tag a Mutant HERO has). When what it adds can
     turn cards over, ``turned`` holds the state with each set of them turned (the end is one of
     those plus what it added, a turned card keeping what it gained): the points and each rise
-    are the most over all of them. A way that cannot beat the best found so far need not be
-    tried."""
+    are the most over all of them - only for a way that adds a ``trigger`` tag (one a condition
+    to turn reads): any other way turns nothing and is bounded in ``s`` alone (``plain``). A
+    way that cannot beat the best found so far need not be tried."""
 
     def __init__(
         self,
@@ -158,6 +162,7 @@ class Ceiling:
         copies: bool,
         limit: int,
         turned: Sequence[State] = (),
+        trigger: int = ALL_BITS,
     ) -> None:
         self.hand = hand
         self.s = s
@@ -167,6 +172,8 @@ class Ceiling:
         self.ends = [s, *turned]
         self.base = max(hand.points(end) for end in self.ends)
         self._rises: dict[int, int | None] = {}
+        self.trigger = trigger
+        self.plain = Ceiling(hand, s, pos, copies, limit) if turned else None
 
     def rise(self, tag: int) -> int | None:
         if tag not in self._rises:
@@ -190,17 +197,32 @@ class Ceiling:
             and (j != self.pos if self.copies else s.has(j, MUTANT))
         ]
         tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
-        gains = [self.rise(t) for t in tags]
-        if None in gains:
-            return None
-        gain = max((g for g in gains if g is not None), default=0)
+        rises: dict[int, int] = {}
+        for t in tags:
+            rise = self.rise(t)
+            if rise is None:
+                return None
+            rises[t] = rise
+        gain = max(rises.values(), default=0)
+        # with turned ends: a way turns a card only with a trigger tag (one of its doublings)
+        plain = None if self.plain is None else self.plain.overall()
+        if plain is not None:
+            fired = [rise for t, rise in rises.items() if self.trigger >> t & 1]
+            if not fired:
+                return plain
+            if not self.copies:
+                return max(plain, self.base + max(fired) + (self.limit - 1) * gain)
+            gain = max(fired)
         if not self.copies:
             return self.base + self.limit * gain
         power = max((s.powers[j] for j in heroes), default=0) - s.powers[self.pos]
-        return self.base + max(power, 0) + gain
+        found = self.base + max(power, 0) + gain
+        return found if plain is None else max(plain, found)
 
     def of(self, option: Any) -> int | None:
         """A bound on one option."""
+        if self.plain is not None and not self.trigger & _option_bits(option, self.copies):
+            return self.plain.of(option)  # it adds no tag that turns a card: none turns
         if not option:  # nothing copied or doubled
             return self.base
         if self.copies:
@@ -216,6 +238,16 @@ class Ceiling:
                 return None
             total += gain
         return total
+
+
+def _option_bits(option: Any, copies: bool) -> int:
+    """The tags Rogue's or a doubler's option adds (bits)."""
+    if not option:
+        return 0
+    if copies:
+        return 1 << option[1]
+    pairs = (option,) if isinstance(option[0], int) else option
+    return _bits_of(tag for _, tag in pairs)
 
 
 class Flat(Ceiling):
@@ -312,9 +344,16 @@ class Tail:
         return tuple([self._row_bits(tags[h]) for h in heroes])  # type: ignore[arg-type]
 
     def _reached(
-        self, s: State, rows: tuple[int, ...], texts: frozenset[int], copies: int
+        self,
+        s: State,
+        rows: tuple[int, ...],
+        texts: frozenset[int],
+        copies: int,
+        turnable: frozenset[int] | None = None,
     ) -> Reach:
-        key = (texts, s.alive, rows, s.transformed, copies)
+        """:meth:`reach`; with ``turnable``, only those cards may turn over (an end where the
+        others never turn: their sides add nothing there)."""
+        key = (texts, s.alive, rows, s.transformed, copies, turnable)
         found = self._reach.get(key)
         if found is not None:
             return found
@@ -325,7 +364,10 @@ class Tail:
         waiting = [
             x
             for x in self.hand.transformers
-            if tags[x] is not None and not s.transformed[x] and cards[x].side is not None
+            if tags[x] is not None
+            and not s.transformed[x]
+            and cards[x].side is not None
+            and (turnable is None or x in turnable)
         ]
         turning: list[int] = []
         added = lost = 0
@@ -392,12 +434,20 @@ class Tail:
                 alone, free = without.turning, without.added
                 if turning:
                     triggers = self._triggers(s, texts, turning)
+            bare: list[int] = turning  # the cards that may turn over without Rogue or a doubler
+            pickers = {
+                p for p in texts if (r := cards[p].tag_text) and (r.copies_power or r.doubles)
+            }
+            if turning and pickers:
+                bare = self._reached(s, rows, texts - pickers, ALL_BITS).turning
+                triggers = self._triggers(s, texts, turning)
             plan = []
             for k in range(1 << len(turning)):
                 turned = [x for bit, x in enumerate(turning) if k >> bit & 1]
                 after = [x for x in turned if x not in alone]  # turned only by what she copies
                 copies = ALL_BITS
-                reach = found.tags
+                only = frozenset(turned)  # the others never turn in this end
+                reach = self._reached(s, rows, texts, copies, only).tags
                 if after:
                     copies = 0
                     for t in range(len(TAGS)):  # only a tag a condition to turn reads can
@@ -407,11 +457,13 @@ class Tail:
                             copies |= 1 << t
                     if not copies:
                         continue  # no copy of hers turns them all: no such end
-                    reach = self._reached(s, rows, texts, copies).tags
+                    reach = self._reached(s, rows, texts, copies, only).tags
                 end = self._end(s, texts, reach, turned, copier, copies, after, free)
                 if end is None:
                     plan = None
                     break
+                if not set(turned) <= set(bare):
+                    end = end._replace(trigger=triggers)
                 plan.append(end)
         self._plans[key] = plan
         return plan
@@ -545,18 +597,21 @@ class Tail:
         total = self.hand.points(state)
         for n, tags in end.adds:
             total += n * max([lin(t) for t in tags], default=0)
-        for n, heroes in end.doubles:  # each HERO once: the n HEROES whose tag rises most
-            most = sorted((max([lin(t) for t in tags], default=0) for tags in heroes), reverse=True)
-            total += sum(most[:n])
+        doubled = [_doubling(n, heroes, lin, end.trigger) for n, heroes in end.doubles]
+        total += sum(full for full, _ in doubled)
         hers = []  # the conditions only her copy can meet
         for i, scorer, reads in once:
             if end.copier is not None and not reads & end.free:
                 hers.append((i, scorer))
             else:
                 total += max([scorer(state, i, t) for t in end.every], default=0)
+        # a card turns here only with what Rogue or a doubler adds: one of them spends its copy
+        # or a doubling on a tag that can turn it (the most over which one does)
+        spent = [trig - full for full, trig in doubled if trig is not None]
         if end.copier is None:
-            return total
+            return total + max(spent, default=0) if end.trigger else total
         copied = None if end.must else 0  # she may copy nothing, unless a card turns only so
+        triggering = None  # her best copy of a tag that can turn a card
         own = s.powers[end.copier]
         for h, tags, before in end.heroes:
             power = s.powers[h] if before else max(s.powers[h], state.powers[h])
@@ -573,8 +628,14 @@ class Tail:
                     value += gain
                 if copied is None or value > copied:
                     copied = value
+                if end.trigger >> t & 1 and (triggering is None or value > triggering):
+                    triggering = value
         assert copied is not None  # (a plan's end where she must copy has a HERO to copy)
-        return total + copied
+        if not end.trigger:
+            return total + copied
+        if triggering is not None:
+            spent.append(triggering - copied)
+        return total + copied + max(spent, default=0)
 
     def adds(self, s: State, pos: int) -> tuple[int, int] | None:
         """At most how many tag instances the text at ``pos`` adds from ``s``, and which tags
@@ -593,6 +654,23 @@ class Tail:
         return None
 
 
+def _doubling(
+    n: int, heroes: list[tuple[int, ...]], lin: Callable[[int], int], trigger: int
+) -> tuple[int, int | None]:
+    """At most what a doubler adds (each HERO once: the ``n`` HEROES whose tag rises most),
+    and at most that when one of its doublings is a ``trigger`` tag (None: it has none)."""
+    bests = [max([lin(t) for t in tags], default=0) for tags in heroes]
+    full = sum(sorted(bests, reverse=True)[:n])
+    spent = None
+    for k, tags in enumerate(heroes):
+        rises = [lin(t) for t in tags if trigger >> t & 1]
+        if rises:
+            others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
+            value = max(rises) + sum(others[: n - 1])
+            spent = value if spent is None else max(spent, value)
+    return full, spent
+
+
 class End(NamedTuple):
     """One set of cards that may have turned at the end, and what the texts can add there."""
 
@@ -605,6 +683,9 @@ class End(NamedTuple):
     must: bool  # she must copy (a card turns only so)
     every: tuple[int, ...]  # every tag a text may add
     free: int  # the tags the texts may add without Rogue's copy (bits)
+    # a card turned here turns only with what Rogue or a doubler adds: one of them spends its
+    # copy or a doubling on one of these tags (bits; 0: nothing needs them)
+    trigger: int = 0
 
 
 class Reach(NamedTuple):
@@ -678,6 +759,15 @@ class Target:
 
 
 @dataclass
+class Trial:
+    """Bounding on one layer (or depth) of the search: it stops where it seldom cuts."""
+
+    bounded: int = 0
+    cut: int = 0
+    on: bool = True
+
+
+@dataclass
 class Node:
     """One way the tag texts can have acted: a state per mask (the cards left at the end first,
     then the views the sensitive blanking texts had) and the (text, option) steps taken."""
@@ -719,6 +809,7 @@ class Settler:
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
     ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
     MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
+    DEPTH_FIRST = True  # the last group of texts walked depth first (False: layer by layer)
 
     def __init__(
         self,
@@ -728,8 +819,12 @@ class Settler:
         finish: Finish | None = None,
         score: Callable[[State], int] | None = None,
         target: Target | None = None,
+        value_only: bool = False,
+        enough: Callable[[Any], bool] | None = None,
     ) -> None:
         self.hand = hand
+        self.value_only = value_only  # only the best value is asked for, not the first way
+        self.enough = enough  # a signature that makes the first way with it the one wanted
         self.analysis = analysis
         self.masks = list(masks)
         self.finish = finish
@@ -743,11 +838,11 @@ class Settler:
             if analysis.bounds is None:
                 analysis.bounds = Tail(hand, analysis.levels)
             self.tail = analysis.bounds
-        self.bounds = self.tail  # (bounding stops on a layer where it seldom cuts: see hopeless)
         self.lower: int | None = None
+        self.lower_way: Node | None = None  # a greedy way worth ``lower``
+        self.stopped = False  # the way ``enough`` asks for is found: nothing more is walked
         self.lower_worth: int | None = None  # with blanking tests: a greedy way's worth
         self.probed = False
-        self.bounded = self.cut = 0  # branches bounded and cut (bounding stops if it rarely cuts)
         self._projectors: dict[frozenset[int], list[Projector]] = {}
         self._useful: dict[frozenset[int], Useful] = {}
         union = 0
@@ -898,17 +993,13 @@ class Settler:
         found: int,
     ) -> int:
         """The last text acts with each option: per signature, keep the first way to its best
-        value (``best``: value, when it was found, the way). Returns the ways counted so far.
-
-        A way whose bound (:class:`Ceiling`, on the first view: the value reads it) is no more
-        than ``top`` cannot beat (or come before) the best found so far and is not tried: with
-        one view and nothing to test ``top`` is the best value, with views what the
-        :class:`Target` says the value must beat."""
+        value (``best``: value, when it was found, the way); returns the ways counted so far. A
+        way whose bound (:class:`Ceiling`, on the first view: the value reads it) is no more than
+        ``top`` cannot beat (or come before) the best found so far and is not tried: ``top`` is
+        the best value with one view and nothing to test, else what the :class:`Target` says."""
         s = node.states[0]
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
-        target = self.target
-        ceiling = None
-        top = None
+        target, ceiling, top = self.target, None, None
         if simple:  # with a best way found, a node or a way may be hopeless
             top = best[()][0] if () in best else None if target is None else target.top()
             if top is not None:  # here also the best value the loop below keeps
@@ -948,6 +1039,9 @@ class Settler:
                         ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
                     top = target.top()
                 found += 1
+                self.stopped = self.enough is not None and self.enough(signature)
+                if self.stopped:  # the way asked for: none after it can come first
+                    return found
             return found
         # one view and nothing to test (the search's innermost loop): the value is the points
         score, act = self.score, self.hand.act
@@ -984,10 +1078,16 @@ class Settler:
         cards = self.hand.transformers
         dead = frozenset(x for x in cards if s.tags[x] is None or s.transformed[x])
         turned: list[State] = []
+        trigger = 0  # the tags a condition to turn reads
         if self.analysis.order(dead).triggers[pos]:
             turning = [x for x in cards if x not in dead and self.hand.hand[x].side is not None]
             if len(turning) > MOST_TURNING or len(self.texts) < self.TURNED_FROM:
                 return None  # (a short search: valuing its few ways costs less)
+            for x in turning:
+                when = self.hand.hand[x].transform
+                trigger |= ALL_BITS if when is None else _bits_of(when.reads | when.seen)
+            if s.hack_in and not s.magneto and trigger >> INTEL & 1:
+                trigger |= 1 << TECH  # a Tech tag is an Intel tag too
             for k in range(1, 1 << len(turning)):
                 end = s.copy()
                 for bit, x in enumerate(turning):
@@ -997,7 +1097,7 @@ class Settler:
                 turned.append(end)
         rule = self.hand.hand[pos].tag_text
         limit = getattr(rule, "LIMIT", 1)
-        return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned)
+        return Ceiling(self.hand, s, pos, pos in self.copiers, limit, turned, trigger)
 
     def probe(self) -> None:
         """Ways found greedily (each text in turn taking the option that scores most at once,
@@ -1017,7 +1117,18 @@ class Settler:
             return points(states[0])
 
         if self.score is not None:
-            self.lower = self.climb(lambda order: points(self.greedy(first, order).states[0]))
+            ways: dict[int, Node] = {}  # a greedy way per value found
+
+            def points_of(order: list[int]) -> int:
+                way = self.greedy(first, order)
+                found = points(way.states[0])
+                ways.setdefault(found, way)
+                return found
+
+            self.lower = self.climb(points_of)
+            if self.lower is not None:
+                way = ways[self.lower]
+                self.lower_way = Node(way.states, way.path, self.lower)
             return
         target, finish = self.target, self.finish
         if target is None:
@@ -1092,13 +1203,15 @@ class Settler:
             node = max(steps, key=lambda step: rank(step.states))
         return node
 
-    def hopeless(self, node: Node, remaining: frozenset[int], best: int | None = None) -> bool:
+    def hopeless(
+        self, node: Node, remaining: frozenset[int], trial: Trial, best: int | None = None
+    ) -> bool:
         """Whether no way through ``node`` can matter: its :class:`Tail` bound (on the first
         view: the value reads it) is no more than what the target says or than ``best`` (the
         best value of the ways finished so far, with one view and nothing to test), or below
         the greedy way (on equal values the way found first wins, and the greedy one may come
-        late)."""
-        if self.tail is None or not remaining:
+        late). ``trial`` counts the branches bounded and cut on this layer (or depth)."""
+        if self.tail is None or not trial.on or not remaining:
             return False
         if len(remaining) == 1 and self.finish is not None:
             (last,) = remaining
@@ -1109,21 +1222,21 @@ class Settler:
             top = best
         if top is None and self.lower is None and self.lower_worth is None:
             return False
-        if self.bounded >= self.TRIAL and self.cut * self.WORTH < self.bounded:
-            self.tail = None  # it seldom cuts on this layer: bounding costs more than it saves
+        if trial.bounded >= self.TRIAL and trial.cut * self.WORTH < trial.bounded:
+            trial.on = False  # it seldom cuts on this layer: bounding costs more than it saves
             return False
-        self.bounded += 1
+        trial.bounded += 1
         bound = self.tail.bound(node.states[0], remaining)
         if bound is None:
             return False
         if (top is not None and bound <= top) or (self.lower is not None and bound < self.lower):
-            self.cut += 1
+            trial.cut += 1
             return True
         # every way's worth is at most its value less the slack (Target), below the greedy
         # way's worth; on equal worths the way found first wins, so ties are walked
         if self.lower_worth is not None and self.target is not None:
             if bound - self.target.slack < self.lower_worth:
-                self.cut += 1
+                trial.cut += 1
                 return True
         return False
 
@@ -1151,7 +1264,8 @@ class Settler:
 
     def run(self) -> list[Node]:
         start = Node(tuple(self.hand.base_state(m) for m in self.masks), ())
-        if len(self.texts) >= self.ROOT_FROM and self.hopeless(start, frozenset(self.texts)):
+        root = frozenset(self.texts)
+        if len(self.texts) >= self.ROOT_FROM and self.hopeless(start, root, Trial()):
             return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
@@ -1195,6 +1309,8 @@ class Settler:
         a leader before what depends on it. When nothing follows and there is one mask, only
         the best way is kept."""
         barred, waits = self.constraints(texts)
+        if self.finish is not None and not later and self.DEPTH_FIRST:
+            return self.depth_first(frontier, texts, barred, waits)
         bit = {p: 1 << k for k, p in enumerate(texts)}
         full = (1 << len(texts)) - 1
         finish = self.finish if not later else None
@@ -1208,8 +1324,7 @@ class Settler:
         }
         for step in range(len(texts)):
             nxt: dict[Any, tuple[Node, int, int | None]] = {}
-            if self.tail is None and self.bounds is not None:  # a new layer: another trial
-                self.tail, self.bounded, self.cut = self.bounds, 0, 0
+            trial = Trial()  # a new layer: another trial
             final = finish is not None and step == len(texts) - 1  # (its ways bound themselves)
             if len(layer) > self.PROBE_AFTER and not self.probed and not final:
                 self.probe()
@@ -1218,7 +1333,9 @@ class Settler:
             # no better is never kept
             finished = best[()][0] if self.score is not None and () in best else None
             for node, done, last in layer.values():
-                if bounding and self.hopeless(node, left[done], finished):
+                if self.stopped:
+                    break  # the way ``enough`` asks for is found
+                if bounding and self.hopeless(node, left[done], trial, finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
                     if done & bit[p] or (last is not None and barred[last] & bit[p]):
@@ -1247,6 +1364,89 @@ class Settler:
             merged.setdefault(self.key(node.states, later), node)
         return list(merged.values())
 
+    def depth_first(
+        self, frontier: list[Node], texts: list[int], barred: dict[int, int], waits: dict[int, int]
+    ) -> list[Node]:
+        """:meth:`orders` for the last group of texts, walked depth first in the order the
+        layers list the same ways (the frontier, then each text, then its options; a state met
+        again at the same depth is merged into the first, as on a layer), so each signature
+        keeps the same first way to its best value. A way finished early bounds every branch
+        after it: one that can at most tie it cannot come before it (:meth:`hopeless`). With
+        ``value_only`` a greedy way (:meth:`probe`) is kept as found first: only the best value
+        is asked for, and branches that can at most tie it are cut too."""
+        finish = self.finish
+        assert finish is not None
+        bit = {p: 1 << k for k, p in enumerate(texts)}
+        full = (1 << len(texts)) - 1
+        best: dict[Any, tuple[int, int, Node]] = {}  # per signature: as in :meth:`orders`
+        left = {0: frozenset(texts)}  # the texts still to act, by the done bits
+        seen: list[set[Any]] = [set() for _ in texts]  # the states met, per depth
+        trials = self.analysis.trials  # per number of texts still to act, for the hand
+        counts = [0, len(frontier)]  # the ways counted (when one was found), the states met
+        early = self.value_only or self.target is not None
+        if early and len(texts) >= self.ROOT_FROM and not self.probed:
+            self.probe()  # a greedy way bounds every branch from the start
+            self._keep_greedy(best)
+
+        recurse: list[Callable[[Node, int, int | None, int], None]] = []  # (walk itself)
+
+        def walk(node: Node, done: int, last: int | None, depth: int) -> None:
+            if counts[1] >= self.BOUND_FROM:  # a few states: bounding costs more
+                finished = best[()][0] if self.score is not None and () in best else None
+                remaining = left[done]
+                trial = trials.get(len(remaining))
+                if trial is None:
+                    trial = trials[len(remaining)] = Trial()
+                if self.hopeless(node, remaining, trial, finished):
+                    return  # no way through it can beat (or come before) one found already
+            for p in texts:
+                if done & bit[p] or (last is not None and barred[last] & bit[p]):
+                    continue
+                if waits[p] & ~done:
+                    continue
+                after = done | bit[p]
+                if after == full:  # the last text: no node per way
+                    counts[0] = self.finish_all(node, p, left[done], finish, best, counts[0])
+                    if self.stopped:
+                        return
+                    continue
+                mark = p if barred[p] & ~after else None  # it still bars a text to come
+                if after not in left:
+                    left[after] = frozenset(q for q in texts if not after & bit[q])
+                for option in self.options(node, p, left[done]):
+                    child = self.step(node, p, option)
+                    key = (after, mark, self.key(child.states, left[after]))
+                    if key in seen[depth]:
+                        continue
+                    seen[depth].add(key)
+                    counts[1] += 1
+                    # as on a layer this large (one the last text does not finish from)
+                    many = len(seen[depth]) > self.PROBE_AFTER and depth + 2 < len(texts)
+                    if many and not self.probed:
+                        self.probe()
+                        self._keep_greedy(best)
+                    recurse[0](child, after, mark, depth + 1)
+                    if self.stopped:
+                        return
+
+        recurse.append(walk)
+        for node in frontier:
+            walk(node, 0, None, 0)
+            if self.stopped:
+                break
+        recurse.clear()  # walk reaches itself through it: no cycle left for the collector
+        return [node for _, _, node in sorted(best.values(), key=lambda kept: kept[1])]
+
+    def _keep_greedy(self, best: dict[Any, tuple[int, int, Node]]) -> None:
+        """With ``value_only``: the greedy way as the best found so far when it is worth more
+        (and beats what the target says)."""
+        way, lower = self.lower_way, self.lower
+        if not self.value_only or way is None or lower is None or self.score is None:
+            return
+        top = None if self.target is None else self.target.top()
+        if (top is None or lower > top) and (() not in best or best[()][0] < lower):
+            best[()] = (lower, -1, way)
+
 
 def _carries(s: State, hero: int, tag: int) -> bool:
     """Whether Rogue can copy this HERO's tag in this view (it is there, with the tag)."""
@@ -1273,12 +1473,17 @@ def settle_all(
     finish: Finish | None = None,
     score: Callable[[State], int] | None = None,
     target: Target | None = None,
+    value_only: bool = False,
+    enough: Callable[[Any], bool] | None = None,
 ) -> list[Node]:
     """Every distinct way the tag texts can leave the cards of ``masks[0]`` (and, at the same
     time with the same choices, the views ``masks[1:]``), with a way to get there; with
     ``finish``, only the first way to the best value for each signature it gives (with
-    ``target``, of the ways that can still matter)."""
-    return Settler(hand, analysis, masks, finish, score, target).run()
+    ``target``, of the ways that can still matter). With ``value_only`` (and ``score``) a way
+    to the best value, not necessarily the first; with ``enough``, the walk stops at the first
+    way whose signature it accepts."""
+    settler = Settler(hand, analysis, masks, finish, score, target, value_only, enough)
+    return settler.run()
 
 
 @dataclass
@@ -1304,6 +1509,7 @@ class Ending:
     nodes: list[Node] | None = None  # every way worth scoring, once searched
     bound: tuple[int, bool, bool] = (0, False, False)  # no key of this ending is higher
     best: Best | None = None  # without views: its best, found as soon as it was searched
+    exact: bool = True  # False: ``bound`` is a cheap one, its best value not searched yet
 
     @property
     def assumes(self) -> bool:
@@ -1341,6 +1547,8 @@ def search(
             plan.nodes = [Node((s,), (), optimistic)]
         elif views and not valid:
             optimistic = 0  # every way of a hand that scores nothing is worth 0: no search
+        elif views and (cheap := _root_bound(hand, analysis, mask)) is not None:
+            optimistic, plan.exact = cheap, False  # searched for its best value when due
         else:
             # one view: the search itself is as cheap as a bound; more: bound it first
             tests = [] if views else _tests(group)
@@ -1350,7 +1558,8 @@ def search(
             # blanking tests, the best worth found so far)
             wanted = valid and (known is not None or bool(tests))
             target = _target(hand, plan, tests, known) if wanted else None
-            single = settle_all(hand, analysis, [mask], finish, score, target)
+            # with views only the best value is asked for (a bound), not the first way to it
+            single = settle_all(hand, analysis, [mask], finish, score, target, bool(views))
             if not single:
                 continue  # no way of this ending can beat (or come before) the best known
             if not views:
@@ -1367,9 +1576,16 @@ def search(
             ):
                 known = found
     best = known
-    for plan in sorted(plans, key=lambda e: (e.bound, -e.index), reverse=True):
+    queue = [(_rank(plan), plan) for plan in plans]  # the most promising first
+    heapq.heapify(queue)
+    while queue:
+        _, plan = heapq.heappop(queue)
         if best is not None and (plan.bound, -plan.index) < (best.key, -best.index):
             continue  # this ending cannot beat (or come before) the best found so far
+        if not plan.exact:  # its best value (one view), then back in line with that bound
+            if _sharpen(hand, analysis, plan, best):
+                heapq.heappush(queue, (_rank(plan), plan))
+            continue
         found = plan.best if not plan.views else _best_of(hand, analysis, plan, best)
         if found is not None and (
             best is None or (found.key, -found.index) > (best.key, -best.index)
@@ -1380,6 +1596,42 @@ def search(
     order = tuple(pos for pos, _ in best.path)
     choices = Choices(options, best.outcome.script, order)
     return choices, best.key[0], best.outcome, best.valid, best.state
+
+
+def _rank(plan: Ending) -> tuple[int, int, int, int]:
+    """Orders the endings most promising first (a heap pops the least): by bound, then the
+    first found."""
+    optimistic, safe, valid = plan.bound
+    return (-optimistic, -int(safe), -int(valid), plan.index)
+
+
+def _root_bound(hand: Hand, analysis: Analysis, mask: int) -> int | None:
+    """A cheap bound on the points of every way of the cards of ``mask`` (:class:`Tail`, from
+    the printed tags), where three or more tag texts make its search long (None otherwise)."""
+    texts = frozenset(p for p in hand.texts if mask >> p & 1 and p not in analysis.inert)
+    if len(texts) < Settler.ROOT_FROM:
+        return None
+    if analysis.bounds is None:
+        analysis.bounds = Tail(hand, analysis.levels)
+    tail: Tail = analysis.bounds
+    return tail.bound(hand.base_state(mask), texts)
+
+
+def _sharpen(hand: Hand, analysis: Analysis | None, plan: Ending, rival: Best | None) -> bool:
+    """An ending with views bounded cheaply so far: its best value in one view, searched only
+    for ways that beat ``rival`` (the best found so far), becomes its bound. False when no way
+    beats it (the ending cannot matter)."""
+    assert analysis is not None  # (only an ending with tag texts to search is bounded so)
+    finish = _finisher(hand, [plan.mask], [], plan.valid)
+    target = _target(hand, plan, [], rival) if rival is not None else None
+    single = settle_all(hand, analysis, [plan.mask], finish, hand.points, target, True)
+    if not single:
+        return False
+    optimistic = max(_value(hand, n, plan.valid) for n in single)
+    optimistic -= min(hand.selene_penalty(o.selene, plan.blanked) for o in plan.group)
+    plan.bound = (optimistic, *plan.bound[1:])
+    plan.exact = True
+    return True
 
 
 def _value(hand: Hand, node: Node, valid: bool) -> int:
@@ -1424,7 +1676,10 @@ def _best_of(
         tests = _tests(plan.group)
         finish = _finisher(hand, masks, tests, plan.valid)
         target = _target(hand, plan, tests, rival) if plan.valid else None
-        plan.nodes = settle_all(hand, analysis, masks, finish, target=target)
+        # a hand that scores nothing: every way is worth 0, so the first way that makes an
+        # ending true is the one kept (the walk stops there)
+        enough = None if plan.valid else _holding(plan.group, tests)
+        plan.nodes = settle_all(hand, analysis, masks, finish, target=target, enough=enough)
     best: Best | None = None
     for node in plan.nodes:
         value = _value(hand, node, plan.valid)
@@ -1437,6 +1692,20 @@ def _best_of(
             if best is None or key > best.key:
                 best = Best(key, node.path, outcome, plan.valid, plan.index, node.states[0])
     return best
+
+
+def _holding(group: list[Outcome], tests: list[tuple[int, int]]) -> Callable[[Any], bool]:
+    """Whether a way's signature (what the blanking ``tests`` found) makes an ending of
+    ``group`` true."""
+    where = {test: k for k, test in enumerate(tests)}
+
+    def holds(signature: Any) -> bool:
+        return any(
+            all(signature[where[(m, b)]] == test for m, b, test in outcome.assumed)
+            for outcome in group
+        )
+
+    return holds
 
 
 def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best | None) -> Target:
