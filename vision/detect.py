@@ -164,9 +164,12 @@ def find_card_quads(
             if _touches_border(quad, box, margin=tuning.BORDER_MARGIN + 1.0 / tiny_scale):
                 continue
             found.append(quad)
-    quads = _dedupe([order_corners(q / scale) for q in found])
-    # An outline wholly inside another (a card's art box or text box) is not a card. (Only an
-    # outline whose box holds the other's can hold it: the corners are tested for those.)
+    return _outermost(_dedupe([order_corners(q / scale) for q in found]))
+
+
+def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """``quads`` without any wholly inside another: a card's art box or text box is not a card.
+    (Only an outline whose box holds the other's can hold it: the corners are tested for those.)"""
     areas = [quad_area(q) for q in quads]
     boxes = [(*q.min(axis=0).tolist(), *q.max(axis=0).tolist()) for q in quads]
     return [
