@@ -769,3 +769,51 @@ def test_repeated_runs_match_numpy_repeat() -> None:
         assert np.array_equal(repeat_runs(firsts, runs), np.repeat(firsts, runs))
         members = [i for a, n in zip(firsts, runs, strict=True) for i in range(a, a + n)]
         assert run_members(firsts, runs).tolist() == members
+
+
+def test_a_sharp_card_its_photo_features_name_beyond_doubt_is_not_cut_out_again(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The photo's own features on a sharp card, brought upright by its fit, name it as surely
+    as the cut-out card's features, and place it as exactly: no second ORB pass. A soft card
+    (a shaken camera) is still cut out and named from its own features."""
+    import vision.features as features
+    import vision.name as name
+    from vision.find import find_hypotheses
+
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    cut_outs: list[int] = []
+    real_card_features = features.card_features
+
+    def counting_card_features(*args, **kwargs):
+        cut_outs.append(1)
+        return real_card_features(*args, **kwargs)
+
+    monkeypatch.setattr(name, "card_features", counting_card_features)
+    monkeypatch.setattr(name, "patch_features", lambda patch: counting_card_features(patch, 500))
+
+    def named(image: np.ndarray) -> list[Card]:
+        photo = Photo.of(image)
+        points, descriptors = features.photo_features(photo.gray, tuning.PHOTO_FEATURES)
+        found, _ = find_hypotheses(points, descriptors, gallery, photo.work_size)
+        cut_outs.clear()
+        cards, _ = name.name_hypotheses(
+            photo.image,
+            photo.scale,
+            gallery,
+            found,
+            ACCEPT_CONFIDENCE,
+            photo_points=(points, descriptors),
+        )
+        return cards
+
+    cards = named(scene.image)
+    assert cut_outs == [] and len(cards) >= 4
+    for card in cards:
+        truth = next(c for c in scene.cards if NAMES[c.index] == card.name)
+        assert card.confidence >= tuning.LOOSE_CONFIDENCE
+        assert quad_iou(card.corners, truth.corners) > 0.95
+    shaken = cv2.blur(scene.image, (15, 1))
+    named(shaken)
+    assert cut_outs  # soft cards are named from their own features again

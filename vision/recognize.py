@@ -75,7 +75,14 @@ def identify(
         with clock.step("find", "find"):
             hypotheses, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
         with clock.step("name", "name"):
-            named, weak = name_hypotheses(photo.image, photo.scale, gallery, hypotheses, accept)
+            named, weak = name_hypotheses(
+                photo.image,
+                photo.scale,
+                gallery,
+                hypotheses,
+                accept,
+                photo_points=(points, descriptors),
+            )
         with clock.step("second_look", "find"):
             more, more_weak = second_look(photo, gallery, named, hypotheses, accept, points)
             cards = dedupe_cards(named + more)
