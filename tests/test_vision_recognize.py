@@ -35,6 +35,7 @@ from vision.appearance import (
 from vision.detect import cards_in_reading_order
 from vision.gallery import Gallery, GalleryError, name_from_filename
 from vision.geometry import CARD_H, CARD_W, inside, quad_iou
+from vision.geometry import in_quad as inside_quad
 from vision.layout import two_columns
 from vision.name import confidence_from_inliers
 from vision.photo import Photo
@@ -795,16 +796,11 @@ def test_a_sharp_card_its_photo_features_name_beyond_doubt_is_not_cut_out_again(
 
     def named(image: np.ndarray) -> list[Card]:
         photo = Photo.of(image)
-        points, descriptors = features.photo_features(photo.gray, tuning.PHOTO_FEATURES)
-        found, _ = find_hypotheses(points, descriptors, gallery, photo.work_size)
+        ranked = features.ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
+        found, _ = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size)
         cut_outs.clear()
         cards, _ = name.name_hypotheses(
-            photo.image,
-            photo.scale,
-            gallery,
-            found,
-            ACCEPT_CONFIDENCE,
-            photo_points=(points, descriptors),
+            photo.image, photo.scale, gallery, found, ACCEPT_CONFIDENCE, photo_points=ranked
         )
         return cards
 
@@ -817,3 +813,46 @@ def test_a_sharp_card_its_photo_features_name_beyond_doubt_is_not_cut_out_again(
     shaken = cv2.blur(scene.image, (15, 1))
     named(shaken)
     assert cut_outs  # soft cards are named from their own features again
+
+
+def test_a_card_named_from_the_photos_features_counts_inliers_at_a_cut_out_cards_budget(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card the photo shows big holds far more of the photo's features than the 500 a
+    cut-out card gets; naming it from all of them would count twice the inliers, and the
+    card with most inliers gives the table plane. Only its strongest PATCH_FEATURES are
+    matched, so its inliers stay those a cut-out naming counts."""
+    import vision.features as features
+    import vision.name as name
+    from vision.find import find_hypotheses
+
+    big = render_card_face(NAMES[2], 0, size=(560, 780))
+    table = np.full((1232, 1640, 3), (60, 90, 120), np.uint8)
+    table[200 : 200 + big.shape[0], 500 : 500 + big.shape[1]] = big
+    photo = Photo.of(table)
+    ranked = features.ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
+    found, _ = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size)
+    hyp = next(h for h in found if gallery.entries[h.entry].name == NAMES[2])
+    height, width = big.shape[:2]
+    corners = np.array(
+        [[500, 200], [500 + width, 200], [500 + width, 200 + height], [500, 200 + height]]
+    )
+    on_card = int(np.count_nonzero(inside_quad(ranked[0], corners)))
+    assert on_card > 2 * tuning.PATCH_FEATURES  # the premise: a big card, many features
+
+    matched: list[np.ndarray] = []
+    real_name_features = name._name_features
+
+    def recording(feats, *args, **kwargs):
+        matched.append(feats[0])
+        return real_name_features(feats, *args, **kwargs)
+
+    monkeypatch.setattr(name, "_name_features", recording)
+    cards, _ = name.name_hypotheses(
+        photo.image, photo.scale, gallery, [hyp], ACCEPT_CONFIDENCE, photo_points=ranked
+    )
+    assert [c.name for c in cards] == [NAMES[2]]
+    assert len(matched) == 1 and len(matched[0]) == tuning.PATCH_FEATURES  # no cut-out
+    cut_out = name.name_region(table, cards[0].corners, gallery, [hyp.entry])
+    assert cut_out is not None and cut_out[1].name == NAMES[2]
+    assert cards[0].inliers <= 1.3 * cut_out[1].inliers

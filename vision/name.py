@@ -101,6 +101,9 @@ def card_from(naming: Naming, corners: np.ndarray) -> Card:
 
 
 Pairs = tuple[np.ndarray, np.ndarray]  # (patch feature, reference feature) indices
+# A photo's features: work-image points, descriptors, corner strengths
+# (:func:`vision.features.ranked_photo_features`).
+PhotoPoints = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def positional_matches(
@@ -538,7 +541,7 @@ def _settled_by_photo_features(
     hyp: Hypothesis,
     gallery: Gallery,
     entries: list[int],
-    photo_points: tuple[np.ndarray, np.ndarray],
+    photo_points: PhotoPoints,
 ) -> tuple[np.ndarray, Naming] | None:
     """A hypothesis named beyond doubt by the photo's own features on it, brought onto the
     upright card by the hypothesis's fit, or None. ORB is rotation-invariant and the photo's
@@ -548,13 +551,22 @@ def _settled_by_photo_features(
     found, with the inliers and margin a settled outline needs, is taken; anything less
     (a card half hidden in a fan, small, blurred or not enrolled) is cut out and named as
     before. So is a soft card (a shaken camera): the photo's coarse pyramid levels still
-    name it, but its corners from them were up to 20 px off."""
-    points, descriptors = photo_points
+    name it, but its corners from them were up to 20 px off.
+
+    Only the card's ``PATCH_FEATURES`` strongest features are matched, the budget a cut-out
+    card (and a reference) gets: its inliers are then counted as a cut-out card's are, so
+    the best-supported card (:func:`vision.plane.to_card_plane`, :func:`dedupe_cards`) is
+    not simply the one the photo shows biggest; and matching a large card's ~1,000 features
+    cost twice the time for the same answer."""
+    points, descriptors, strength = photo_points
     if len(points) < tuning.SETTLED_INLIERS or not plausible_card(corners, fitted=True):
         return None
-    on_card = in_quad(points, corners_from_homography(hyp.homography))
-    if int(on_card.sum()) < tuning.SETTLED_INLIERS:
+    on_card = np.flatnonzero(in_quad(points, corners_from_homography(hyp.homography)))
+    if len(on_card) < tuning.SETTLED_INLIERS:
         return None
+    if len(on_card) > tuning.PATCH_FEATURES:
+        strongest = np.argsort(-strength[on_card], kind="stable")[: tuning.PATCH_FEATURES]
+        on_card = on_card[np.sort(strongest)]
     upright = cv2.perspectiveTransform(
         points[on_card].reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hyp.homography)
     )
@@ -584,13 +596,14 @@ def name_hypotheses(
     found: list[Hypothesis],
     accept: float,
     wide: bool = False,
-    photo_points: tuple[np.ndarray, np.ndarray] | None = None,
+    photo_points: PhotoPoints | None = None,
 ) -> tuple[list[Card], list[tuple[np.ndarray, Naming]]]:
     """Name every hypothesis (found at ``scale`` of the full ``image``): the named cards, and
     the regions named too weakly (corners, naming) for a later unknown report. ``wide``: found
     from few features, so checked against as many rivals as an outline is. ``photo_points``:
-    the features (work pixels, descriptors) the hypotheses were found from; a card they name
-    beyond doubt is not cut out and named again (:func:`_settled_by_photo_features`)."""
+    the features (work pixels, descriptors, strengths) the hypotheses were found from; a card
+    they name beyond doubt is not cut out and named again
+    (:func:`_settled_by_photo_features`)."""
     to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
     named: list[Card] = []
     weak: list[tuple[np.ndarray, Naming]] = []
