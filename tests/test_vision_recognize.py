@@ -856,3 +856,41 @@ def test_a_card_named_from_the_photos_features_counts_inliers_at_a_cut_out_cards
     cut_out = name.name_region(table, cards[0].corners, gallery, [hyp.entry])
     assert cut_out is not None and cut_out[1].name == NAMES[2]
     assert cards[0].inliers <= 1.3 * cut_out[1].inliers
+
+
+def test_an_outline_no_voting_feature_lies_in_is_reported_without_naming(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Naming an outline costs ~50 ms of turns; one that none of the photo's voting features
+    lies in (a knot in the wood, a smear) is still reported by its edges but not named. A photo
+    whose features voted nowhere has only its outlines: they are named as before."""
+    import vision.outlines as outlines
+    from vision.features import photo_features
+    from vision.find import NO_VOTES, Votes, find_hypotheses
+
+    faces = [render_card_face(NAMES[3], 0)]
+    scene = compose_scene(faces, np.random.default_rng(5), difficulty="easy", table="wood")
+    photo = Photo.of(scene.image)
+    points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
+    _, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
+    quads = photo.outlines()
+    namings: list[int] = []
+    real_name_region = outlines.name_region
+
+    def counted(*args, **kwargs):
+        namings.append(1)
+        return real_name_region(*args, **kwargs)
+
+    monkeypatch.setattr(outlines, "name_region", counted)
+
+    def named_by_outline(votes: Votes) -> tuple[list[str], int, int]:
+        namings.clear()
+        cards, unknown = outlines.name_outlines(photo, gallery, votes, quads, [], ACCEPT_CONFIDENCE)
+        return [c.name for c in cards], len(unknown), len(namings)
+
+    assert named_by_outline(votes)[0] == [NAMES[3]]
+    assert named_by_outline(NO_VOTES)[0] == [NAMES[3]]
+    elsewhere = Votes(votes.points + np.float32(10 * max(photo.work_size)), votes.entries)
+    names, reported, tries = named_by_outline(elsewhere)
+    assert names == [] and tries == 0
+    assert reported >= 1  # the card's outline is still a card-shaped thing with edges
