@@ -622,6 +622,8 @@ def name_hypotheses(
     to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
     named: list[Card] = []
     weak: list[tuple[np.ndarray, Naming]] = []
+    # Cards the photo's features settled: their place in ``named`` -> (hypothesis, rivals).
+    settled_from: dict[int, tuple[Hypothesis, list[int]]] = {}
     for hyp in found:
         corners = corners_from_homography(to_full @ hyp.homography)
         rivals = [e for e in hyp.votes if e != hyp.entry][: tuning.RIVALS_NAMED]
@@ -631,6 +633,7 @@ def name_hypotheses(
                     image, corners, hyp, gallery, [hyp.entry, *rivals], photo_points
                 )
             if settled is not None:
+                settled_from[len(named)] = (hyp, rivals)
                 named.append(card_from(settled[1], settled[0]))
                 continue
         if wide and plausible_card(corners, fitted=True):
@@ -647,7 +650,41 @@ def name_hypotheses(
             named.append(card_from(naming, corners))
         else:
             weak.append((corners, naming))
+    _cut_out_plane_card(image, scale, gallery, named, settled_from, accept)
     return named, weak
+
+
+def _cut_out_plane_card(
+    image: np.ndarray,
+    scale: float,
+    gallery: Gallery,
+    named: list[Card],
+    settled_from: dict[int, tuple[Hypothesis, list[int]]],
+    accept: float,
+) -> None:
+    """A lone named card gives the table plane (:mod:`vision.plane`) with no other card to
+    check it, and its corners are extrapolated across the photo: a leftover crowd or a
+    last-look find far away is judged on them. Photo-feature corners are ~1 px off (a
+    cut-out card's ~0.5 px), which moved a lone card's plane enough to box a phone beside
+    it; so a lone card the photo's features settled is cut out and named again, as every
+    card was before, and keeps the cut-out's corners when that names it the same (in place
+    in ``named``). Where several cards are named they share the plane (consensus_plane) and
+    the saving is kept."""
+    if len(named) != 1 or 0 not in settled_from:
+        return
+    hyp, rivals = settled_from[0]
+    to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    corners = corners_from_homography(to_full @ hyp.homography)
+    result = name_region(image, corners, gallery, [hyp.entry, *rivals], refit=True)
+    if result is None:
+        return
+    corners, naming = result
+    if (
+        naming.name == named[0].name
+        and naming.confidence >= accept
+        and naming.inliers >= tuning.MIN_NAME_INLIERS
+    ):
+        named[0] = card_from(naming, corners)
 
 
 def name_card_features(
