@@ -35,6 +35,7 @@ from vision.appearance import (
 from vision.detect import cards_in_reading_order
 from vision.gallery import Gallery, GalleryError, name_from_filename
 from vision.geometry import CARD_H, CARD_W, inside, quad_iou
+from vision.geometry import in_quad as inside_quad
 from vision.layout import two_columns
 from vision.name import confidence_from_inliers
 from vision.photo import Photo
@@ -769,3 +770,127 @@ def test_repeated_runs_match_numpy_repeat() -> None:
         assert np.array_equal(repeat_runs(firsts, runs), np.repeat(firsts, runs))
         members = [i for a, n in zip(firsts, runs, strict=True) for i in range(a, a + n)]
         assert run_members(firsts, runs).tolist() == members
+
+
+def test_a_sharp_card_its_photo_features_name_beyond_doubt_is_not_cut_out_again(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The photo's own features on a sharp card, brought upright by its fit, name it as surely
+    as the cut-out card's features, and place it as exactly: no second ORB pass. A soft card
+    (a shaken camera) is still cut out and named from its own features."""
+    import vision.features as features
+    import vision.name as name
+    from vision.find import find_hypotheses
+
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    cut_outs: list[int] = []
+    real_card_features = features.card_features
+
+    def counting_card_features(*args, **kwargs):
+        cut_outs.append(1)
+        return real_card_features(*args, **kwargs)
+
+    monkeypatch.setattr(name, "card_features", counting_card_features)
+    monkeypatch.setattr(name, "patch_features", lambda patch: counting_card_features(patch, 500))
+
+    def named(image: np.ndarray) -> list[Card]:
+        photo = Photo.of(image)
+        ranked = features.ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
+        found, _ = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size)
+        cut_outs.clear()
+        cards, _ = name.name_hypotheses(
+            photo.image, photo.scale, gallery, found, ACCEPT_CONFIDENCE, photo_points=ranked
+        )
+        return cards
+
+    cards = named(scene.image)
+    assert cut_outs == [] and len(cards) >= 4
+    for card in cards:
+        truth = next(c for c in scene.cards if NAMES[c.index] == card.name)
+        assert card.confidence >= tuning.LOOSE_CONFIDENCE
+        assert quad_iou(card.corners, truth.corners) > 0.95
+    shaken = cv2.blur(scene.image, (15, 1))
+    soft_cards = named(shaken)
+    assert len(cut_outs) >= len(soft_cards) >= 2  # soft cards: named from their own features
+
+
+def test_a_card_named_from_the_photos_features_counts_inliers_at_a_cut_out_cards_budget(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card the photo shows big holds far more of the photo's features than the 500 a
+    cut-out card gets; naming it from all of them would count twice the inliers, and the
+    card with most inliers gives the table plane. Only its strongest PATCH_FEATURES are
+    matched, so its inliers stay those a cut-out naming counts."""
+    import vision.features as features
+    import vision.name as name
+    from vision.find import find_hypotheses
+
+    big = render_card_face(NAMES[2], 0, size=(560, 780))
+    table = np.full((1232, 1640, 3), (60, 90, 120), np.uint8)
+    table[200 : 200 + big.shape[0], 500 : 500 + big.shape[1]] = big
+    photo = Photo.of(table)
+    ranked = features.ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
+    found, _ = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size)
+    hyp = next(h for h in found if gallery.entries[h.entry].name == NAMES[2])
+    # (named alone, the card would be cut out again for the table plane: asked directly)
+    height, width = big.shape[:2]
+    corners = np.array(
+        [[500, 200], [500 + width, 200], [500 + width, 200 + height], [500, 200 + height]]
+    )
+    on_card = int(np.count_nonzero(inside_quad(ranked[0], corners)))
+    assert on_card > 2 * tuning.PATCH_FEATURES  # the premise: a big card, many features
+
+    matched: list[np.ndarray] = []
+    real_name_features = name._name_features
+
+    def recording(feats, *args, **kwargs):
+        matched.append(feats[0])
+        return real_name_features(feats, *args, **kwargs)
+
+    monkeypatch.setattr(name, "_name_features", recording)
+    full = corners.astype(np.float64) / photo.scale
+    settled = name._settled_by_photo_features(photo.image, full, hyp, gallery, [hyp.entry], ranked)
+    assert settled is not None and settled[1].name == NAMES[2]
+    assert len(matched) == 1 and len(matched[0]) == tuning.PATCH_FEATURES
+    cut_out = name.name_region(table, settled[0], gallery, [hyp.entry])
+    assert cut_out is not None and cut_out[1].name == NAMES[2]
+    assert settled[1].inliers <= 1.3 * cut_out[1].inliers
+
+
+def test_an_outline_no_voting_feature_lies_in_is_reported_without_naming(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Naming an outline costs ~50 ms of turns; one that none of the photo's voting features
+    lies in (a knot in the wood, a smear) is still reported by its edges but not named. A photo
+    whose features voted nowhere has only its outlines: they are named as before."""
+    import vision.outlines as outlines
+    from vision.features import photo_features
+    from vision.find import NO_VOTES, Votes, find_hypotheses
+
+    faces = [render_card_face(NAMES[3], 0)]
+    scene = compose_scene(faces, np.random.default_rng(5), difficulty="easy", table="wood")
+    photo = Photo.of(scene.image)
+    points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
+    _, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
+    quads = photo.outlines()
+    namings: list[int] = []
+    real_name_region = outlines.name_region
+
+    def counted(*args, **kwargs):
+        namings.append(1)
+        return real_name_region(*args, **kwargs)
+
+    monkeypatch.setattr(outlines, "name_region", counted)
+
+    def named_by_outline(votes: Votes) -> tuple[list[str], int, int]:
+        namings.clear()
+        cards, unknown = outlines.name_outlines(photo, gallery, votes, quads, [], ACCEPT_CONFIDENCE)
+        return [c.name for c in cards], len(unknown), len(namings)
+
+    assert named_by_outline(votes)[0] == [NAMES[3]]
+    assert named_by_outline(NO_VOTES)[0] == [NAMES[3]]
+    elsewhere = Votes(votes.points + np.float32(10 * max(photo.work_size)), votes.entries)
+    names, reported, tries = named_by_outline(elsewhere)
+    assert names == [] and tries == 0
+    assert reported >= 1  # the card's outline is still a card-shaped thing with edges

@@ -60,12 +60,26 @@ def photo_features(
 
     (Spreading the budget over a grid, so a busy table cannot take most of it, was measured
     and did not find more cards: the cards' own corners are strong enough.)"""
+    points, descriptors, _ = ranked_photo_features(gray, n_features, mask, fast_threshold, levels)
+    return points, descriptors
+
+
+def ranked_photo_features(
+    gray: np.ndarray,
+    n_features: int,
+    mask: np.ndarray | None = None,
+    fast_threshold: int = tuning.PHOTO_FAST_THRESHOLD,
+    levels: int = tuning.PHOTO_LEVELS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`photo_features` and each feature's corner strength (ORB's response, float32):
+    a card's strongest few hundred are what a rectified card's own ORB pass would keep."""
     keypoints, descriptors = photo_orb(n_features, fast_threshold, levels).detectAndCompute(
         gray, mask
     )
     if descriptors is None or not keypoints:
-        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
-    return _positions(keypoints), descriptors
+        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8), np.zeros(0, np.float32)
+    strength = np.fromiter((k.response for k in keypoints), np.float32, len(keypoints))
+    return _positions(keypoints), descriptors, strength
 
 
 def _positions(keypoints: Sequence[cv2.KeyPoint]) -> np.ndarray:

@@ -20,7 +20,7 @@ import vision.tuning as tuning
 from vision.detect import edge_support
 from vision.find import Votes, shortlist_by_index
 from vision.gallery import Gallery
-from vision.geometry import order_corners, quad_area, quad_iou
+from vision.geometry import in_quad, order_corners, quad_area, quad_iou
 from vision.name import (
     Naming,
     candidate_list,
@@ -60,6 +60,19 @@ class _OutlineNamer:
             and best[1].confidence >= max(self.accept, tuning.LOOSE_CONFIDENCE)
             and best[1].inliers >= tuning.SETTLED_INLIERS
         )
+
+    def voted_in(self, quad: np.ndarray) -> bool:
+        """Do the photo's voting features (each matched to some reference) lie inside the
+        outline? A card the gallery holds, even a small or shaken one, casts a few; a knot in
+        the wood, a smear or a card nobody enrolled that shows next to no detail casts none,
+        and naming it would only find a name at confidence 0 (~50 ms of turns). A photo
+        whose features voted nowhere (too dark or shaken for the first look) has only its
+        outlines to go on: they are all named."""
+        points = self.votes.points
+        if len(points) == 0:
+            return True
+        inside = in_quad(points, quad * self.photo.scale)
+        return int(inside.sum()) >= tuning.OUTLINE_MIN_VOTES
 
     def shortlist(self, quad: np.ndarray) -> tuple[list[int], list[int]]:
         """References voted inside the outline by the photo's features and by the outline's
@@ -183,7 +196,7 @@ def name_outlines(
             # named nor reported. Asked before naming (~1.5 ms against ~30 ms for its turns):
             # a gingham cloth's checks were three quarters of the outlines named, never named.
             continue
-        best = namer.name(quad)
+        best = namer.name(quad) if namer.voted_in(quad) else None
         if (
             best is not None
             and best[1].confidence >= accept

@@ -41,7 +41,7 @@ import numpy as np
 
 import vision.tuning as tuning
 from vision.appearance import last_word
-from vision.features import photo_features
+from vision.features import ranked_photo_features
 from vision.find import find_hypotheses
 from vision.gallery import Gallery
 from vision.layers import (
@@ -71,11 +71,18 @@ def identify(
     photo = Photo.of(image)
     with profiling() as clock, region_memo():
         with clock.step("features", "find"):
-            points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
+            points, descriptors, strength = ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
         with clock.step("find", "find"):
             hypotheses, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
         with clock.step("name", "name"):
-            named, weak = name_hypotheses(photo.image, photo.scale, gallery, hypotheses, accept)
+            named, weak = name_hypotheses(
+                photo.image,
+                photo.scale,
+                gallery,
+                hypotheses,
+                accept,
+                photo_points=(points, descriptors, strength),
+            )
         with clock.step("second_look", "find"):
             more, more_weak = second_look(photo, gallery, named, hypotheses, accept, points)
             cards = dedupe_cards(named + more)
