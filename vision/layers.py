@@ -430,6 +430,8 @@ def fill_fan_gaps(
     for end, next_, gap in ((quads[0], quads[1], steps[0]), (quads[-1], quads[-2], steps[-1])):
         guesses.append((_along_arc(next_, end, 1.0 + step / max(gap, 1e-6)), False))
     named, found = list(cards), list(unknown)
+    reported: list[tuple[UnknownCard, bool, int]] = []  # (report, between, cards named then)
+    rises = _stacking(cards, votes, gallery, photo.scale, right)
     with part("name"):
         for quad, between in guesses:
             guess = quad.astype(np.float32)
@@ -437,14 +439,96 @@ def fill_fan_gaps(
                 continue
             if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
                 continue
-            made = _name_guess(photo, gallery, votes, points, guess, named, accept, between, hand)
+            above = None if rises is None else _above(guess, hand, right * rises)
+            made = _name_guess(
+                photo, gallery, votes, points, guess, named, accept, between, hand, above
+            )
             if isinstance(made, Card):
                 named.append(made)
                 hand.append(made.corners)
             elif made is not None:
                 found.append(made)
                 hand.append(made.corners)
+                reported.append((made, between, len(named)))
+        # A guess judged before the card lying over it was named saw that card's print as its
+        # own part: named again under it (its report stays when that names nothing).
+        for report, between, named_then in reported:
+            if len(named) == named_then:
+                continue
+            others = [q for q in hand if q is not report.corners]
+            above = None if rises is None else _above(report.corners, others, right * rises)
+            again = _name_guess(
+                photo, gallery, votes, points, report.corners, named, accept, between, hand, above
+            )
+            if isinstance(again, Card):
+                found.remove(report)
+                named.append(again)
+        if rises is not None:
+            _name_reports_under(
+                photo, gallery, votes, hand, named, found, unknown, right * rises, accept
+            )
     return named, found
+
+
+def _name_reports_under(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    hand: list[np.ndarray],
+    named: list[Card],
+    found: list[UnknownCard],
+    reports: list[UnknownCard],
+    up: np.ndarray,
+    accept: float,
+) -> None:
+    """The cards of a hand reported unknown before its gaps were filled (a crowd of features,
+    an outline, a weak fit), named from the part the hand's cards lying over them leave showing
+    (those further along ``up``, the way the hand stacks): whole, most of such a card is its
+    neighbours' print. Moves each card named so from ``found`` to ``named``."""
+    for report in reports:
+        others = [q for q in hand if q is not report.corners]
+        above = _above(report.corners, others, up)
+        if not above:
+            continue
+        card, _ = _named_under(photo, gallery, votes, report.corners, above, named, accept)
+        if card is not None:
+            found.remove(report)
+            named.append(card)
+
+
+def _stacking(
+    cards: list[Card], votes: Votes, gallery: Gallery, scale: float, right: np.ndarray
+) -> int | None:
+    """Which way a hand's cards stack: +1 when each card lies over its neighbour on the left
+    (along ``right``, the hand's left-to-right direction), -1 when over the one on the right;
+    None when the named cards that overlap do not all tell the same (:func:`lies_over`). A
+    hand is laid one card on the next, so one pair of named cards tells for every gap."""
+    ways: set[int] = set()
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            if not tuning.HAND_MIN_IOU < quad_iou(a.corners, b.corners) < tuning.LAYERED_MAX_IOU:
+                continue
+            a_over = lies_over(a.corners, a.name, b.corners, b.name, votes, gallery, scale)
+            b_over = lies_over(b.corners, b.name, a.corners, a.name, votes, gallery, scale)
+            if a_over == b_over:
+                continue  # the shared part's features tell neither way
+            top, under = (a, b) if a_over else (b, a)
+            ahead = float((top.corners.mean(axis=0) - under.corners.mean(axis=0)) @ right)
+            ways.add(1 if ahead > 0 else -1)
+    return ways.pop() if len(ways) == 1 else None
+
+
+def _above(quad: np.ndarray, hand: list[np.ndarray], up: np.ndarray) -> list[np.ndarray]:
+    """The cards of the ``hand`` (named or reported) overlapping ``quad`` that lie over it: those
+    further along ``up`` (the way the hand stacks, :func:`_stacking`)."""
+    area = max(_area(quad), 1.0)
+    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
+    return [
+        q
+        for q in hand
+        if float((np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) - centre) @ up) > 0
+        and _overlap(q, quad)[0] > tuning.LAYER_MIN_OVERLAP * area
+    ]
 
 
 def _along_arc(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
@@ -554,6 +638,7 @@ def _name_guess(
     accept: float,
     between: bool,
     hand: list[np.ndarray],
+    stacked: list[np.ndarray] | None = None,
 ) -> Card | UnknownCard | None:
     """A card guessed at ``quad`` named from the part the named cards lying over it leave
     showing; or reported unknown when that part holds a card's features: votes for a name no
@@ -569,26 +654,19 @@ def _name_guess(
     )
     if not crowded:
         return None  # bare table past the hand's end: nothing to name (and no naming's cost)
-    over = _covering(quad, None, named, votes, gallery, photo.scale)
-    loose = _covering(quad, None, named, votes, gallery, photo.scale, loose=True)
-    mask = shown_mask(quad, [c.corners for c in over])
+    over = [c.corners for c in _covering(quad, None, named, votes, gallery, photo.scale)]
+    loose = [c.corners for c in _covering(quad, None, named, votes, gallery, photo.scale, True)]
+    coverings = [over]
+    for more in (loose, stacked):
+        if more is not None and not any(_same_quads(more, seen) for seen in coverings):
+            coverings.append(more)
+    mask = shown_mask(quad, over)
     naming: Naming | None = None
-    for covering in (over, loose) if loose != over else (over,):
-        shown = shown_mask(quad, [c.corners for c in covering])
-        if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
-            continue
-        found = _name_in(photo, gallery, votes, quad, shown)
-        if found is not None:
-            _shown_second_opinion(photo.image, quad, found, gallery, shown)
+    for covering in coverings:
+        card, found = _named_under(photo, gallery, votes, quad, covering, named, accept)
         naming = naming or found
-        if (
-            found is not None
-            and found.confidence >= accept
-            and found.inliers >= tuning.MIN_NAME_INLIERS
-            and all(c.name != found.name for c in named)
-        ):
-            refined = refined_corners(quad, found)
-            return card_from(found, quad if refined is None else refined)
+        if card is not None:
+            return card
     if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
         return None
     voters = _shown_voters(votes, quad, mask, photo.scale)
@@ -606,6 +684,69 @@ def _name_guess(
         candidate_list(scores),
         visible=None if polygon is None else polygon.astype(np.float32),
     )
+
+
+def _named_under(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    quad: np.ndarray,
+    covering: list[np.ndarray],
+    named: list[Card],
+    accept: float,
+) -> tuple[Card | None, Naming | None]:
+    """The card at ``quad`` named from the part the quads of ``covering`` leave showing (at
+    least ``LAYER_MIN_SHOWN`` of it), refitted at its own inliers' corners when short of
+    ``accept`` and given the look's second opinion there; a name no card of ``named`` has.
+    Returns the card (or None) and the naming (None when nothing lined up)."""
+    shown = shown_mask(quad, covering)
+    if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
+        return None, None
+    found = _name_in(photo, gallery, votes, quad, shown)
+    at = quad
+    if found is not None and found.inliers >= tuning.MIN_NAME_INLIERS:
+        at, found = _refitted(photo, gallery, votes, quad, found, covering, accept)
+    if found is None:
+        return None, None
+    _shown_second_opinion(photo.image, at, found, gallery, shown_mask(at, covering))
+    if (
+        found.confidence >= accept
+        and found.inliers >= tuning.MIN_NAME_INLIERS
+        and all(c.name != found.name for c in named)
+    ):
+        refined = refined_corners(at, found)
+        return card_from(found, at if refined is None else refined), found
+    return None, found
+
+
+def _same_quads(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _refitted(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    quad: np.ndarray,
+    naming: Naming,
+    over: list[np.ndarray],
+    accept: float,
+) -> tuple[np.ndarray, Naming]:
+    """A guess's naming short of ``accept``, named again at the corners its own inliers give:
+    a guess is interpolated along the fan's arc and can lie a little off its card, and the
+    features of the part that shows then line up with the reference only partly."""
+    if naming.confidence >= accept:
+        return quad, naming
+    refined = refined_corners(quad, naming)
+    if refined is None:
+        return quad, naming
+    shown = shown_mask(refined, over)
+    if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
+        return quad, naming
+    again = _name_in(photo, gallery, votes, refined, shown)
+    if again is None or again.inliers <= naming.inliers:
+        return quad, naming
+    return refined, again
 
 
 def _name_in(
