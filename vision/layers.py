@@ -390,7 +390,11 @@ def fill_fan_gaps(
     looked for unless two named cards lie in layers and the cards found step from one to the
     next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by less than
     ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan; nor
-    are a tape's two columns read across, :func:`vision.columns.in_columns`)."""
+    are a tape's two columns read across, :func:`vision.columns.in_columns`). Where the named
+    cards tell which way the hand stacks (:func:`_stacking`), a guess is also named under the
+    hand's cards on top of it, reported or named, and so is a card of the hand that an earlier
+    step only reported (:func:`_name_reports_under`); a guess reported before a card lying over
+    it was named is named again."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
     if len(hand) < tuning.FAN_MIN_CARDS or in_columns(cards):
         return cards, unknown  # too few cards, or a tape's columns (vision.columns): no fan
@@ -430,44 +434,62 @@ def fill_fan_gaps(
     for end, next_, gap in ((quads[0], quads[1], steps[0]), (quads[-1], quads[-2], steps[-1])):
         guesses.append((_along_arc(next_, end, 1.0 + step / max(gap, 1e-6)), False))
     named, found = list(cards), list(unknown)
-    reported: list[tuple[UnknownCard, bool, int]] = []  # (report, between, cards named then)
     rises = _stacking(cards, votes, gallery, photo.scale, right)
+    up = None if rises is None else right * rises
     with part("name"):
-        for quad, between in guesses:
-            guess = quad.astype(np.float32)
-            if not _on_photo(guess, photo):
-                continue
-            if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
-                continue
-            above = None if rises is None else _above(guess, hand, right * rises)
-            made = _name_guess(
-                photo, gallery, votes, points, guess, named, accept, between, hand, above
-            )
-            if isinstance(made, Card):
-                named.append(made)
-                hand.append(made.corners)
-            elif made is not None:
-                found.append(made)
-                hand.append(made.corners)
-                reported.append((made, between, len(named)))
-        # A guess judged before the card lying over it was named saw that card's print as its
-        # own part: named again under it (its report stays when that names nothing).
-        for report, between, named_then in reported:
-            if len(named) == named_then:
-                continue
-            others = [q for q in hand if q is not report.corners]
-            above = None if rises is None else _above(report.corners, others, right * rises)
-            again = _name_guess(
-                photo, gallery, votes, points, report.corners, named, accept, between, hand, above
-            )
-            if isinstance(again, Card):
-                found.remove(report)
-                named.append(again)
-        if rises is not None:
-            _name_reports_under(
-                photo, gallery, votes, hand, named, found, unknown, right * rises, accept
-            )
+        _name_guesses(photo, gallery, votes, points, guesses, hand, named, found, up, accept)
+        if up is not None:
+            _name_reports_under(photo, gallery, votes, hand, named, found, unknown, up, accept)
     return named, found
+
+
+def _name_guesses(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    points: np.ndarray,
+    guesses: list[tuple[np.ndarray, bool]],
+    hand: list[np.ndarray],
+    named: list[Card],
+    found: list[UnknownCard],
+    up: np.ndarray | None,
+    accept: float,
+) -> None:
+    """Name each guess (quad, between two cards) of :func:`fill_fan_gaps` that lies on the
+    photo and is no card of the ``hand`` already, under the cards lying over it (``up``: the
+    way the hand stacks, None when unknown); adds it to ``named`` or ``found`` and its quad to
+    ``hand``."""
+    reported: list[tuple[UnknownCard, bool, int]] = []  # (report, between, cards named then)
+    for quad, between in guesses:
+        guess = quad.astype(np.float32)
+        if not _on_photo(guess, photo):
+            continue
+        if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
+            continue
+        above = None if up is None else _above(guess, hand, up)
+        made = _name_guess(
+            photo, gallery, votes, points, guess, named, accept, between, hand, above
+        )
+        if isinstance(made, Card):
+            named.append(made)
+            hand.append(made.corners)
+        elif made is not None:
+            found.append(made)
+            hand.append(made.corners)
+            reported.append((made, between, len(named)))
+    # A guess judged before the card lying over it was named saw that card's print as its own
+    # part: named again under it (its report stays when that names nothing).
+    for report, between, named_then in reported:
+        if len(named) == named_then:
+            continue
+        others = [q for q in hand if q is not report.corners]
+        above = None if up is None else _above(report.corners, others, up)
+        again = _name_guess(
+            photo, gallery, votes, points, report.corners, named, accept, between, hand, above
+        )
+        if isinstance(again, Card):
+            found.remove(report)
+            named.append(again)
 
 
 def _name_reports_under(
