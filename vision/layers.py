@@ -393,8 +393,7 @@ def fill_fan_gaps(
     are a tape's two columns read across, :func:`vision.columns.in_columns`). Where the named
     cards tell which way the hand stacks (:func:`_stacking`), a guess is also named under the
     hand's cards on top of it, reported or named, and so is a card of the hand that an earlier
-    step only reported (:func:`_name_reports_under`); a guess reported before a card lying over
-    it was named is named again."""
+    step only reported (:func:`_name_reports_under`)."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
     if len(hand) < tuning.FAN_MIN_CARDS or in_columns(cards):
         return cards, unknown  # too few cards, or a tape's columns (vision.columns): no fan
@@ -459,7 +458,6 @@ def _name_guesses(
     photo and is no card of the ``hand`` already, under the cards lying over it (``up``: the
     way the hand stacks, None when unknown); adds it to ``named`` or ``found`` and its quad to
     ``hand``."""
-    reported: list[tuple[UnknownCard, bool, int]] = []  # (report, between, cards named then)
     for quad, between in guesses:
         guess = quad.astype(np.float32)
         if not _on_photo(guess, photo):
@@ -476,20 +474,6 @@ def _name_guesses(
         elif made is not None:
             found.append(made)
             hand.append(made.corners)
-            reported.append((made, between, len(named)))
-    # A guess judged before the card lying over it was named saw that card's print as its own
-    # part: named again under it (its report stays when that names nothing).
-    for report, between, named_then in reported:
-        if len(named) == named_then:
-            continue
-        others = [q for q in hand if q is not report.corners]
-        above = None if up is None else _above(report.corners, others, up)
-        again = _name_guess(
-            photo, gallery, votes, points, report.corners, named, accept, between, hand, above
-        )
-        if isinstance(again, Card):
-            found.remove(report)
-            named.append(again)
 
 
 def _name_reports_under(
@@ -718,57 +702,28 @@ def _named_under(
     accept: float,
 ) -> tuple[Card | None, Naming | None]:
     """The card at ``quad`` named from the part the quads of ``covering`` leave showing (at
-    least ``LAYER_MIN_SHOWN`` of it), refitted at its own inliers' corners when short of
-    ``accept`` and given the look's second opinion there; a name no card of ``named`` has.
+    least ``LAYER_MIN_SHOWN`` of it), with the look's second opinion there; a name no card of
+    ``named`` has.
     Returns the card (or None) and the naming (None when nothing lined up)."""
     shown = shown_mask(quad, covering)
     if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
         return None, None
     found = _name_in(photo, gallery, votes, quad, shown)
-    at = quad
-    if found is not None and found.inliers >= tuning.MIN_NAME_INLIERS:
-        at, found = _refitted(photo, gallery, votes, quad, found, covering, accept)
     if found is None:
         return None, None
-    _shown_second_opinion(photo.image, at, found, gallery, shown_mask(at, covering))
+    _shown_second_opinion(photo.image, quad, found, gallery, shown)
     if (
         found.confidence >= accept
         and found.inliers >= tuning.MIN_NAME_INLIERS
         and all(c.name != found.name for c in named)
     ):
-        refined = refined_corners(at, found)
-        return card_from(found, at if refined is None else refined), found
+        refined = refined_corners(quad, found)
+        return card_from(found, quad if refined is None else refined), found
     return None, found
 
 
 def _same_quads(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
-
-
-def _refitted(
-    photo: Photo,
-    gallery: Gallery,
-    votes: Votes,
-    quad: np.ndarray,
-    naming: Naming,
-    over: list[np.ndarray],
-    accept: float,
-) -> tuple[np.ndarray, Naming]:
-    """A guess's naming short of ``accept``, named again at the corners its own inliers give:
-    a guess is interpolated along the fan's arc and can lie a little off its card, and the
-    features of the part that shows then line up with the reference only partly."""
-    if naming.confidence >= accept:
-        return quad, naming
-    refined = refined_corners(quad, naming)
-    if refined is None:
-        return quad, naming
-    shown = shown_mask(refined, over)
-    if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
-        return quad, naming
-    again = _name_in(photo, gallery, votes, refined, shown)
-    if again is None or again.inliers <= naming.inliers:
-        return quad, naming
-    return refined, again
 
 
 def _name_in(
