@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -19,9 +20,10 @@ from vision import REASON_NOT_IN_GALLERY, REASON_TOO_BLURRED, identify
 from vision.gallery import Gallery
 from vision.geometry import inside, quad_iou
 from vision.layout import fan_sequence, is_fan, reading_sequence
+from vision.result import Card
 from vision.synth import render_card_face
 from vision.synth_hands import compose_hand, make_pattern_table
-from vision.unknown import not_a_card, reason_for
+from vision.unknown import not_a_card, reason_for, uncovered_part_is_plain
 
 NAMES = [f"Card {i:02d}" for i in range(24)]
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -77,6 +79,26 @@ def test_checked_cloth_squares_are_not_cards(gallery: Gallery) -> None:
         result = identify(scene.image, gallery)
         assert sorted(c.name for c in result.cards) == sorted(hand)
         assert result.unknown == []
+
+
+def _card_at(table: np.ndarray, face: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+    table[y : y + h, x : x + w] = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+
+def test_an_outline_half_over_a_named_card_and_half_over_bare_cloth_is_no_card() -> None:
+    # A loop of a named card's edge and the cloth's check lines: the whole of it is busy with
+    # the card's print, the part no named card covers is bare cloth. Where that part holds a
+    # card's own print instead (a card the named one lies over), it is a card.
+    table = np.full((700, 900, 3), (200, 190, 230), np.uint8)
+    named = _card_at(table, render_card_face("Named", 1), 100, 100, 200, 280)
+    straddle = named + np.array([70, 30], np.float32)
+    card = Card("Named", 1.0, named)
+    assert not not_a_card(table, straddle)  # busy as a whole: the named card's print
+    assert uncovered_part_is_plain(table, straddle, [card])
+    _card_at(table, render_card_face("Never Enrolled", 3), 300, 130, 200, 280)
+    assert not uncovered_part_is_plain(table, straddle, [card])
+    assert not uncovered_part_is_plain(table, straddle, [])  # nothing named over it
 
 
 def test_a_stranger_lying_flat_is_reported_and_props_are_not(gallery: Gallery) -> None:

@@ -90,6 +90,27 @@ def test_a_card_the_fan_search_missed_is_found_between_its_neighbours(gallery: G
     assert quad_iou(found.corners, scene.cards[2].corners) > 0.8
 
 
+def test_a_card_of_a_fan_reported_unknown_is_named_from_the_part_that_shows(
+    gallery: Gallery,
+) -> None:
+    # A card an earlier step could only report (a crowd of features, an outline: its corners a
+    # little off), whole mostly its neighbours' print: named from the part the hand's cards
+    # lying over it leave showing.
+    hand, scene, result = fanned_six(gallery)
+    middle = hand[2]
+    others = [c for c in result.cards if c.name != middle]
+    truth = scene.cards[2].corners.astype(np.float32)
+    report = UnknownCard(truth + np.float32(4.0), REASON_NOT_IN_GALLERY)
+    photo = Photo.of(scene.image)
+    with region_memo():
+        points, descriptors = photo_features(photo.gray, tuning.PHOTO_FEATURES)
+        _, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
+        cards, unknown = fill_fan_gaps(photo, gallery, votes, points, others, [report], 0.5)
+    (found,) = [c for c in cards if c not in others]
+    assert found.name == middle and unknown == []
+    assert quad_iou(found.corners, truth) > 0.8
+
+
 def test_cards_down_a_column_are_no_fan_with_gaps(gallery: Gallery) -> None:
     # Two columns of a tape, each card over the lower half of the one above; a card short in
     # each column. Nothing may be guessed: no step runs along the cards' left-to-right.

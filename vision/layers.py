@@ -390,7 +390,10 @@ def fill_fan_gaps(
     looked for unless two named cards lie in layers and the cards found step from one to the
     next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by less than
     ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan; nor
-    are a tape's two columns read across, :func:`vision.columns.in_columns`)."""
+    are a tape's two columns read across, :func:`vision.columns.in_columns`). Where the named
+    cards tell which way the hand stacks (:func:`_stacking`), a guess is also named under the
+    hand's cards on top of it, reported or named, and so is a card of the hand that an earlier
+    step only reported (:func:`_name_reports_under`)."""
     hand: list[np.ndarray] = [c.corners for c in cards] + [u.corners for u in unknown]
     if len(hand) < tuning.FAN_MIN_CARDS or in_columns(cards):
         return cards, unknown  # too few cards, or a tape's columns (vision.columns): no fan
@@ -430,21 +433,108 @@ def fill_fan_gaps(
     for end, next_, gap in ((quads[0], quads[1], steps[0]), (quads[-1], quads[-2], steps[-1])):
         guesses.append((_along_arc(next_, end, 1.0 + step / max(gap, 1e-6)), False))
     named, found = list(cards), list(unknown)
+    rises = _stacking(cards, votes, gallery, photo.scale, right)
+    up = None if rises is None else right * rises
     with part("name"):
-        for quad, between in guesses:
-            guess = quad.astype(np.float32)
-            if not _on_photo(guess, photo):
-                continue
-            if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
-                continue
-            made = _name_guess(photo, gallery, votes, points, guess, named, accept, between, hand)
-            if isinstance(made, Card):
-                named.append(made)
-                hand.append(made.corners)
-            elif made is not None:
-                found.append(made)
-                hand.append(made.corners)
+        _name_guesses(photo, gallery, votes, points, guesses, hand, named, found, up, accept)
+        if up is not None:
+            _name_reports_under(photo, gallery, votes, hand, named, found, unknown, up, accept)
     return named, found
+
+
+def _name_guesses(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    points: np.ndarray,
+    guesses: list[tuple[np.ndarray, bool]],
+    hand: list[np.ndarray],
+    named: list[Card],
+    found: list[UnknownCard],
+    up: np.ndarray | None,
+    accept: float,
+) -> None:
+    """Name each guess (quad, between two cards) of :func:`fill_fan_gaps` that lies on the
+    photo and is no card of the ``hand`` already, under the cards lying over it (``up``: the
+    way the hand stacks, None when unknown); adds it to ``named`` or ``found`` and its quad to
+    ``hand``."""
+    for quad, between in guesses:
+        guess = quad.astype(np.float32)
+        if not _on_photo(guess, photo):
+            continue
+        if any(quad_iou(guess, q) > tuning.LAYERED_MAX_IOU for q in hand):
+            continue
+        above = None if up is None else _above(guess, hand, up)
+        made = _name_guess(
+            photo, gallery, votes, points, guess, named, accept, between, hand, above
+        )
+        if isinstance(made, Card):
+            named.append(made)
+            hand.append(made.corners)
+        elif made is not None:
+            found.append(made)
+            hand.append(made.corners)
+
+
+def _name_reports_under(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    hand: list[np.ndarray],
+    named: list[Card],
+    found: list[UnknownCard],
+    reports: list[UnknownCard],
+    up: np.ndarray,
+    accept: float,
+) -> None:
+    """The cards of a hand reported unknown before its gaps were filled (a crowd of features,
+    an outline, a weak fit), named from the part the hand's cards lying over them leave showing
+    (those further along ``up``, the way the hand stacks): whole, most of such a card is its
+    neighbours' print. Moves each card named so from ``found`` to ``named``."""
+    for report in reports:
+        others = [q for q in hand if q is not report.corners]
+        above = _above(report.corners, others, up)
+        if not above:
+            continue
+        card, _ = _named_under(photo, gallery, votes, report.corners, above, named, accept)
+        if card is not None:
+            found.remove(report)
+            named.append(card)
+
+
+def _stacking(
+    cards: list[Card], votes: Votes, gallery: Gallery, scale: float, right: np.ndarray
+) -> int | None:
+    """Which way a hand's cards stack: +1 when each card lies over its neighbour on the left
+    (along ``right``, the hand's left-to-right direction), -1 when over the one on the right;
+    None when the named cards that overlap do not all tell the same (:func:`lies_over`). A
+    hand is laid one card on the next, so one pair of named cards tells for every gap."""
+    ways: set[int] = set()
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            if not tuning.HAND_MIN_IOU < quad_iou(a.corners, b.corners) < tuning.LAYERED_MAX_IOU:
+                continue
+            a_over = lies_over(a.corners, a.name, b.corners, b.name, votes, gallery, scale)
+            b_over = lies_over(b.corners, b.name, a.corners, a.name, votes, gallery, scale)
+            if a_over == b_over:
+                continue  # the shared part's features tell neither way
+            top, under = (a, b) if a_over else (b, a)
+            ahead = float((top.corners.mean(axis=0) - under.corners.mean(axis=0)) @ right)
+            ways.add(1 if ahead > 0 else -1)
+    return ways.pop() if len(ways) == 1 else None
+
+
+def _above(quad: np.ndarray, hand: list[np.ndarray], up: np.ndarray) -> list[np.ndarray]:
+    """The cards of the ``hand`` (named or reported) overlapping ``quad`` that lie over it: those
+    further along ``up`` (the way the hand stacks, :func:`_stacking`)."""
+    area = max(_area(quad), 1.0)
+    centre = np.asarray(quad, np.float64).reshape(4, 2).mean(axis=0)
+    return [
+        q
+        for q in hand
+        if float((np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) - centre) @ up) > 0
+        and _overlap(q, quad)[0] > tuning.LAYER_MIN_OVERLAP * area
+    ]
 
 
 def _along_arc(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
@@ -554,6 +644,7 @@ def _name_guess(
     accept: float,
     between: bool,
     hand: list[np.ndarray],
+    stacked: list[np.ndarray] | None = None,
 ) -> Card | UnknownCard | None:
     """A card guessed at ``quad`` named from the part the named cards lying over it leave
     showing; or reported unknown when that part holds a card's features: votes for a name no
@@ -569,26 +660,19 @@ def _name_guess(
     )
     if not crowded:
         return None  # bare table past the hand's end: nothing to name (and no naming's cost)
-    over = _covering(quad, None, named, votes, gallery, photo.scale)
-    loose = _covering(quad, None, named, votes, gallery, photo.scale, loose=True)
-    mask = shown_mask(quad, [c.corners for c in over])
+    over = [c.corners for c in _covering(quad, None, named, votes, gallery, photo.scale)]
+    loose = [c.corners for c in _covering(quad, None, named, votes, gallery, photo.scale, True)]
+    coverings = [over]
+    for more in (loose, stacked):
+        if more is not None and not any(_same_quads(more, seen) for seen in coverings):
+            coverings.append(more)
+    mask = shown_mask(quad, over)
     naming: Naming | None = None
-    for covering in (over, loose) if loose != over else (over,):
-        shown = shown_mask(quad, [c.corners for c in covering])
-        if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
-            continue
-        found = _name_in(photo, gallery, votes, quad, shown)
-        if found is not None:
-            _shown_second_opinion(photo.image, quad, found, gallery, shown)
+    for covering in coverings:
+        card, found = _named_under(photo, gallery, votes, quad, covering, named, accept)
         naming = naming or found
-        if (
-            found is not None
-            and found.confidence >= accept
-            and found.inliers >= tuning.MIN_NAME_INLIERS
-            and all(c.name != found.name for c in named)
-        ):
-            refined = refined_corners(quad, found)
-            return card_from(found, quad if refined is None else refined)
+        if card is not None:
+            return card
     if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
         return None
     voters = _shown_voters(votes, quad, mask, photo.scale)
@@ -606,6 +690,40 @@ def _name_guess(
         candidate_list(scores),
         visible=None if polygon is None else polygon.astype(np.float32),
     )
+
+
+def _named_under(
+    photo: Photo,
+    gallery: Gallery,
+    votes: Votes,
+    quad: np.ndarray,
+    covering: list[np.ndarray],
+    named: list[Card],
+    accept: float,
+) -> tuple[Card | None, Naming | None]:
+    """The card at ``quad`` named from the part the quads of ``covering`` leave showing (at
+    least ``LAYER_MIN_SHOWN`` of it), with the look's second opinion there; a name no card of
+    ``named`` has.
+    Returns the card (or None) and the naming (None when nothing lined up)."""
+    shown = shown_mask(quad, covering)
+    if float(np.count_nonzero(shown)) < tuning.LAYER_MIN_SHOWN * shown.size:
+        return None, None
+    found = _name_in(photo, gallery, votes, quad, shown)
+    if found is None:
+        return None, None
+    _shown_second_opinion(photo.image, quad, found, gallery, shown)
+    if (
+        found.confidence >= accept
+        and found.inliers >= tuning.MIN_NAME_INLIERS
+        and all(c.name != found.name for c in named)
+    ):
+        refined = refined_corners(quad, found)
+        return card_from(found, quad if refined is None else refined), found
+    return None, found
+
+
+def _same_quads(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _name_in(

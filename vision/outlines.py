@@ -33,7 +33,7 @@ from vision.name import (
 from vision.photo import Photo
 from vision.plane import card_sized, completed_cards, to_card_plane
 from vision.result import Card, UnknownCard, explained
-from vision.unknown import not_a_card, reason_for
+from vision.unknown import not_a_card, reason_for, uncovered_part_is_plain
 
 NamedRegion = tuple[np.ndarray, Naming]  # fitted corners, naming
 
@@ -159,6 +159,10 @@ class _OutlineNamer:
                 return
         if edge_support(self.photo.image, quad) < tuning.MIN_EDGE_SUPPORT:
             return  # a loop in the table's pattern, not a card's edge
+        if uncovered_part_is_plain(self.photo.image, quad, self.cards):
+            # A loop of a named card's edge and the cloth's check lines: the whole of it is
+            # busy (the card's print), the part no named card covers is bare cloth.
+            return
         if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in self.unknown):
             return
         reason = reason_for(self.photo.image, quad)

@@ -59,21 +59,15 @@ def not_a_card(image: np.ndarray, corners: np.ndarray) -> bool:
 
 
 def uncovered_part_is_plain(image: np.ndarray, corners: np.ndarray, cards: list[Card]) -> bool:
-    """Is what a weak card-shaped fit covers, once the named cards are taken out, bare table?
-    Features left on a named card (the part of its rules text its own fit did not spend) can fit
-    another reference whose quad hangs off that card over the cloth. A real card lying partly
-    under its neighbours (a fan) shows its own busy art in the part nobody covers; a fit that is
-    mostly named cards, or named cards and plain table, is no card."""
+    """Is what a weak card-shaped fit or an unnamed outline covers, once the named cards are
+    taken out, bare table? Features left on a named card (the part of its rules text its own
+    fit did not spend) can fit another reference whose quad hangs off that card over the cloth,
+    and a named card's edge joins a cloth's check lines into a card-sized loop. A real card
+    lying partly under its neighbours (a fan) shows its own busy art in the part nobody covers;
+    a region that is mostly named cards, or named cards and plain table, is no card."""
     size = tuning.PLAIN_VIEW
     quad = np.asarray(corners, np.float32).reshape(4, 2)
-    upright = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
-    to_view = cv2.getPerspectiveTransform(quad, upright)
-    free = np.ones((size[1], size[0]), np.uint8)
-    for card in cards:
-        seen = cv2.perspectiveTransform(
-            np.asarray(card.corners, np.float32).reshape(-1, 1, 2), to_view
-        )
-        cv2.fillPoly(free, [np.round(seen).astype(np.int32).reshape(-1, 2)], 0)
+    free = _free_of_cards(quad, cards, size)
     if int(free.sum()) == free.size:
         return False  # nothing named over it: not_a_card and the reason decide as before
     if float(free.mean()) < tuning.WEAK_UNCOVERED_MIN_SHARE:
@@ -86,6 +80,22 @@ def uncovered_part_is_plain(image: np.ndarray, corners: np.ndarray, cards: list[
     return float(detail[part].mean()) < tuning.PLAIN_MIN_DETAIL and not blurred(
         rectified(image, quad)
     )
+
+
+def _free_of_cards(quad: np.ndarray, cards: list[Card], size: tuple[int, int]) -> np.ndarray:
+    """Over ``quad`` straightened to ``size``: 1 where no named card lies, else 0. The cards
+    are drawn in the photo and the drawing straightened with the quad (a card's corners mapped
+    into a steep quad's view can fall past its horizon and fill the wrong side)."""
+    low = np.floor(quad.min(axis=0)).astype(np.int64)
+    high = np.ceil(quad.max(axis=0)).astype(np.int64)
+    width, height = (high - low + 1).tolist()
+    covered = np.zeros((height, width), np.uint8)
+    for card in cards:
+        cv2.fillPoly(covered, [np.round(card.corners - low).astype(np.int32)], 1)
+    upright = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    to_view = cv2.getPerspectiveTransform((quad - low).astype(np.float32), upright)
+    seen = cv2.warpPerspective(covered, to_view, size, flags=cv2.INTER_NEAREST)
+    return (seen == 0).astype(np.uint8)
 
 
 def same_card(a: np.ndarray, b: np.ndarray) -> bool:
