@@ -555,6 +555,13 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
         # only a doubling of Cyclops's Mutant tag turns Jean Grey: not of his Range
         ["Jean Grey", "Cyclops", "Moira MacTaggert", "Xavier Mansion", "Vision",
          "High Speed Chase", "Hela"],
+        # a pair scorer rises only with its scarcer tag (Range or Intel, Agility or Intel);
+        # Vision's two tags are different ones
+        ["Vision", "Rogue", "Shuri", "Tony Stark", "Precise Shot", "Sauron"],
+        ["Beast", "Rogue", "Shuri", "Valkyrie", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Discover Weakness", "Mystique", "Selene"],
+        # with Hack In a Tech tag is an Intel tag too: it may add to either side of the pair
+        ["Hack In", "Vision", "Shuri", "Rogue", "Beast", "Build Gadgets", "Sauron"],
     ],
 )  # fmt: skip
 def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(

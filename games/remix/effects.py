@@ -153,6 +153,24 @@ def _linear_rise(tags: set[int], points: int) -> Rise:
     return lambda s, i, tag: gain if tag in tags else 0
 
 
+def _pair_rise(effect: Mapping[str, Any]) -> Rise:
+    """The rise of a scorer worth ``points`` per pair of one tag and one other: however many of
+    both are added, the pairs grow by at most how many of the scarcer one are added (with ``a``
+    no more than ``b``: min(a + da, b + db) - a <= da), so only that one rises (``a`` on a
+    tie)."""
+    a, b = (TAG_INDEX[t] for t in effect["per_pair"])
+    gain = max(int(effect["points"]), 0)
+
+    def rise(s: State, i: int, tag: int) -> int:
+        if tag == a:
+            return gain if s.counts[a] <= s.counts[b] else 0
+        if tag == b:
+            return gain if s.counts[b] < s.counts[a] else 0
+        return 0
+
+    return rise
+
+
 def _counted_line(said: dict[int, str], points: int, text: str, n: int) -> str:
     """The line of a scorer worth ``points`` per one of ``n`` (each count's line is kept in
     ``said``: a card's lines repeat from hand to hand)."""
@@ -388,7 +406,7 @@ def compile_card(card: Card, names: Mapping[str, str]) -> CompiledCard:
             scorer, reads = _per_pair(effect)
             out.scorers.append(scorer)
             out.tag_scorers.append(scorer)
-            out.rises.append(_linear_rise(reads, int(effect["points"])))
+            out.rises.append(_pair_rise(effect))
             out.once.append(False)
             out.reads |= reads
         elif "bonus" in effect:

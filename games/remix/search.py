@@ -509,7 +509,8 @@ class Tail:
                 found = self.adds(s, p)
                 if found is None:
                     return None
-                adds.append((found[0], _tags_in(found[1])))
+                distinct = rule is not None and rule.name == "vision_tags"
+                adds.append((found[0], _tags_in(found[1]), distinct))
                 every |= found[1]
         heroes: list[tuple[int, tuple[int, ...], bool]] = []
         if copier is not None:
@@ -595,8 +596,11 @@ class Tail:
             return rise
 
         total = self.hand.points(state)
-        for n, tags in end.adds:
-            total += n * max([lin(t) for t in tags], default=0)
+        for n, tags, distinct in end.adds:
+            if distinct:  # n different tags: each of the n that rise most, once
+                total += sum(sorted([lin(t) for t in tags], reverse=True)[:n])
+            else:
+                total += n * max([lin(t) for t in tags], default=0)
         doubled = [_doubling(n, heroes, lin, end.trigger) for n, heroes in end.doubles]
         total += sum(full for full, _ in doubled)
         hers = []  # the conditions only her copy can meet
@@ -675,7 +679,8 @@ class End(NamedTuple):
     """One set of cards that may have turned at the end, and what the texts can add there."""
 
     turned: list[int]
-    adds: list[tuple[int, tuple[int, ...]]]  # per giving text: at most how many tags, which
+    # per giving text: at most how many tags, which, and whether they are different tags
+    adds: list[tuple[int, tuple[int, ...], bool]]
     # per doubler: how many HEROES it doubles a tag of at most, and each Mutant HERO's tags
     doubles: list[tuple[int, list[tuple[int, ...]]]]
     copier: int | None  # Rogue, still to act
