@@ -601,7 +601,15 @@ def _settled_by_photo_features(
     ):
         return None
     refined = _refined_corners(corners, naming)
-    return None if refined is None else (refined, naming)
+    if refined is None or _shift(refined, corners) > tuning.PHOTO_NAMING_MAX_SHIFT:
+        return None
+    return refined, naming
+
+
+def _shift(refined: np.ndarray, corners: np.ndarray) -> float:
+    """How far ``refined`` moved any corner from ``corners``, as a fraction of the long side."""
+    long_side = max(float(np.linalg.norm(corners[i] - corners[i - 1])) for i in range(4))
+    return float(np.abs(refined - corners).max()) / long_side
 
 
 def name_hypotheses(
