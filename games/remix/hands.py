@@ -156,6 +156,12 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Tony Stark", "Vision", "X-Jet",
         "Precise Shot", "Mystique", "Sauron",
     ),
+    "8 cards: Bruce Banner, Jean Grey, Rogue, Shuri, Spider-Man, Vision, X-Jet, Sauron": (
+        "Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Spider-Man", "Vision", "X-Jet", "Sauron",
+    ),
+    "8 cards: Bruce Banner, Rogue, Shuri, Spider-Man, Vision, X-Jet, Sauron, Sentinels": (
+        "Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Vision", "X-Jet", "Sauron", "Sentinels",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
