@@ -34,7 +34,7 @@ from vision.appearance import (
 )
 from vision.detect import cards_in_reading_order
 from vision.gallery import Gallery, GalleryError, name_from_filename
-from vision.geometry import CARD_H, CARD_W, inside, quad_iou
+from vision.geometry import CARD_H, CARD_W, corners_from_homography, inside, quad_iou
 from vision.geometry import in_quad as inside_quad
 from vision.layout import two_columns
 from vision.name import confidence_from_inliers
@@ -849,8 +849,16 @@ def test_a_card_named_from_the_photos_features_counts_inliers_at_a_cut_out_cards
         return real_name_features(feats, *args, **kwargs)
 
     monkeypatch.setattr(name, "_name_features", recording)
-    full = corners.astype(np.float64) / photo.scale
-    settled = name._settled_by_photo_features(photo.image, full, hyp, gallery, [hyp.entry], ranked)
+    # the corners the hypothesis gives, as name_hypotheses passes them. How far the fit may
+    # move from them is another test's matter: on the Pi's OpenCV this card's photo-feature fit
+    # swings 9 % of the card (so it is cut out there); here only the budget is asked about.
+    monkeypatch.setattr(tuning, "PHOTO_NAMING_MAX_SHIFT", 1.0)
+    found_corners = corners_from_homography(
+        np.diag([1 / photo.scale, 1 / photo.scale, 1.0]) @ hyp.homography
+    )
+    settled = name._settled_by_photo_features(
+        photo.image, found_corners, hyp, gallery, [hyp.entry], ranked
+    )
     assert settled is not None and settled[1].name == NAMES[2]
     assert len(matched) == 1 and len(matched[0]) == tuning.PATCH_FEATURES
     cut_out = name.name_region(table, settled[0], gallery, [hyp.entry])
