@@ -37,6 +37,7 @@ from device.frames import (
     MAX_IMAGE_PIXELS,
     CameraError,
     CameraStalled,
+    DamageCheck,
     as_bgr,
     check_image_size,
     image_file_size,
@@ -73,12 +74,14 @@ class NoCamera:
 
 
 class FolderCamera:
-    """Returns the image files of a folder in name order, then starts again."""
+    """Returns the image files of a folder in name order, then starts again (``damage``: see
+    :data:`DamageCheck`)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, damage: DamageCheck | None = None) -> None:
         self.folder = Path(folder)
         self.name = f"folder {self.folder}"
         self._index = 0
+        self._damage = damage
 
     def files(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -91,7 +94,7 @@ class FolderCamera:
             raise CameraError(f"no images in {self.folder}")
         path = files[self._index % len(files)]
         self._index += 1
-        return read_image(path)
+        return read_image(path, self._damage)
 
     def close(self) -> None:
         pass
@@ -118,11 +121,13 @@ class FunctionCamera:
 
 
 class ScriptedCamera:
-    """Images queued with :meth:`queue_file` / :meth:`queue_image` come first, then ``inner``."""
+    """Images queued with :meth:`queue_file` / :meth:`queue_image` come first, then ``inner``
+    (``damage``: see :data:`DamageCheck`)."""
 
-    def __init__(self, inner: Camera) -> None:
+    def __init__(self, inner: Camera, damage: DamageCheck | None = None) -> None:
         self.inner = inner
         self._queued: deque[np.ndarray | Path] = deque()
+        self._damage = damage
 
     @property
     def name(self) -> str:
@@ -138,7 +143,7 @@ class ScriptedCamera:
         if self._queued:
             item = self._queued.popleft()
             if isinstance(item, Path):
-                return read_image(item)
+                return read_image(item, self._damage)
             return as_bgr(item, "queued image")
         return self.inner.capture()
 
@@ -177,7 +182,7 @@ def module_installed(name: str) -> bool:
         return False
 
 
-def _backend(config: CameraConfig) -> Camera:
+def _backend(config: CameraConfig, damage: DamageCheck | None) -> Camera:
     backend = config.backend
     if backend == "auto":
         backend = "picamera2" if module_installed("picamera2") else "opencv"
@@ -194,18 +199,19 @@ def _backend(config: CameraConfig) -> Camera:
     if backend == "folder":
         if not config.folder:
             return NoCamera("camera.backend is folder but camera.folder is empty")
-        return FolderCamera(Path(config.folder).expanduser())
+        return FolderCamera(Path(config.folder).expanduser(), damage)
     return NoCamera()
 
 
-def camera_from_config(config: CameraConfig) -> Camera:
-    """Build the configured real camera. ``auto`` = picamera2 if installed, else a webcam.
+def camera_from_config(config: CameraConfig, damage: DamageCheck | None = None) -> Camera:
+    """Build the configured real camera. ``auto`` = picamera2 if installed, else a webcam
+    (``damage``: the check a folder camera's files go through, :data:`DamageCheck`).
 
     Nothing is opened here (the first capture opens the camera), and nothing raises: a camera
     that cannot be built is a :class:`NoCamera` that says why at every capture.
     """
     try:
-        camera = _backend(config)
+        camera = _backend(config, damage)
         if config.rotate or config.flip != "none":
             camera = OrientedCamera(camera, config.rotate, config.flip)
     except Exception as error:  # the appliance starts whatever the camera does
@@ -219,6 +225,7 @@ __all__ = [
     "Camera",
     "CameraError",
     "CameraStalled",
+    "DamageCheck",
     "FolderCamera",
     "FunctionCamera",
     "NoCamera",

@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+#: Why an image file's bytes cannot be trusted (a JPEG or PNG cut short), or None. Decoders read
+#: a file cut short with only a warning, the missing part flat grey; the check that knows the
+#: formats' structure lives with the recogniser (``vision.photo.photo_damage``), which ``device``
+#: may not import, so the display hands it to the cameras that read files.
+DamageCheck = Callable[[bytes], "str | None"]
 
 
 class CameraError(Exception):
@@ -159,14 +166,19 @@ def too_large(source: str, size: str = "larger than that") -> str:
     )
 
 
-def read_image(path: Path) -> np.ndarray:
-    """Read an image file as BGR, or raise CameraError naming the file."""
+def read_image(path: Path, damage: DamageCheck | None = None) -> np.ndarray:
+    """Read an image file as BGR, or raise CameraError naming the file (``damage``: the check
+    that refuses a file cut short, before it decodes half grey)."""
     import cv2  # local: ~0.1 s CPU on a PC, more on a Pi; not before the first screen
 
     if not path.is_file():
         raise CameraError(f"no image file at {path}")
     data = np.fromfile(str(path), dtype=np.uint8)
-    check_image_size(data.tobytes(), path.name)
+    raw = data.tobytes()
+    check_image_size(raw, path.name)
+    problem = damage(raw) if damage is not None else None
+    if problem is not None:
+        raise CameraError(f"{path.name} is damaged ({problem}): copy or take it again")
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except cv2.error as error:  # OpenCV's own pixel limit (limit_opencv), or a broken file

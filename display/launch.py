@@ -35,7 +35,7 @@ from display.clock import Clock, FakeClock, MonotonicClock
 from display.notify import Notifier
 from display.panel import PORTRAIT_TURN, Panel, fit_screen_to_panel, scale_quality
 from display.script import ScriptObserver, ScriptRunner, load_script
-from display.sim_camera import synthetic_camera
+from display.sim_camera import photo_damage, synthetic_camera
 from display.store import Store, StoreError, default_state_dir
 
 
@@ -103,14 +103,14 @@ def make_camera(config: Config, options: RunOptions) -> Camera:
     if options.camera_dir is not None:
         if not options.camera_dir.is_dir():
             raise LaunchError(f"--camera-dir {options.camera_dir} is not a folder")
-        return FolderCamera(options.camera_dir)
+        return FolderCamera(options.camera_dir, damage=photo_damage)
     if options.simulated:
         if config.camera.backend == "folder" and config.camera.folder:
-            return FolderCamera(Path(config.camera.folder).expanduser())
+            return FolderCamera(Path(config.camera.folder).expanduser(), damage=photo_damage)
         if config.camera.backend == "none":
             return NoCamera()
         return synthetic_camera()
-    return camera_from_config(config.camera)
+    return camera_from_config(config.camera, damage=photo_damage)
 
 
 def open_store(
@@ -161,7 +161,7 @@ def build_app(
     except HardwareError as error:
         hint = "" if options.simulated else " (on a PC, use --sim)"
         raise LaunchError(f"{error}{hint}") from None
-    camera: Camera = ScriptedCamera(make_camera(config, options))
+    camera: Camera = ScriptedCamera(make_camera(config, options), damage=photo_damage)
     if store is None:
         try:
             write_behind = not strict if options.write_behind is None else options.write_behind

@@ -10,6 +10,15 @@ import numpy as np
 
 from device.camera import FunctionCamera
 
+
+def photo_damage(data: bytes) -> str | None:
+    """Why an image file's bytes cannot be trusted (cut short), or None: the recogniser's check,
+    handed to the cameras that read files (``device`` may not import ``vision``)."""
+    from vision.photo import photo_damage as damage  # local: OpenCV loads with the first photo
+
+    return damage(data)
+
+
 DEFAULT_CARD_NAMES = ("Lantern", "Harbour", "Red Kite", "Compass", "Tin Drum")
 
 

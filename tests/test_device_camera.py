@@ -389,3 +389,24 @@ def test_auto_picks_picamera2_without_importing_it(tmp_path: Path, monkeypatch):
     monkeypatch.delitem(sys.modules, "picamera2", raising=False)
     camera = camera_from_config(parse_config().camera)
     assert isinstance(camera, Picamera2Camera) and "picamera2" not in sys.modules
+
+
+def test_the_cameras_that_read_files_refuse_one_their_damage_check_refuses(tmp_path: Path):
+    write(tmp_path / "a.png", 10)
+    calls: list[int] = []
+
+    def cut_short(data: bytes) -> str | None:
+        calls.append(len(data))
+        return "it ends early"
+
+    with pytest.raises(CameraError, match=r"a\.png is damaged \(it ends early\)"):
+        FolderCamera(tmp_path, damage=cut_short).capture()
+    scripted = ScriptedCamera(NoCamera(), damage=cut_short)
+    scripted.queue_file(tmp_path / "a.png")
+    with pytest.raises(CameraError, match=r"a\.png is damaged"):
+        scripted.capture()
+    folder = parse_config(f'[camera]\nbackend = "folder"\nfolder = "{tmp_path}"\n').camera
+    with pytest.raises(CameraError, match="damaged"):
+        camera_from_config(folder, damage=cut_short).capture()
+    assert len(calls) == 3 and calls[0] == (tmp_path / "a.png").stat().st_size
+    assert int(FolderCamera(tmp_path).capture()[5, 5, 0]) == 10  # no check: read as ever

@@ -135,3 +135,17 @@ def test_unwritable_state_dir_is_one_line_exit_2(tmp_path: Path, capsys):
     code = main(["run", "--sim", "--script", str(path), "--state-dir", str(blocker / "state")])
     assert code == 2
     assert "cannot create the state directory" in capsys.readouterr().err
+
+
+def test_a_photo_cut_short_in_the_camera_folder_is_refused_not_read_half_grey(tmp_path: Path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    scene = np.random.default_rng(3).integers(0, 255, (60, 80, 3), np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", scene)
+    assert ok
+    (folder / "cut.jpg").write_bytes(jpeg.tobytes()[: jpeg.size // 2])  # a copy interrupted
+    dump = tmp_path / "dump.json"
+    script = "press right\npress right\npress right\npress right\npress ok\npress shutter\n"
+    assert run(tmp_path, script, "--camera-dir", str(folder), "--dump-state", str(dump)) == 0
+    note = json.loads(dump.read_text())["screens"][-1]["snapshot"]["photo_note"]
+    assert "cut.jpg is damaged (it ends early)" in note, note

@@ -47,7 +47,12 @@ README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 PAGES = [README, *sorted(p for p in DOCS.rglob("*.md") if not p.is_symlink())]
 STARTS = (
-    "tablekeeper ", ".venv/bin/tablekeeper ", "make ", "sudo ", "git ", "journalctl ",
+    "tablekeeper ",
+    ".venv/bin/tablekeeper ",
+    "make ",
+    "sudo ",
+    "git ",
+    "journalctl ",
     "systemctl ",
 )
 #: (what the command starts with or contains, why it is not run here)
@@ -251,9 +256,7 @@ def test_files_to_save_have_one_content_per_name() -> None:
             seen[name] = (path.name, text)
 
 
-@pytest.mark.parametrize(
-    "command", COMMANDS, ids=[f"{c.page}: {c.shown[:70]}" for c in COMMANDS]
-)
+@pytest.mark.parametrize("command", COMMANDS, ids=[f"{c.page}: {c.shown[:70]}" for c in COMMANDS])
 def test_a_shown_command_runs_as_shown(
     command: Command, workspace: tuple[Path, dict[str, str]]
 ) -> None:
@@ -262,7 +265,11 @@ def test_a_shown_command_runs_as_shown(
         pytest.skip(reason)
     work, env = workspace
     result = subprocess.run(
-        ["bash", "-c", command.run], cwd=work, env=env, capture_output=True, text=True,
+        ["bash", "-c", command.run],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=600,
     )
     printed = result.stdout + result.stderr
@@ -271,9 +278,8 @@ def test_a_shown_command_runs_as_shown(
     if command.expected is not None:
         # what a reader sees: standard output, then the lines on standard error (a warning of
         # the machine's own, such as install.sh's on a desktop, may stand beside a page's output)
-        shown = (
-            output_matches(command.expected, result.stdout.splitlines())
-            or output_matches(command.expected, printed.splitlines())
+        shown = output_matches(command.expected, result.stdout.splitlines()) or output_matches(
+            command.expected, printed.splitlines()
         )
         assert shown, (
             f"{command.page}: `{command.run}` printed\n{printed[-3000:]}\n"
@@ -346,9 +352,16 @@ def manual(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(DOCS, folder / "docs", symlinks=False, ignore=shutil.ignore_patterns("demo"))
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     demo = subprocess.run(
-        [str(Path(sys.executable).parent / "tablekeeper"), "demo", "--out",
-         str(folder / "docs/images/demo")],
-        capture_output=True, text=True, env=env, timeout=600,
+        [
+            str(Path(sys.executable).parent / "tablekeeper"),
+            "demo",
+            "--out",
+            str(folder / "docs/images/demo"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     )
     assert demo.returncode == 0, demo.stderr[-2000:]
     return folder
@@ -365,14 +378,24 @@ def test_the_readme_picture_is_todays_demo_screen(manual: Path) -> None:
         assert same, f"the demo draws {shot} differently now: copy it to {kept}"
 
 
-@pytest.mark.skipif(shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
-                    reason="mkdocs is not installed (pip install -e '.[dev]')")
+@pytest.mark.skipif(
+    shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
+    reason="mkdocs is not installed (pip install -e '.[dev]')",
+)
 def test_the_manual_builds(manual: Path) -> None:
     """`mkdocs build --strict` over the copy, the demo's screens drawn into it."""
     build = subprocess.run(
-        [str(Path(sys.executable).parent / "mkdocs"), "build", "--strict", "--site-dir",
-         str(manual / "site")],
-        cwd=manual, capture_output=True, text=True, timeout=600,
+        [
+            str(Path(sys.executable).parent / "mkdocs"),
+            "build",
+            "--strict",
+            "--site-dir",
+            str(manual / "site"),
+        ],
+        cwd=manual,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert build.returncode == 0, build.stderr[-3000:]
     assert (manual / "site" / "index.html").is_file()
