@@ -106,3 +106,16 @@ def test_the_lapack_free_inverse_is_numpys(seed: int) -> None:
 def test_the_lapack_free_inverse_refuses_a_singular_matrix() -> None:
     with pytest.raises(np.linalg.LinAlgError):
         inverse(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]))
+
+
+@pytest.mark.parametrize("degrees", [0, 45, 90, 135])
+@pytest.mark.parametrize("sigma", [1.0, 3.0])
+def test_a_blur_along_a_line_is_the_whole_kernels(degrees: int, sigma: float) -> None:
+    # The blur applied in halves (OpenCV's direct filter) is the whole line kernel's, to
+    # float rounding, borders included.
+    from vision.detect import _line_blur, _line_gaussian
+
+    rng = np.random.default_rng(degrees)
+    gray = cv2.GaussianBlur(rng.random((234, 168)).astype(np.float32) * 255, (0, 0), 1.0)
+    whole = cv2.filter2D(gray, -1, _line_gaussian(sigma, degrees))
+    np.testing.assert_allclose(_line_blur(gray, sigma, degrees), whole, atol=1e-3)
