@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import vision.tuning as tuning
-from vision.geometry import CARD_H, CARD_W, inside, quad_area, quad_iou
+from vision.geometry import CARD_H, CARD_W, inside, inverse, quad_area, quad_iou
 from vision.leftovers import free_features
 from vision.result import Card, UnknownCard, explained
 
@@ -85,3 +85,37 @@ def test_an_outline_is_explained_exactly_when_the_definition_says() -> None:
         answers.append(explained(quad, cards))
         assert answers[-1] == _explained_by_definition(quad, cards)
     assert 0 < sum(answers) < len(answers)  # both answers were asked for
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_lapack_free_inverse_is_numpys(seed: int) -> None:
+    # Homographies as the pipeline makes them (a card's corners to the canonical card) and a
+    # nearly singular one: the same inverse as np.linalg.inv, to rounding.
+    rng = np.random.default_rng(seed)
+    corners = _card_quad(rng, rng.uniform(200, 800, 2), rng.uniform(40, 200))
+    corners += rng.normal(0, 8, corners.shape).astype(np.float32)  # a perspective, not affine
+    card = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    for matrix in (
+        np.asarray(cv2.getPerspectiveTransform(corners, card), np.float64),
+        np.diag([1.0, 1e-9, 1.0]) + rng.normal(0, 1e-3, (3, 3)),
+    ):
+        expected = np.linalg.inv(matrix)
+        np.testing.assert_allclose(inverse(matrix), expected, rtol=1e-9, atol=1e-12)
+
+
+def test_the_lapack_free_inverse_refuses_a_singular_matrix() -> None:
+    with pytest.raises(np.linalg.LinAlgError):
+        inverse(np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]))
+
+
+@pytest.mark.parametrize("degrees", [0, 45, 90, 135])
+@pytest.mark.parametrize("sigma", [1.0, 3.0])
+def test_a_blur_along_a_line_is_the_whole_kernels(degrees: int, sigma: float) -> None:
+    # The blur applied in halves (OpenCV's direct filter) is the whole line kernel's, to
+    # float rounding, borders included.
+    from vision.detect import _line_blur, _line_gaussian
+
+    rng = np.random.default_rng(degrees)
+    gray = cv2.GaussianBlur(rng.random((234, 168)).astype(np.float32) * 255, (0, 0), 1.0)
+    whole = cv2.filter2D(gray, -1, _line_gaussian(sigma, degrees))
+    np.testing.assert_allclose(_line_blur(gray, sigma, degrees), whole, atol=1e-3)

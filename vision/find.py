@@ -26,7 +26,13 @@ from vision.features import (
     run_members,
 )
 from vision.gallery import Gallery
-from vision.geometry import corners_from_homography, in_quad, plausible_card, quad_iou
+from vision.geometry import (
+    corners_from_homography,
+    in_quad,
+    inverse,
+    plausible_card,
+    quad_iou,
+)
 from vision.timing import part
 
 
@@ -311,7 +317,7 @@ def table_view(
     if abs(h[2, 0]) < 1e-12 and abs(h[2, 1]) < 1e-12:
         return None
     try:
-        to_plane = np.linalg.inv(h)
+        to_plane = inverse(h)
     except np.linalg.LinAlgError:
         return None
     steps = tuning.TABLE_VIEW_GRID
@@ -356,7 +362,7 @@ def find_in_table_view(
     flat = cv2.warpPerspective(gray, to_view, size, flags=cv2.INTER_LINEAR)
     points, descriptors = photo_features(flat, tuning.PHOTO_FEATURES)
     found, _ = find_hypotheses(points, descriptors, gallery, size)
-    back = np.linalg.inv(to_view)
+    back = inverse(to_view)
     known = [corners_from_homography(h.homography) for h in hypotheses]
     new: list[Hypothesis] = []
     for hyp in found:

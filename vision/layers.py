@@ -33,7 +33,15 @@ from vision.columns import in_columns
 from vision.features import card_orb, to_gray
 from vision.find import Votes, shortlist_by_descriptors
 from vision.gallery import Gallery
-from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, in_quad, quad_iou, rotation
+from vision.geometry import (
+    CARD_CORNERS,
+    CARD_H,
+    CARD_W,
+    in_quad,
+    inverse,
+    quad_iou,
+    rotation,
+)
 from vision.name import (
     Naming,
     candidate_list,
@@ -168,7 +176,7 @@ def _shown_polygon(corners: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     biggest = max(contours, key=cv2.contourArea)
     biggest = cv2.approxPolyDP(biggest, tuning.LAYER_POLYGON_PX, True)
     biggest = biggest.reshape(-1, 1, 2).astype(np.float32)
-    back = np.linalg.inv(_to_canonical(corners))
+    back = inverse(_to_canonical(corners))
     return np.asarray(cv2.perspectiveTransform(biggest, back)).reshape(-1, 2)
 
 

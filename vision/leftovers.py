@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.geometry import CARD_H, CARD_W, order_corners, quad_area, rotation
+from vision.geometry import CARD_H, CARD_W, inverse, order_corners, quad_area, rotation
 from vision.plane import consensus_plane
 from vision.result import Card, UnknownCard
 
@@ -115,7 +115,7 @@ def _card_windows(
     on_plane = cv2.perspectiveTransform((pool / scale).reshape(1, -1, 2), to_card)[0]
     if not np.isfinite(on_plane).all():
         return []
-    from_card = np.linalg.inv(to_card)
+    from_card = inverse(to_card)
     left = np.ones(len(pool), bool)
     regions = []
     for _ in range(tuning.LEFTOVER_MAX_WINDOWS):

@@ -31,6 +31,7 @@ from vision.geometry import (
     CARD_W,
     corners_from_homography,
     in_quad,
+    inverse,
     plausible_card,
     quad_iou,
     rectify,
@@ -583,7 +584,7 @@ def _settled_by_photo_features(
         strongest = np.argsort(-strength[on_card], kind="stable")[: tuning.PATCH_FEATURES]
         on_card = on_card[np.sort(strongest)]
     upright = cv2.perspectiveTransform(
-        points[on_card].reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(hyp.homography)
+        points[on_card].reshape(-1, 1, 2).astype(np.float64), inverse(hyp.homography)
     )
     features = (upright.reshape(-1, 2).astype(np.float32), descriptors[on_card])
     patch = rectified(image, corners)

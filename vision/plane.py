@@ -13,7 +13,14 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
-from vision.geometry import CARD_CORNERS, CARD_H, CARD_W, max_corner_cos, order_corners
+from vision.geometry import (
+    CARD_CORNERS,
+    CARD_H,
+    CARD_W,
+    inverse,
+    max_corner_cos,
+    order_corners,
+)
 from vision.result import Card
 
 
@@ -73,7 +80,7 @@ def completed_cards(quad: np.ndarray, to_card: np.ndarray) -> list[np.ndarray]:
     if not np.isfinite(q).all():
         return []
     try:
-        from_card = np.linalg.inv(to_card)
+        from_card = inverse(to_card)
     except np.linalg.LinAlgError:
         return []
     centre = q.mean(axis=0)
