@@ -120,6 +120,7 @@ def test_unit_has_what_the_appliance_needs():
         "RuntimeDirectory=tablekeeper",
         "Environment=XDG_RUNTIME_DIR=/run/tablekeeper",
         "Environment=SDL_VIDEODRIVER=kmsdrm",
+        "Environment=OPENBLAS_NUM_THREADS=1",
         "ExecStart=/opt/tablekeeper/.venv/bin/tablekeeper run",
     ):
         assert line in text, line
