@@ -27,6 +27,7 @@ from games.remix import (
 from games.remix import search as search_module
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
+from games.remix.names import FLIGHT
 from games.remix.search import Ceiling, Node, Settler, Tail, Trial
 from games.remix.state import State
 
@@ -562,6 +563,8 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
          "Discover Weakness", "Mystique", "Selene"],
         # with Hack In a Tech tag is an Intel tag too: it may add to either side of the pair
         ["Hack In", "Vision", "Shuri", "Rogue", "Beast", "Build Gadgets", "Sauron"],
+        # a LOCATION with Urban in play: Spider-Man gains his Flight
+        ["Spider-Man", "Rogue", "X-Jet", "High Speed Chase", "Sauron", "Vision"],
     ],
 )  # fmt: skip
 def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
@@ -605,6 +608,51 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     monkeypatch.setattr(Settler, "hopeless", every)
     score_hand(hand)
     assert met and any(met)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ["Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Spider-Man", "Vision", "X-Jet", "Sauron"],
+        ["Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Vision", "X-Jet", "Sauron", "Sentinels"],
+    ],
+)  # fmt: skip
+def test_a_gain_that_cannot_come_true_adds_nothing_to_a_branch_bound(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spider-Man gains Flight only with a LOCATION that has Urban. With none in play and no
+    text still to act able to give one, his text adds nothing, and the bound on a branch leaves
+    it out: on these hands the bound is then the most the texts reach on every branch with one
+    or two of them to act (counting his Flight, which Sauron scores, it is 7 above)."""
+    bound_on_every_layer(monkeypatch)
+    bound = Tail.bound
+    gaps: list[int] = []
+
+    def checked(tail: Tail, s: State, remaining: frozenset[int]) -> int | None:
+        found = bound(tail, s, remaining)
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        if found is not None and len(texts) <= 2 and len(gaps) < 200:
+            gaps.append(found - _most_from(tail.hand, s, texts))
+        return found
+
+    monkeypatch.setattr(Tail, "bound", checked)
+    score_hand(hand)
+    assert len(gaps) >= 20 and all(gap == 0 for gap in gaps), sorted(set(gaps))
+
+
+def test_a_gain_is_left_out_of_the_bound_only_while_nothing_can_make_it_come_true() -> None:
+    """A text that gains tags is left out of a branch's bound only when its condition fails
+    and reads no tag a text still to act (or a card turning over) may add: Spider-Man's
+    condition read as "two Flight tags" stays in while X-Jet is still to act (it gives Flight),
+    and is left out once X-Jet has acted."""
+    hand = prepare(["Spider-Man", "X-Jet", "Sauron", "Cyclops"])
+    tail = Tail(hand, hand.analysis.levels)
+    ids = [c.id for c in hand.hand]
+    spider, xjet = ids.index("MR17"), ids.index("MR37")
+    tail._gainers[spider] = [(lambda s, i: s.counts[FLIGHT] >= 2, 1 << FLIGHT)]
+    s = hand.base_state(hand.full)
+    assert tail.acting(s, frozenset((spider, xjet))) == {spider, xjet}
+    assert tail.acting(s, frozenset((spider,))) == set()
 
 
 @pytest.mark.parametrize(

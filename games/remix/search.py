@@ -301,6 +301,12 @@ class Tail:
         self._plans: dict[Any, list[End] | None] = {}
         self._heroes: dict[tuple[int, ...], list[int]] = {}
         self._rises: dict[tuple[int, ...], Scorers | None] = {}
+        # per text that gains tags (Spider-Man), per gain: its condition and the tags it reads
+        self._gainers = {
+            p: [(g.cond.test, _bits_of(g.cond.reads | g.cond.seen | g.cond.own)) for g in c.gains]
+            for p in hand.texts
+            if (c := hand.hand[p]).tag_text is None and c.gains
+        }
         # per transformer and (magneto, hack_in): the tags its condition reads, its side's and
         # the tags it loses turning over, as the tags count (Hack In: a Tech tag is Intel too)
         self._sides: dict[tuple[int, bool, bool], tuple[int, int, int]] = {}
@@ -410,7 +416,7 @@ class Tail:
                     lost |= loses
             if (added, lost, len(turning), tuple(reach.values())) == before:
                 break
-        found = self._reach[key] = Reach(reach, turning, added)
+        found = self._reach[key] = Reach(reach, turning, added, lost)
         return found
 
     def plan(self, s: State, texts: frozenset[int]) -> list[End] | None:
@@ -528,7 +534,7 @@ class Tail:
     def bound(self, s: State, remaining: frozenset[int]) -> int | None:
         """At most the points any way from ``s`` can end with (None: no bound)."""
         texts = frozenset(p for p in remaining if s.tags[p] is not None)
-        plan = self.plan(s, texts)
+        plan = self.plan(s, self.acting(s, texts))
         if plan is None:
             return None
         scorers = self._scorers(s.alive)
@@ -548,6 +554,26 @@ class Tail:
             if best is None or value > best:
                 best = value
         return best
+
+    def acting(self, s: State, texts: frozenset[int]) -> frozenset[int]:
+        """``texts`` less the texts that gain tags (Spider-Man) whose every condition fails in
+        ``s`` and reads only tags that no other text still to act (nor a card turning over)
+        can change: acting, they add nothing, so the ways from ``s`` are the ways without
+        them."""
+        if not self._gainers:
+            return texts
+        idle = []
+        for p in texts:
+            gains = self._gainers.get(p)
+            if gains is None or any(test(s, p) for test, _ in gains):
+                continue
+            found = self._reached(s, self._hero_rows(s), texts - {p}, ALL_BITS)
+            changing = found.added | found.lost
+            if changing & UNREAD:  # a tag nothing else reads: any of those
+                changing |= ALL_BITS & ~self._read
+            if not any(reads & changing for _, reads in gains):
+                idle.append(p)
+        return texts.difference(idle) if idle else texts
 
     def _scorers(self, alive: tuple[int, ...]) -> Scorers | None:
         """The rises of the scorers of the cards in ``alive`` that read tags, split into those
@@ -699,6 +725,7 @@ class Reach(NamedTuple):
     tags: dict[int, int]  # per card in play: every tag it may carry at the end
     turning: list[int]  # the cards that may turn over
     added: int  # every tag the texts (and the cards turning over) may add
+    lost: int  # every tag the cards turning over may lose
 
 
 def _bits(row: Iterable[Any]) -> int:
