@@ -1370,9 +1370,7 @@ class Settler:
                 if bounding and self.hopeless(node, left[done], trial, finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
-                    if done & bit[p] or (last is not None and barred[last] & bit[p]):
-                        continue
-                    if waits[p] & ~done:
+                    if not _may_act(p, done, last, bit, barred, waits):
                         continue
                     after = done | bit[p]
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
@@ -1432,9 +1430,7 @@ class Settler:
                 if self.hopeless(node, remaining, trial, finished):
                     return  # no way through it can beat (or come before) one found already
             for p in texts:
-                if done & bit[p] or (last is not None and barred[last] & bit[p]):
-                    continue
-                if waits[p] & ~done:
+                if not _may_act(p, done, last, bit, barred, waits):
                     continue
                 after = done | bit[p]
                 if after == full:  # the last text: no node per way
@@ -1478,6 +1474,23 @@ class Settler:
         top = None if self.target is None else self.target.top()
         if (top is None or lower > top) and (() not in best or best[()][0] < lower):
             best[()] = (lower, -1, way)
+
+
+def _may_act(
+    p: int,
+    done: int,
+    last: int | None,
+    bit: dict[int, int],
+    barred: dict[int, int],
+    waits: dict[int, int],
+) -> bool:
+    """Whether the text at ``p`` may act next in a group (:meth:`Settler.constraints`): it has
+    not acted (``done``: the group's texts that have, as bits), may come right after ``last``
+    (the text that acted last, when it still bars some) and waits for none still to act."""
+    own = bit[p]
+    if done & own or (last is not None and barred[last] & own):
+        return False
+    return not waits[p] & ~done
 
 
 def _carries(s: State, hero: int, tag: int) -> bool:
