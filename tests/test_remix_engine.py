@@ -685,6 +685,39 @@ def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
     assert any(w is not None for w in worths)
 
 
+def test_a_layer_growing_large_is_bounded_from_there_and_explains_the_same_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once the next layer passes PROBE_AFTER states on course for GROWN or more (as many per
+    branch of the layer as so far), greedy ways are found there and the rest of the layer is
+    bounded by them; the way explained - text and JSON - is the one found when greedy ways
+    are looked for only where a layer starts that large. The seed-24 climb's 8-card hand (its
+    three-text group would end in 1,599 states) and stuffed hands."""
+    rng = random.Random(24)
+    hands: list[list[Any]] = [
+        ["Rogue", "Shuri", "Thor Odinson", "Tony Stark", "X-Jet", "Xavier Mansion", "Mystique",
+         "Sauron"],
+    ]  # fmt: skip
+    hands += [random_stuffed_hand(rng, rng.randint(8, 9)) for _ in range(60)]
+    probe = Settler.probe
+    probed: set[int] = set()
+
+    def recorded(settler: Settler) -> None:
+        probed.add(k)
+        probe(settler)
+
+    monkeypatch.setattr(Settler, "probe", recorded)
+    grown = {}
+    for k, hand in enumerate(hands):
+        grown[k] = _explained(hand)
+    early = set(probed)
+    probed.clear()
+    monkeypatch.setattr(Settler, "GROWN", 10**9)
+    for k, hand in enumerate(hands):
+        assert _explained(hand) == grown[k], hand
+    assert 0 in early - probed  # the 8-card hand is bounded only from where its layer grows
+
+
 def _explained(hand: list[Any]) -> tuple[str, str]:
     result = score_hand(hand)
     return result.text(), json.dumps(result.to_json(), sort_keys=True)

@@ -836,6 +836,8 @@ class Settler:
     PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
     TRIAL, WORTH = 128, 8  # after this many branches bounded on a layer, go on only if one in
     # WORTH is cut (the next layer tries again)
+    GROWN = 1024  # a layer's next past PROBE_AFTER states and on course for this many (as
+    # many per branch of the layer as so far): find a way greedily, bound the rest of the layer
     BOUND_FROM = 24  # the states in a layer from which its branches are bounded
     TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
@@ -1364,9 +1366,12 @@ class Settler:
             # the best value of the ways finished so far (one view and nothing to test): a way
             # no better is never kept
             finished = best[()][0] if self.score is not None and () in best else None
-            for node, done, last in layer.values():
+            for k, (node, done, last) in enumerate(layer.values()):
                 if self.stopped:
                     break  # the way ``enough`` asks for is found
+                grown = len(nxt) > self.PROBE_AFTER and len(nxt) * len(layer) > self.GROWN * k
+                if grown and not self.probed and not final:
+                    self.probe()  # the next layer grows this large: bound the rest of this one
                 if bounding and self.hopeless(node, left[done], trial, finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
