@@ -169,34 +169,50 @@ class Ceiling:
         self.pos = pos
         self.copies = copies
         self.limit = limit
-        self.ends = [s, *turned]
-        self.base = max(hand.points(end) for end in self.ends)
+        self.turned = turned  # (the end where nothing turns is ``s``: ``plain`` bounds it)
         self._rises: dict[int, int | None] = {}
         self.trigger = trigger
         self.plain = Ceiling(hand, s, pos, copies, limit) if turned else None
+        unturned = hand.points(s) if self.plain is None else self.plain.base
+        self.base: int = max([unturned, *(hand.points(end) for end in turned)])
+        self._heroes: tuple[list[int], set[int]] | None = None
 
     def rise(self, tag: int) -> int | None:
         if tag not in self._rises:
-            most: int | None = 0
-            for end in self.ends:
-                rise = self.hand.rise(end, tag)
-                if rise is None:
-                    most = None
+            if self.plain is None:
+                rise = self.hand.rise(self.s, tag)
+                most = None if rise is None else max(rise, 0)
+            else:
+                most = self.plain.rise(tag)  # the end where nothing turns
+            for end in self.turned:
+                if most is None:
                     break
-                most = max(most, rise)  # type: ignore[type-var]
+                rise = self.hand.rise(end, tag)
+                most = None if rise is None else max(most, rise)
             self._rises[tag] = most
         return self._rises[tag]
 
+    def heroes(self) -> tuple[list[int], set[int]]:
+        """The HEROES Rogue may copy (a doubler: whose tags it may double) and their tags."""
+        if self._heroes is None:
+            if self.plain is not None:
+                self._heroes = self.plain.heroes()
+            else:
+                s, cards = self.s, self.hand.hand
+                heroes = [
+                    j
+                    for j in s.alive
+                    if cards[j].type == CardType.HERO
+                    and (j != self.pos if self.copies else s.has(j, MUTANT))
+                ]
+                tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
+                self._heroes = (heroes, tags)
+        return self._heroes
+
     def overall(self) -> int | None:
         """A bound on every option."""
-        s, cards = self.s, self.hand.hand
-        heroes = [
-            j
-            for j in s.alive
-            if cards[j].type == CardType.HERO
-            and (j != self.pos if self.copies else s.has(j, MUTANT))
-        ]
-        tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
+        s = self.s
+        heroes, tags = self.heroes()
         rises: dict[int, int] = {}
         for t in tags:
             rise = self.rise(t)
