@@ -166,6 +166,11 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Rogue", "Shuri", "Thor Odinson", "Tony Stark", "X-Jet", "Xavier Mansion", "Mystique",
         "Sauron",
     ),
+    "10 cards: Jean Grey, Rogue, Shuri, Tony Stark, Vision, Moira, Vibranium Shield, "
+    "Xavier Mansion, Hack In, Sauron": (
+        "Jean Grey", "Rogue", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert",
+        "Vibranium Shield", "Xavier Mansion", "Hack In", "Sauron",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
