@@ -162,6 +162,15 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
     "8 cards: Bruce Banner, Rogue, Shuri, Spider-Man, Vision, X-Jet, Sauron, Sentinels": (
         "Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Vision", "X-Jet", "Sauron", "Sentinels",
     ),
+    "8 cards: Rogue, Shuri, Thor Odinson, Tony Stark, X-Jet, Xavier Mansion, Mystique, Sauron": (
+        "Rogue", "Shuri", "Thor Odinson", "Tony Stark", "X-Jet", "Xavier Mansion", "Mystique",
+        "Sauron",
+    ),
+    "10 cards: Jean Grey, Rogue, Shuri, Tony Stark, Vision, Moira, Vibranium Shield, "
+    "Xavier Mansion, Hack In, Sauron": (
+        "Jean Grey", "Rogue", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert",
+        "Vibranium Shield", "Xavier Mansion", "Hack In", "Sauron",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.

@@ -169,34 +169,50 @@ class Ceiling:
         self.pos = pos
         self.copies = copies
         self.limit = limit
-        self.ends = [s, *turned]
-        self.base = max(hand.points(end) for end in self.ends)
+        self.turned = turned  # (the end where nothing turns is ``s``: ``plain`` bounds it)
         self._rises: dict[int, int | None] = {}
         self.trigger = trigger
         self.plain = Ceiling(hand, s, pos, copies, limit) if turned else None
+        unturned = hand.points(s) if self.plain is None else self.plain.base
+        self.base: int = max([unturned, *(hand.points(end) for end in turned)])
+        self._heroes: tuple[list[int], set[int]] | None = None
 
     def rise(self, tag: int) -> int | None:
         if tag not in self._rises:
-            most: int | None = 0
-            for end in self.ends:
-                rise = self.hand.rise(end, tag)
-                if rise is None:
-                    most = None
+            if self.plain is None:
+                rise = self.hand.rise(self.s, tag)
+                most = None if rise is None else max(rise, 0)
+            else:
+                most = self.plain.rise(tag)  # the end where nothing turns
+            for end in self.turned:
+                if most is None:
                     break
-                most = max(most, rise)  # type: ignore[type-var]
+                rise = self.hand.rise(end, tag)
+                most = None if rise is None else max(most, rise)
             self._rises[tag] = most
         return self._rises[tag]
 
+    def heroes(self) -> tuple[list[int], set[int]]:
+        """The HEROES Rogue may copy (a doubler: whose tags it may double) and their tags."""
+        if self._heroes is None:
+            if self.plain is not None:
+                self._heroes = self.plain.heroes()
+            else:
+                s, cards = self.s, self.hand.hand
+                heroes = [
+                    j
+                    for j in s.alive
+                    if cards[j].type == CardType.HERO
+                    and (j != self.pos if self.copies else s.has(j, MUTANT))
+                ]
+                tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
+                self._heroes = (heroes, tags)
+        return self._heroes
+
     def overall(self) -> int | None:
         """A bound on every option."""
-        s, cards = self.s, self.hand.hand
-        heroes = [
-            j
-            for j in s.alive
-            if cards[j].type == CardType.HERO
-            and (j != self.pos if self.copies else s.has(j, MUTANT))
-        ]
-        tags = {t for j in heroes for t, n in enumerate(s.tags[j] or ()) if n}
+        s = self.s
+        heroes, tags = self.heroes()
         rises: dict[int, int] = {}
         for t in tags:
             rise = self.rise(t)
@@ -301,6 +317,12 @@ class Tail:
         self._plans: dict[Any, list[End] | None] = {}
         self._heroes: dict[tuple[int, ...], list[int]] = {}
         self._rises: dict[tuple[int, ...], Scorers | None] = {}
+        # per text that gains tags (Spider-Man), per gain: its condition and the tags it reads
+        self._gainers = {
+            p: [(g.cond.test, _bits_of(g.cond.reads | g.cond.seen | g.cond.own)) for g in c.gains]
+            for p in hand.texts
+            if (c := hand.hand[p]).tag_text is None and c.gains
+        }
         # per transformer and (magneto, hack_in): the tags its condition reads, its side's and
         # the tags it loses turning over, as the tags count (Hack In: a Tech tag is Intel too)
         self._sides: dict[tuple[int, bool, bool], tuple[int, int, int]] = {}
@@ -410,7 +432,7 @@ class Tail:
                     lost |= loses
             if (added, lost, len(turning), tuple(reach.values())) == before:
                 break
-        found = self._reach[key] = Reach(reach, turning, added)
+        found = self._reach[key] = Reach(reach, turning, added, lost)
         return found
 
     def plan(self, s: State, texts: frozenset[int]) -> list[End] | None:
@@ -528,7 +550,7 @@ class Tail:
     def bound(self, s: State, remaining: frozenset[int]) -> int | None:
         """At most the points any way from ``s`` can end with (None: no bound)."""
         texts = frozenset(p for p in remaining if s.tags[p] is not None)
-        plan = self.plan(s, texts)
+        plan = self.plan(s, self.acting(s, texts))
         if plan is None:
             return None
         scorers = self._scorers(s.alive)
@@ -548,6 +570,26 @@ class Tail:
             if best is None or value > best:
                 best = value
         return best
+
+    def acting(self, s: State, texts: frozenset[int]) -> frozenset[int]:
+        """``texts`` less the texts that gain tags (Spider-Man) whose every condition fails in
+        ``s`` and reads only tags that no other text still to act (nor a card turning over)
+        can change: acting, they add nothing, so the ways from ``s`` are the ways without
+        them."""
+        if not self._gainers:
+            return texts
+        idle = []
+        for p in texts:
+            gains = self._gainers.get(p)
+            if gains is None or any(test(s, p) for test, _ in gains):
+                continue
+            found = self._reached(s, self._hero_rows(s), texts - {p}, ALL_BITS)
+            changing = found.added | found.lost
+            if changing & UNREAD:  # a tag nothing else reads: any of those
+                changing |= ALL_BITS & ~self._read
+            if not any(reads & changing for _, reads in gains):
+                idle.append(p)
+        return texts.difference(idle) if idle else texts
 
     def _scorers(self, alive: tuple[int, ...]) -> Scorers | None:
         """The rises of the scorers of the cards in ``alive`` that read tags, split into those
@@ -699,6 +741,7 @@ class Reach(NamedTuple):
     tags: dict[int, int]  # per card in play: every tag it may carry at the end
     turning: list[int]  # the cards that may turn over
     added: int  # every tag the texts (and the cards turning over) may add
+    lost: int  # every tag the cards turning over may lose
 
 
 def _bits(row: Iterable[Any]) -> int:
@@ -809,6 +852,8 @@ class Settler:
     PROBE_AFTER = 256  # a layer this large: find a way greedily and bound the branches by it
     TRIAL, WORTH = 128, 8  # after this many branches bounded on a layer, go on only if one in
     # WORTH is cut (the next layer tries again)
+    GROWN = 1024  # a layer's next past PROBE_AFTER states and on course for this many (as
+    # many per branch of the layer as so far): find a way greedily, bound the rest of the layer
     BOUND_FROM = 24  # the states in a layer from which its branches are bounded
     TURNED_FROM = 3  # tag texts from which the last one is bounded when it can turn cards
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
@@ -1337,15 +1382,16 @@ class Settler:
             # the best value of the ways finished so far (one view and nothing to test): a way
             # no better is never kept
             finished = best[()][0] if self.score is not None and () in best else None
-            for node, done, last in layer.values():
+            for k, (node, done, last) in enumerate(layer.values()):
                 if self.stopped:
                     break  # the way ``enough`` asks for is found
+                grown = len(nxt) > self.PROBE_AFTER and len(nxt) * len(layer) > self.GROWN * k
+                if grown and not self.probed and not final:
+                    self.probe()  # the next layer grows this large: bound the rest of this one
                 if bounding and self.hopeless(node, left[done], trial, finished):
                     continue  # no way through it can beat (or come before) one found already
                 for p in texts:
-                    if done & bit[p] or (last is not None and barred[last] & bit[p]):
-                        continue
-                    if waits[p] & ~done:
+                    if not _may_act(p, done, last, bit, barred, waits):
                         continue
                     after = done | bit[p]
                     mark = p if barred[p] & ~after else None  # it still bars a text to come
@@ -1405,9 +1451,7 @@ class Settler:
                 if self.hopeless(node, remaining, trial, finished):
                     return  # no way through it can beat (or come before) one found already
             for p in texts:
-                if done & bit[p] or (last is not None and barred[last] & bit[p]):
-                    continue
-                if waits[p] & ~done:
+                if not _may_act(p, done, last, bit, barred, waits):
                     continue
                 after = done | bit[p]
                 if after == full:  # the last text: no node per way
@@ -1451,6 +1495,23 @@ class Settler:
         top = None if self.target is None else self.target.top()
         if (top is None or lower > top) and (() not in best or best[()][0] < lower):
             best[()] = (lower, -1, way)
+
+
+def _may_act(
+    p: int,
+    done: int,
+    last: int | None,
+    bit: dict[int, int],
+    barred: dict[int, int],
+    waits: dict[int, int],
+) -> bool:
+    """Whether the text at ``p`` may act next in a group (:meth:`Settler.constraints`): it has
+    not acted (``done``: the group's texts that have, as bits), may come right after ``last``
+    (the text that acted last, when it still bars some) and waits for none still to act."""
+    own = bit[p]
+    if done & own or (last is not None and barred[last] & own):
+        return False
+    return not waits[p] & ~done
 
 
 def _carries(s: State, hero: int, tag: int) -> bool:
