@@ -163,6 +163,55 @@ def test_hamming_distances_pair_by_pair_match_opencv(
     assert none.dtype == np.int32 and none.shape == (0,)
 
 
+@pytest.mark.parametrize("numpy_2", [True, False])
+def test_hamming_of_grouped_pairs_matches_pair_by_pair(
+    monkeypatch: pytest.MonkeyPatch, numpy_2: bool
+) -> None:
+    """Finding's pairs come grouped by photo feature: each row of ``a`` repeated for its run
+    of candidates gives the distances gathering it pair by pair gives, including rows with
+    no candidates at all; and a flat array picked by index is the same on either numpy's
+    way of picking."""
+    import vision.features as features
+
+    if not numpy_2:
+        monkeypatch.delattr(np, "bitwise_count", raising=False)
+        monkeypatch.setattr(features, "_TAKE_IS_FAST", False)
+    elif not hasattr(np, "bitwise_count"):
+        pytest.skip("numpy 1 here: only its OpenCV path can run")
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 256, (50, 32), dtype=np.uint8)
+    b = rng.integers(0, 256, (400, 32), dtype=np.uint8)
+    counts = rng.integers(0, 9, len(a))
+    counts[:3] = [0, 5, 0]
+    rows_a = np.repeat(np.arange(len(a)), counts)
+    rows_b = rng.integers(0, len(b), int(counts.sum()))
+    grouped = features.hamming_runs(a, counts, b, rows_b)
+    assert grouped.tolist() == features.hamming_at(a, rows_a, b, rows_b).tolist()
+    assert grouped.dtype == np.int32
+    values = rng.normal(size=100).astype(np.float32)
+    at = rng.integers(0, 100, 1000)
+    assert features.pick(values, at).tolist() == values[at].tolist()
+
+
+def test_word_index_counts_each_features_candidates() -> None:
+    """The word index's candidate runs: the same (query, slot) pairs as its candidates, and
+    per query descriptor how many there are (a descriptor with none counts 0)."""
+    from vision.features import WordIndex
+
+    rng = np.random.default_rng(6)
+    index = WordIndex.build(rng.integers(0, 256, (3000, 32), dtype=np.uint8))
+    query = rng.integers(0, 256, (200, 32), dtype=np.uint8)
+    query_ids, slots, per_query = index.candidate_runs(query, tuning.PROBES)
+    assert [x.tolist() for x in index.candidates(query, tuning.PROBES)] == [
+        query_ids.tolist(),
+        slots.tolist(),
+    ]
+    assert per_query.tolist() == np.bincount(query_ids, minlength=len(query)).tolist()
+    assert (np.diff(query_ids) >= 0).all()  # grouped by query, as hamming_runs needs
+    _, _, none = WordIndex.empty().candidate_runs(query, tuning.PROBES)
+    assert none.tolist() == [0] * len(query)
+
+
 def test_outlines_found_at_several_sensitivities_are_merged_into_the_larger() -> None:
     """One card found at three edge sensitivities (its outer edge, a pixel in, its inner frame)
     is one outline, the outer edge; a card beside it and a card overlapping it by less than

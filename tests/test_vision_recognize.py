@@ -500,7 +500,7 @@ def test_positional_matching_keeps_each_features_closest_descriptor_within_the_r
     then with one at the smallest distance; also near the card's edges and corners, where the
     search reaches past the card."""
     from vision.geometry import CARD_H, CARD_W
-    from vision.name import positional_matches
+    from vision.name import ReferenceCells, positional_matches
 
     rng = np.random.default_rng(5)
     r = tuning.POSITION_RADIUS
@@ -523,6 +523,13 @@ def test_positional_matching_keeps_each_features_closest_descriptor_within_the_r
         refs.append((np.clip(ref_points, 0, (CARD_W - 0.01, CARD_H - 0.01)), ref_desc))
     bits = np.unpackbits(descriptors, axis=1).astype(np.int32)
     found = positional_matches(points, descriptors, refs)
+    # The references' grid layouts made beforehand (as a gallery keeps them) change nothing.
+    laid_out = positional_matches(
+        points, descriptors, refs, [ReferenceCells.of(p) for p, _ in refs]
+    )
+    assert [(i.tolist(), j.tolist()) for i, j in laid_out] == [
+        (i.tolist(), j.tolist()) for i, j in found
+    ]
     for (ref_points, ref_desc), (ii, jj) in zip(refs, found, strict=True):
         hamming = (bits[:, None, :] != np.unpackbits(ref_desc, axis=1)[None, :, :]).sum(axis=2)
         offset = points[:, None, :] - ref_points[None, :, :]
@@ -532,6 +539,19 @@ def test_positional_matching_keeps_each_features_closest_descriptor_within_the_r
         assert len(expected) > 50  # the test pairs many features
         assert ii.tolist() == expected.tolist()
         assert (allowed[ii, jj] == allowed.min(axis=1)[ii]).all()
+
+
+def test_a_references_grid_layout_is_made_once_per_gallery_entry(gallery: Gallery) -> None:
+    """Naming lays each reference's features out on its grid once per gallery entry, and
+    that layout is the one made from the entry's features then and there."""
+    from vision.name import ReferenceCells, reference_cells
+
+    kept = reference_cells(gallery, 1)
+    assert reference_cells(gallery, 1) is kept
+    fresh = ReferenceCells.of(gallery.entry_features(1)[0])
+    for field in ("order", "ends", "x", "y", "tie_cell"):
+        assert getattr(kept, field).tolist() == getattr(fresh, field).tolist()
+    assert reference_cells(gallery, 2) is not kept
 
 
 def _first_card_of_an_easy_scene(gallery: Gallery) -> tuple[np.ndarray, np.ndarray, int, str]:

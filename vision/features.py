@@ -114,6 +114,17 @@ _NO_WORD = np.int32(1 << 20)  # an empty candidate slot: farther than any Hammin
 _ZERO_ROW = np.zeros((1, 32), np.uint8)
 
 
+# numpy 1's ``take`` of a flat array is ~3x slower than indexing it with the same integers
+# (70,000 picks: 224 vs 68 us, numpy 1.24); numpy 2's is the faster of the two (46 vs 68 us).
+_TAKE_IS_FAST = hasattr(np, "bitwise_count")  # numpy >= 2
+
+
+def pick(values: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``values[at]`` of a flat array by whichever of numpy's two ways is faster on this
+    numpy (the same array either way)."""
+    return values.take(at) if _TAKE_IS_FAST else values[at]
+
+
 def hamming_at(a: np.ndarray, rows_a: np.ndarray, b: np.ndarray, rows_b: np.ndarray) -> np.ndarray:
     """Hamming distances between ``a[rows_a]`` and ``b[rows_b]``, pair by pair (32-byte
     descriptors). Rows are gathered as four 64-bit words, not 32 bytes: numpy's fancy indexing
@@ -121,6 +132,19 @@ def hamming_at(a: np.ndarray, rows_a: np.ndarray, b: np.ndarray, rows_b: np.ndar
     words_a = np.ascontiguousarray(a).view(np.uint64)
     words_b = np.ascontiguousarray(b).view(np.uint64)
     x = np.take(words_a, rows_a, axis=0)
+    x ^= np.take(words_b, rows_b, axis=0)
+    return _bit_counts(x)
+
+
+def hamming_runs(
+    a: np.ndarray, counts: np.ndarray, b: np.ndarray, rows_b: np.ndarray
+) -> np.ndarray:
+    """:func:`hamming_at` of pairs grouped by ``a``'s row: row ``i`` of ``a`` against the next
+    ``counts[i]`` rows of ``b[rows_b]``. Each row of ``a`` is repeated, not gathered: for a
+    photo's ~half a million pairs 1.1 vs 1.5 ms on numpy 1.24 (0.35 vs 0.5 ms on numpy 2)."""
+    words_a = np.ascontiguousarray(a).view(np.uint64)
+    words_b = np.ascontiguousarray(b).view(np.uint64)
+    x = np.repeat(words_a, counts, axis=0)
     x ^= np.take(words_b, rows_b, axis=0)
     return _bit_counts(x)
 
@@ -252,7 +276,11 @@ class WordIndex:
                 continue
             k = min(probes, hi - lo)
             dist, idx = cv2.batchDistance(
-                query[query_of[a:b]], self.words[lo:hi], cv2.CV_32S, normType=cv2.NORM_HAMMING, K=k
+                np.take(query, query_of[a:b], axis=0),
+                self.words[lo:hi],
+                cv2.CV_32S,
+                normType=cv2.NORM_HAMMING,
+                K=k,
             )
             at = (slot_of[a:b, None] + np.arange(k)).ravel()
             dist_flat[at] = dist.ravel()
@@ -273,10 +301,21 @@ class WordIndex:
         ``by_word`` arrays are in that order, so a word's candidates are neighbours)."""
         if len(query) == 0 or len(self.words) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        query_ids, slots, _ = self.candidate_runs(query, probes)
+        return query_ids, slots
+
+    def candidate_runs(
+        self, query: np.ndarray, probes: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`candidates`, and how many candidates each query descriptor has (for
+        :func:`hamming_runs`)."""
+        if len(query) == 0 or len(self.words) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(len(query), np.int64)
         query_ids, word_ids = self.nearest_words(query, probes)
         first = self.starts[word_ids].astype(np.int64)
         lengths = self.starts[word_ids + 1] - first
-        return repeat_runs(query_ids, lengths), run_members(first, lengths)
+        per_query = np.bincount(query_ids, weights=lengths, minlength=len(query)).astype(np.int64)
+        return repeat_runs(query_ids, lengths), run_members(first, lengths), per_query
 
 
 def run_members(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ import numpy as np
 import vision.tuning as tuning
 from vision.features import (
     card_features,
-    hamming_at,
+    hamming_runs,
     photo_features,
     repeat_runs,
     run_members,
@@ -109,11 +109,11 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     art: those must not count as rivals); every pair of such a feature that points at its
     best name and is nearly as close votes for its reference (so each printing gets its
     share)."""
-    query_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
+    query_ids, slots, per_query = gallery.index.candidate_runs(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return None
     descriptors_by_word, name_by_word = gallery.by_word
-    dist = hamming_at(descriptors, query_ids, descriptors_by_word, slots)
+    dist = hamming_runs(descriptors, per_query, descriptors_by_word, slots)
     name_of = name_by_word[slots]
     group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
     best_dist = dist[best_pair]
@@ -288,10 +288,10 @@ def shortlist_by_descriptors(descriptors: np.ndarray, gallery: Gallery, k: int) 
     of a card that shows, say."""
     if len(gallery) == 0 or len(descriptors) == 0:
         return []
-    query_ids, slots = gallery.index.candidates(descriptors, tuning.PROBES)
+    query_ids, slots, per_query = gallery.index.candidate_runs(descriptors, tuning.PROBES)
     if len(query_ids) == 0:
         return []
-    dist = hamming_at(descriptors, query_ids, gallery.by_word[0], slots)
+    dist = hamming_runs(descriptors, per_query, gallery.by_word[0], slots)
     _, _, best_pair = _best_per_query(query_ids, dist)
     best_pair = best_pair[dist[best_pair] <= tuning.MAX_DESCRIPTOR_DISTANCE]
     if len(best_pair) == 0:
