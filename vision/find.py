@@ -22,6 +22,7 @@ from vision.features import (
     card_features,
     hamming_runs,
     photo_features,
+    pick,
     repeat_runs,
     run_members,
 )
@@ -90,17 +91,21 @@ def _best_per_query(
     starts_group = np.r_[True, query_ids[1:] != query_ids[:-1]]
     group_start = np.flatnonzero(starts_group)
     group_of_pair = np.cumsum(starts_group) - 1
+    return group_start, group_of_pair, _nearest_in_groups(group_start, dist)
+
+
+def _nearest_in_groups(group_start: np.ndarray, dist: np.ndarray) -> np.ndarray:
+    """Each group's nearest pair (the first on a tie), for groups of consecutive pairs
+    starting at ``group_start``."""
     # Each pair's distance (at most 256: 9 bits) above its number, so one minimum per group
     # gives the nearest pair and, on a tie, the first; in 32 bits when the numbers fit (half
     # the memory to move for a photo's ~half a million pairs).
     if len(dist) < 1 << _PAIR_BITS_32:
         packed = dist.astype(np.int32, copy=False) << _PAIR_BITS_32
         packed |= np.arange(len(dist), dtype=np.int32)
-        best_pair = np.minimum.reduceat(packed, group_start) & ((1 << _PAIR_BITS_32) - 1)
-    else:
-        packed = (dist.astype(np.int64) << 32) | np.arange(len(dist), dtype=np.int64)
-        best_pair = np.minimum.reduceat(packed, group_start) & 0xFFFFFFFF
-    return group_start, group_of_pair, best_pair
+        return np.minimum.reduceat(packed, group_start) & ((1 << _PAIR_BITS_32) - 1)
+    packed = (dist.astype(np.int64) << 32) | np.arange(len(dist), dtype=np.int64)
+    return np.minimum.reduceat(packed, group_start) & 0xFFFFFFFF
 
 
 def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
@@ -114,10 +119,14 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
         return None
     descriptors_by_word, name_by_word = gallery.by_word
     dist = hamming_runs(descriptors, per_query, descriptors_by_word, slots)
-    name_of = name_by_word[slots]
-    group_start, group_of_pair, best_pair = _best_per_query(query_ids, dist)
-    best_dist = dist[best_pair]
-    same_name = name_of == name_of[best_pair][group_of_pair]
+    name_of = pick(name_by_word, slots)
+    # The pairs come grouped by photo feature, each feature's candidates one run: the groups
+    # follow from the run lengths, not from comparing half a million neighbouring pairs.
+    group_size = per_query[per_query > 0]
+    group_start = np.cumsum(group_size) - group_size
+    best_pair = _nearest_in_groups(group_start, dist)
+    best_dist = pick(dist, best_pair)
+    same_name = name_of == np.repeat(pick(name_of, best_pair), group_size)
     other = np.where(same_name, 512, dist)  # 512: no other name
     second = np.minimum.reduceat(other, group_start)
     good_group = (best_dist <= tuning.MAX_DESCRIPTOR_DISTANCE) & (best_dist < tuning.RATIO * second)
@@ -126,10 +135,9 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
         return None
     # Only the pairs of the groups that pass (a few hundred of a photo's ~4,000) are screened
     # further, not every pair (~half a million); in the same order as ever.
-    group_end = np.append(group_start[1:], len(dist))
-    lengths = group_end[good] - group_start[good]
+    lengths = group_size[good]
     pair = run_members(group_start[good], lengths)
-    near = dist[pair] <= best_dist[repeat_runs(good, lengths)] + tuning.VOTE_SPREAD_BITS
+    near = dist[pair] <= repeat_runs(best_dist[good], lengths) + tuning.VOTE_SPREAD_BITS
     keep = pair[same_name[pair] & near]
     if len(keep) == 0:
         return None
