@@ -925,3 +925,35 @@ def test_a_fanned_card_the_photos_features_fit_askew_is_cut_out_and_named_again(
         best = max(answers, key=lambda answer: quad_iou(answer[0], corners))
         assert quad_iou(best[0], corners) > 0.9
         assert best[1] in (name, None)  # named rightly or reported, never another name
+
+
+def test_a_naming_fit_moves_corners_only_where_its_inliers_pin_them() -> None:
+    """A homography fitted to a strip of a card (the title line a fan shows) explains the strip
+    but not the corners it extrapolates to: the Pi stack's fit of seed 2034's fan photo 8 put
+    a card 108 px off (its refit 228 px) and two neighbours dropped out of the answer. The same
+    card seen over its whole face, or a strip too wide to swing, refines its corners."""
+    import vision.name as name
+
+    rng = np.random.default_rng(3)
+    # the reference -> patch fit of a card rectified a little off: shifted and slightly scaled
+    true_fit = np.array([[1.02, 0.0, -3.0], [0.0, 1.01, 4.0], [0.0, 0.0, 1.0]])
+
+    def fit_of(ref: np.ndarray) -> tuple[int, np.ndarray | None]:
+        exact = cv2.perspectiveTransform(ref.reshape(-1, 1, 2), true_fit).reshape(-1, 2)
+        patch = exact + rng.normal(0, 0.7, exact.shape)
+        index = np.arange(len(ref))
+        return name._geometric_inliers(
+            patch.astype(np.float32), ref.astype(np.float32), index, index
+        )
+
+    title_line = np.column_stack([rng.uniform(40, 150, 60), rng.uniform(30, 42, 60)])
+    whole_card = np.column_stack([rng.uniform(40, 300, 60), rng.uniform(40, 430, 60)])
+    left_strip = np.column_stack([rng.uniform(36, 140, 60), rng.uniform(40, 430, 60)])
+    inliers, fit = fit_of(title_line)
+    assert inliers >= tuning.MIN_NAME_INLIERS and fit is None  # named, corners kept
+    for spread in (whole_card, left_strip):
+        inliers, fit = fit_of(spread)
+        assert inliers >= tuning.MIN_NAME_INLIERS and fit is not None
+        assert np.abs(corners_from_homography(fit) - corners_from_homography(true_fit)).max() < 3
+    few = whole_card[: tuning.MIN_NAME_INLIERS - 2]
+    assert fit_of(few)[1] is None  # too few inliers to say where the corners are

@@ -268,7 +268,9 @@ def _to_check(matched: Matches, gallery: Gallery) -> set[int]:
 def _geometric_inliers(
     points: np.ndarray, ref_points: np.ndarray, ii: np.ndarray, jj: np.ndarray
 ) -> tuple[int, np.ndarray | None]:
-    """Inliers of the reference -> patch homography, and the homography.
+    """Inliers of the reference -> patch homography, and the homography when they pin the
+    card's corners (:func:`_pins_corners`), else None: the card then keeps the corners it
+    was cut out at.
 
     OpenCV's USAC (sampling by a neighbourhood and local optimisation of each better model),
     not plain RANSAC: a rival name lines up only a fifth of its matches (its frame and text),
@@ -291,7 +293,20 @@ def _geometric_inliers(
     # Only inliers inside the card count: every card has the same frame, and frame corners
     # match any reference's at the same place.
     keep = mask.ravel().astype(bool)
-    return int(_interior(ref_points[jj[keep]]).sum()), h
+    inliers = ref_points[jj[keep]]
+    count = int(_interior(inliers).sum())
+    return count, h if _pins_corners(count, inliers) else None
+
+
+def _pins_corners(count: int, inliers: np.ndarray) -> bool:
+    """Do a fit's inliers (reference positions) say where the card's corners are: enough of
+    them, spread over enough of the card? A homography fitted to a strip of the card (the
+    title line a fan shows, one column of a room card) explains the strip and swings the
+    corners it extrapolates to, the further the narrower the strip."""
+    if count < tuning.MIN_NAME_INLIERS:
+        return False
+    hull = cv2.convexHull(np.ascontiguousarray(inliers, np.float32))
+    return cv2.contourArea(hull) >= tuning.REFINE_MIN_COVER * CARD_W * CARD_H
 
 
 @dataclass

@@ -239,6 +239,15 @@ LOOSE_RATIO = 0.8
 # Refined corners from the naming fit replace the found ones only when they still overlap
 # them this much (a fit on few inliers can swing; hand-set).
 REFINE_MIN_IOU = 0.45
+# ... and only when the fit's inliers pin the corners: at least MIN_NAME_INLIERS of them, and
+# their hull covering at least this share of the card. A homography fitted to a strip of a
+# card (a fan's title line, one column of a room card) explains its inliers but swings the
+# corners it extrapolates to. Fits of seeds 11, 2026-2028 and 2031-2034 (both stacks, all
+# families; corner error against the truth): of right names covering under 0.15 the fit
+# moved 32 of 86 more than 8 px further off (Pi seed 2034 fan photo 8: 25 -> 108 px, and its
+# refit 228 px, which lost two neighbours) and 11 nearer; above 0.15 as many nearer as
+# further. Lower: fewer cards keep their found corners, more corners swing.
+REFINE_MIN_COVER = 0.15
 # A card the photo's own features name (vision.name, no cut-out) keeps that naming only when
 # its fitted corners lie within this fraction of the card's long side of where the find step
 # put them; further, the fit leans on a part of the card (a fan shows 35-50 % of it) and is
