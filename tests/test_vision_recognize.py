@@ -34,7 +34,14 @@ from vision.appearance import (
 )
 from vision.detect import cards_in_reading_order
 from vision.gallery import Gallery, GalleryError, name_from_filename
-from vision.geometry import CARD_H, CARD_W, corners_from_homography, inside, quad_iou
+from vision.geometry import (
+    CARD_CORNERS,
+    CARD_H,
+    CARD_W,
+    corners_from_homography,
+    inside,
+    quad_iou,
+)
 from vision.geometry import in_quad as inside_quad
 from vision.layout import two_columns
 from vision.name import confidence_from_inliers
@@ -945,3 +952,41 @@ def test_a_fanned_card_the_photos_features_fit_askew_is_cut_out_and_named_again(
         best = max(answers, key=lambda answer: quad_iou(answer[0], corners))
         assert quad_iou(best[0], corners) > 0.9
         assert best[1] in (name, None)  # named rightly or reported, never another name
+
+
+def test_a_naming_fit_moves_corners_only_where_its_inliers_pin_them() -> None:
+    """A homography fitted to a strip of a card (the title line a fan shows) explains the strip
+    but not the corners it extrapolates to: the Pi stack's fit of seed 2034's fan photo 8 put
+    a card 108 px off (its refit 228 px) and two neighbours dropped out of the answer. Such a
+    fit leaves the corners where the card was found; the same card seen over its whole face,
+    or over a strip too wide to swing, has its corners refined."""
+    import vision.name as name
+
+    rng = np.random.default_rng(3)
+    # the reference -> patch fit of a card rectified a little off: shifted and slightly scaled
+    true_fit = np.array([[1.02, 0.0, -3.0], [0.0, 1.01, 4.0], [0.0, 0.0, 1.0]])
+    found = np.array([[100, 50], [436, 50], [436, 518], [100, 518]], np.float32)
+
+    def naming_of(ref: np.ndarray) -> name.Naming:
+        exact = cv2.perspectiveTransform(ref.reshape(-1, 1, 2), true_fit).reshape(-1, 2)
+        patch = exact + rng.normal(0, 0.7, exact.shape)
+        index = np.arange(len(ref))
+        inliers, fit, cover = name._geometric_inliers(
+            patch.astype(np.float32), ref.astype(np.float32), index, index
+        )
+        return name.Naming(0, "Card 00", inliers, 0, 1.0, fit, {}, cover)
+
+    title_line = np.column_stack([rng.uniform(40, 150, 60), rng.uniform(30, 42, 60)])
+    whole_card = np.column_stack([rng.uniform(40, 300, 60), rng.uniform(40, 430, 60)])
+    left_strip = np.column_stack([rng.uniform(36, 140, 60), rng.uniform(40, 430, 60)])
+    strip = naming_of(title_line)
+    assert strip.inliers >= tuning.MIN_NAME_INLIERS and not strip.pins_corners
+    assert name.refined_corners(found, strip) is None  # named, found corners kept
+    truly = corners_from_homography(cv2.getPerspectiveTransform(CARD_CORNERS, found) @ true_fit)
+    for spread in (whole_card, left_strip):
+        naming = naming_of(spread)
+        refined = name.refined_corners(found, naming)
+        assert naming.pins_corners and refined is not None
+        assert np.abs(refined - truly).max() < 3
+    few = naming_of(whole_card[: tuning.MIN_NAME_INLIERS - 2])
+    assert not few.pins_corners  # too few inliers to say where the corners are

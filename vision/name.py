@@ -51,8 +51,9 @@ from vision.timing import part
 @dataclass
 class Naming:
     """The best name for one card region: its reference (``entry``), geometric inliers, the
-    best other name's inliers, the confidence, the reference -> patch fit (to refine corners)
-    and every name's score (for the pick-list)."""
+    best other name's inliers, the confidence, the reference -> patch fit (to refine corners),
+    every name's score (for the pick-list) and the share of the card the fit's inliers
+    spread over (the area of their hull; :attr:`pins_corners`)."""
 
     entry: int
     name: str
@@ -61,6 +62,15 @@ class Naming:
     confidence: float
     refine: np.ndarray | None  # canonical reference -> rectified patch
     scores: dict[str, int]
+    cover: float = 1.0
+
+    @property
+    def pins_corners(self) -> bool:
+        """Do the fit's inliers say where the card's corners are: enough of them, spread over
+        enough of the card? A homography fitted to a strip of the card (the title line a fan
+        shows, one column of a room card) explains the strip and swings the corners it
+        extrapolates to, the further the narrower the strip."""
+        return self.inliers >= tuning.MIN_NAME_INLIERS and self.cover >= tuning.REFINE_MIN_COVER
 
 
 def confidence_from_inliers(best: int, other: int) -> float:
@@ -330,8 +340,9 @@ def _to_check(matched: Matches, gallery: Gallery) -> set[int]:
 
 def _geometric_inliers(
     points: np.ndarray, ref_points: np.ndarray, ii: np.ndarray, jj: np.ndarray
-) -> tuple[int, np.ndarray | None]:
-    """Inliers of the reference -> patch homography, and the homography.
+) -> tuple[int, np.ndarray | None, float]:
+    """Inliers of the reference -> patch homography, the homography, and the share of the
+    card its inliers spread over (the area of their hull).
 
     OpenCV's USAC (sampling by a neighbourhood and local optimisation of each better model),
     not plain RANSAC: a rival name lines up only a fifth of its matches (its frame and text),
@@ -340,7 +351,7 @@ def _geometric_inliers(
     about half an inlier more, and its fit puts the corners within a pixel where plain RANSAC
     was up to ~10 px off on one CPU."""
     if len(ii) < tuning.MIN_NAME_INLIERS:
-        return 0, None
+        return 0, None, 0.0
     h, mask = cv2.findHomography(
         ref_points[jj],
         points[ii],
@@ -350,11 +361,16 @@ def _geometric_inliers(
         confidence=tuning.NAME_CONFIDENCE,
     )
     if mask is None or h is None:
-        return 0, h
+        return 0, h, 0.0
     # Only inliers inside the card count: every card has the same frame, and frame corners
     # match any reference's at the same place.
     keep = mask.ravel().astype(bool)
-    return int(_interior(ref_points[jj[keep]]).sum()), h
+    inliers = ref_points[jj[keep]]
+    count = int(_interior(inliers).sum())
+    if len(inliers) < 3:
+        return count, h, 0.0
+    hull = cv2.convexHull(np.ascontiguousarray(inliers, np.float32))
+    return count, h, float(cv2.contourArea(hull)) / (CARD_W * CARD_H)
 
 
 @dataclass
@@ -443,6 +459,7 @@ def _name_features(
         return None
     check = _to_check(matched, gallery)
     best: tuple[int, int, np.ndarray | None] = (-1, 0, None)
+    best_cover = 0.0
     per_name: dict[str, int] = {}
     checked: dict[str, int] = {}  # geometric inliers, for the references checked
     for entry, ii, jj in matched:
@@ -450,11 +467,11 @@ def _name_features(
         if entry not in check or _moot(len(ii), name, best, checked, gallery):
             per_name[name] = max(per_name.get(name, 0), len(ii))
             continue
-        count, refine = _geometric_inliers(points, gallery.entry_features(entry)[0], ii, jj)
+        count, refine, cover = _geometric_inliers(points, gallery.entry_features(entry)[0], ii, jj)
         per_name[name] = max(per_name.get(name, 0), count)
         checked[name] = max(checked.get(name, 0), count)
         if count > best[1]:
-            best = (entry, count, refine)
+            best, best_cover = (entry, count, refine), cover
     entry, inliers, refine = best
     if entry < 0:
         return None
@@ -465,7 +482,14 @@ def _name_features(
     scores = {n: checked.get(n, min(c, rival)) for n, c in per_name.items()}
     scores[name] = inliers
     return Naming(
-        entry, name, inliers, rival, confidence_from_inliers(inliers, rival), refine, scores
+        entry,
+        name,
+        inliers,
+        rival,
+        confidence_from_inliers(inliers, rival),
+        refine,
+        scores,
+        best_cover,
     )
 
 
@@ -568,9 +592,10 @@ def _name_region(
     naming = _name_features(region.features, gallery, shortlist, aligned)
     if naming is None:
         return None
-    refined = _refined_corners(corners, naming)
+    seed = _refined_corners(corners, naming, pinned=False)
+    refitted = False
     if (
-        refined is not None
+        seed is not None
         and refit
         and aligned
         and naming.confidence < tuning.REFIT_BELOW
@@ -579,23 +604,34 @@ def _name_region(
         # A name the features are not sure of may come from corners a little off (a fit of
         # a few photo features): rectified again at the corners its own inliers give, the card
         # lines up with its reference position by position and shows how sure it really is.
-        patch = sharpened(rectify(image, refined))
+        # Those inliers may lie in a small part of the card (the rest of it too far off to
+        # line up): the refit is kept when it lines up more, over enough of the card or over
+        # clearly more of it than they did, and then places the card (a refit at the corners
+        # a strip swung lines up that strip again, and is not kept).
+        patch = sharpened(rectify(image, seed))
         again = _name_features(
             card_features(patch, tuning.PATCH_FEATURES), gallery, shortlist, aligned
         )
-        if again is not None and again.inliers > naming.inliers:
-            corners, naming = refined, again
-            refined = _refined_corners(corners, naming)
+        spreads = again is not None and again.cover >= tuning.REFIT_MIN_SPREAD * naming.cover
+        if again is not None and again.inliers > naming.inliers and (again.pins_corners or spreads):
+            corners, naming, refitted = seed, again, True
+    # Corners found by a fit (``refit``) are a few px off at most: a fit that does not pin
+    # the corners would only swing them. An outline's or a leftover window's can be far off
+    # (a card's edge joined to its neighbour's) and any fit places the card better (lighting
+    # suite: three outlines at IoU 0.61-0.78 placed at 0.99; a descriptor-only fit of 10
+    # inliers that the naming by position then confirmed).
+    refined = _refined_corners(corners, naming, pinned=refit and not refitted)
     if refined is not None:
         corners = refined
     _second_opinion(image, corners, naming, gallery)
     return corners, naming
 
 
-def _refined_corners(corners: np.ndarray, naming: Naming) -> np.ndarray | None:
+def _refined_corners(corners: np.ndarray, naming: Naming, pinned: bool = True) -> np.ndarray | None:
     """The card's exact corners from the naming's fit (reference -> patch composed with patch
-    -> photo), or None when there is no fit or it does not look like this card."""
-    if naming.refine is None:
+    -> photo), or None when there is no fit, it does not look like this card, or (``pinned``)
+    its inliers do not pin the corners (:attr:`Naming.pins_corners`)."""
+    if naming.refine is None or (pinned and not naming.pins_corners):
         return None
     patch_to_photo = cv2.getPerspectiveTransform(CARD_CORNERS, corners.astype(np.float32))
     refined = corners_from_homography(patch_to_photo @ naming.refine)

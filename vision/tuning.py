@@ -239,6 +239,21 @@ LOOSE_RATIO = 0.8
 # Refined corners from the naming fit replace the found ones only when they still overlap
 # them this much (a fit on few inliers can swing; hand-set).
 REFINE_MIN_IOU = 0.45
+# ... and, for corners a fit of features found (not an outline's, which can be far off), only
+# when the fit has MIN_NAME_INLIERS inliers and their hull covers at least this share of
+# the card. A homography fitted to a strip of a card (a fan's title line, one column of a
+# room card) explains its inliers but swings the corners it extrapolates to. Fits of seeds
+# 11, 2026-2028 and 2031-2034 (both stacks, all families; corner error against the truth):
+# of right names covering under 0.15 the fit moved 32 of 86 more than 8 px further off (Pi
+# seed 2034 fan photo 8: 25 -> 108 px, and its refit 228 px, which lost two neighbours) and
+# 11 nearer; above 0.15 as many nearer as further. Fits under 12 inliers: 165 of 247 further
+# off, 21 nearer. Higher: more cards keep found corners; lower: more corners swing.
+REFINE_MIN_COVER = 0.15
+# A fit that does not pin the corners still seeds the refit below; the refit (and its corners)
+# is kept when its inliers spread over this many times the share of the card the seed's did.
+# Pi seed 2034's fan photo 8: a refit at a strip's swung corners lined up the same title line
+# (x 1.06); a card found 12 degrees off in the tests lines up x 1.37 (hand-set between them).
+REFIT_MIN_SPREAD = 1.2
 # A card the photo's own features name (vision.name, no cut-out) keeps that naming only when
 # its fitted corners lie within this fraction of the card's long side of where the find step
 # put them; further, the fit leans on a part of the card (a fan shows 35-50 % of it) and is
