@@ -877,9 +877,12 @@ def test_a_card_named_from_the_photos_features_counts_inliers_at_a_cut_out_cards
 
     monkeypatch.setattr(name, "_name_features", recording)
     # the corners the hypothesis gives, as name_hypotheses passes them. How far the fit may
-    # move from them is another test's matter: on the Pi's OpenCV this card's photo-feature fit
-    # swings 9 % of the card (so it is cut out there); here only the budget is asked about.
+    # move from them, and whether its inliers spread enough to move them at all, are other
+    # tests' matters: on the Pi's OpenCV this card's 500 strongest features bunch on 8 % of it
+    # and their fit swings 9 % of the card (so it is cut out there); here only the budget is
+    # asked about.
     monkeypatch.setattr(tuning, "PHOTO_NAMING_MAX_SHIFT", 1.0)
+    monkeypatch.setattr(tuning, "REFINE_MIN_COVER", 0.0)
     found_corners = corners_from_homography(
         np.diag([1 / photo.scale, 1 / photo.scale, 1.0]) @ hyp.homography
     )
