@@ -45,6 +45,8 @@ from games.remix import default_catalogue
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
+#: where this Python's tools are (tablekeeper, mkdocs): the venv the tests run in
+TOOLS = Path(sys.executable).parent
 PAGES = [README, *sorted(p for p in DOCS.rglob("*.md") if not p.is_symlink())]
 STARTS = (
     "tablekeeper ",
@@ -228,7 +230,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
         write_image(work / "FOLDER" / f"{name}.jpg", scene([name], 7, layout="rows"))
     os.replace(write_image(work / "PHOTO.jpg", scene(["A", "B", "C"], 8)), work / "PHOTO")
     (work / ".venv").mkdir()
-    (work / ".venv" / "bin").symlink_to(Path(sys.executable).parent)
+    (work / ".venv" / "bin").symlink_to(TOOLS)
     for folder in ("systemd", "tests", "display"):  # commands that name repository files
         if (ROOT / folder).exists():
             (work / folder).symlink_to(ROOT / folder)
@@ -236,7 +238,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     (work / "tmp").mkdir()  # `tablekeeper demo` without --out writes into a new temporary folder
     env.update(HOME=str(home), TMPDIR=str(work / "tmp"), COLUMNS="100")
     env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["PATH"] = str(TOOLS) + os.pathsep + env.get("PATH", "")
     yield work, env
 
 
@@ -352,12 +354,7 @@ def manual(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(DOCS, folder / "docs", symlinks=False, ignore=shutil.ignore_patterns("demo"))
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     demo = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "tablekeeper"),
-            "demo",
-            "--out",
-            str(folder / "docs/images/demo"),
-        ],
+        [str(TOOLS / "tablekeeper"), "demo", "--out", str(folder / "docs/images/demo")],
         capture_output=True,
         text=True,
         env=env,
@@ -379,19 +376,13 @@ def test_the_readme_picture_is_todays_demo_screen(manual: Path) -> None:
 
 
 @pytest.mark.skipif(
-    shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
+    shutil.which("mkdocs", path=str(TOOLS)) is None,
     reason="mkdocs is not installed (pip install -e '.[dev]')",
 )
 def test_the_manual_builds(manual: Path) -> None:
     """`mkdocs build --strict` over the copy, the demo's screens drawn into it."""
     build = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "mkdocs"),
-            "build",
-            "--strict",
-            "--site-dir",
-            str(manual / "site"),
-        ],
+        [str(TOOLS / "mkdocs"), "build", "--strict", "--site-dir", str(manual / "site")],
         cwd=manual,
         capture_output=True,
         text=True,

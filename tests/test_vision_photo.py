@@ -194,18 +194,22 @@ def test_hamming_of_grouped_pairs_matches_pair_by_pair(
 
 
 def test_word_index_counts_each_features_candidates() -> None:
-    """The word index's candidate runs: the same (query, slot) pairs as its candidates, and
-    per query descriptor how many there are (a descriptor with none counts 0)."""
+    """The word index's candidate runs: every gallery descriptor under each query descriptor's
+    nearest words, as (query, slot) pairs, and per query descriptor how many there are (a
+    descriptor with none counts 0)."""
     from vision.features import WordIndex
 
     rng = np.random.default_rng(6)
     index = WordIndex.build(rng.integers(0, 256, (3000, 32), dtype=np.uint8))
     query = rng.integers(0, 256, (200, 32), dtype=np.uint8)
     query_ids, slots, per_query = index.candidate_runs(query, tuning.PROBES)
-    assert [x.tolist() for x in index.candidates(query, tuning.PROBES)] == [
-        query_ids.tolist(),
-        slots.tolist(),
+    near_query, near_word = index.nearest_words(query, tuning.PROBES)
+    expected = [
+        (int(q), slot)
+        for q, w in zip(near_query, near_word, strict=True)
+        for slot in range(int(index.starts[w]), int(index.starts[w + 1]))
     ]
+    assert list(zip(query_ids.tolist(), slots.tolist(), strict=True)) == expected
     assert per_query.tolist() == np.bincount(query_ids, minlength=len(query)).tolist()
     assert (np.diff(query_ids) >= 0).all()  # grouped by query, as hamming_runs needs
     _, _, none = WordIndex.empty().candidate_runs(query, tuning.PROBES)

@@ -294,21 +294,14 @@ class WordIndex:
         words = np.take_along_axis(word_all, nearest, axis=1)[found]
         return rows_out[found], words.astype(np.int64)
 
-    def candidates(self, query: np.ndarray, probes: int) -> tuple[np.ndarray, np.ndarray]:
-        """For each query descriptor, the gallery descriptors under its ``probes`` nearest
-        words: (query ids, slots), grouped by query id in ascending order. A slot is a
-        gallery descriptor's place in :attr:`order` (``order[slot]`` is its id; the gallery's
-        ``by_word`` arrays are in that order, so a word's candidates are neighbours)."""
-        if len(query) == 0 or len(self.words) == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        query_ids, slots, _ = self.candidate_runs(query, probes)
-        return query_ids, slots
-
     def candidate_runs(
         self, query: np.ndarray, probes: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`candidates`, and how many candidates each query descriptor has (for
-        :func:`hamming_runs`)."""
+        """For each query descriptor, the gallery descriptors under its ``probes`` nearest
+        words: (query ids, slots, how many each query descriptor has), the pairs grouped by
+        query id in ascending order (one run each, for :func:`hamming_runs`). A slot is a
+        gallery descriptor's place in :attr:`order` (``order[slot]`` is its id; the gallery's
+        ``by_word`` arrays are in that order, so a word's candidates are neighbours)."""
         if len(query) == 0 or len(self.words) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(len(query), np.int64)
         query_ids, word_ids = self.nearest_words(query, probes)
