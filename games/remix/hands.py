@@ -171,6 +171,10 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Jean Grey", "Rogue", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert",
         "Vibranium Shield", "Xavier Mansion", "Hack In", "Sauron",
     ),
+    "8 cards: Bruce Banner, Rogue, She-Hulk, Shuri, Vision, Jane Foster, X-Jet, Mystique": (
+        "Bruce Banner", "Rogue", "She-Hulk", "Shuri", "Vision", "Jane Foster", "X-Jet",
+        "Mystique",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
