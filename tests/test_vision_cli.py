@@ -119,6 +119,9 @@ def test_bad_input_exits_2_with_a_reason(
     cv2.imwrite(str(good), np.full((200, 300, 3), 90, np.uint8))
     assert run(["vision", "identify", str(good), "--gallery", str(tmp_path / "none")]) == 2
     assert "not a card gallery" in capsys.readouterr().out
+    # A glob that matched a folder says so, rather than that the folder does not exist.
+    assert run(["vision", "identify", str(tmp_path), "--gallery", str(enrolled)]) == 2
+    assert "is a folder, not a photo" in capsys.readouterr().out
 
 
 def test_enroll_from_photo_needs_matching_names(

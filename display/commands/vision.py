@@ -68,12 +68,18 @@ def register(commands: Any, benches: Any) -> None:
     identify.set_defaults(func=run_identify)
 
 
+def _check_photo_path(path: Path) -> None:
+    if path.is_dir():  # a shell glob that matched a folder, or the gallery given twice
+        raise CliError(f"{path} is a folder, not a photo: name the photo files")
+    if not path.is_file():
+        raise CliError(f"{path}: no such file")
+
+
 def _read_image(path: Path) -> Any:
     from device.camera import CameraError, check_image_size
     from vision import VisionError, read_photo  # start-up time: OpenCV and the recogniser
 
-    if not path.is_file():
-        raise CliError(f"{path}: no such file")
+    _check_photo_path(path)
     try:
         check_image_size(path.read_bytes(), str(path))  # a JPEG's header may sit far in
     except CameraError as error:  # too many pixels to decode safely
@@ -150,8 +156,7 @@ def run_identify(args: argparse.Namespace) -> int:
     # Every photo is checked before any is identified: a typo in the tenth name should not
     # cost nine identifications first.
     for path in photos:
-        if not path.is_file():
-            raise CliError(f"{path}: no such file")
+        _check_photo_path(path)
     try:
         gallery = Gallery.load(args.gallery)
     except GalleryError as error:
