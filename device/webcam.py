@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from device.deadline import Deadline, Stalled
 from device.frames import CameraError, CameraStalled, as_bgr
+
+_OPENCV_LOG_ERRORS_ONLY = 2  # OpenCV's LOG_LEVEL_ERROR, the same number in 4.x and 5.x
+
+
+@contextmanager
+def _opencv_warnings_silenced(cv2: Any) -> Iterator[None]:
+    """OpenCV prints "[ WARN:0] ... can't open camera by index" on a missing camera; our
+    CameraError already says it in words, so the owner should not see both (doctor, journal)."""
+    logging = getattr(cv2.utils, "logging", None)  # OpenCV 5 keeps the calls here,
+    owner = logging if logging is not None and hasattr(logging, "setLogLevel") else cv2
+    if not hasattr(owner, "setLogLevel"):  # 4.x keeps them on cv2 itself
+        yield
+        return
+    before = owner.getLogLevel()
+    owner.setLogLevel(_OPENCV_LOG_ERRORS_ONLY)
+    try:
+        yield
+    finally:
+        owner.setLogLevel(before)
 
 
 class OpenCVCamera:
@@ -30,7 +51,8 @@ class OpenCVCamera:
     def _open(self) -> Any:
         import cv2  # local: ~0.1 s CPU on a PC, more on a Pi; not before the first screen
 
-        capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2)
+        with _opencv_warnings_silenced(cv2):
+            capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2)
         if not capture.isOpened():
             capture.release()
             raise CameraError(f"cannot open {self.name}: is it plugged in?")
