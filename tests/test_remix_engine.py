@@ -685,18 +685,17 @@ def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
     assert any(w is not None for w in worths)
 
 
-def test_a_layer_growing_large_is_bounded_from_there_and_explains_the_same_way(
+def test_a_walk_grown_large_is_bounded_from_there_and_explains_the_same_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Once the next layer passes PROBE_AFTER states on course for GROWN or more (as many per
-    branch of the layer as so far), greedy ways are found there and the rest of the layer is
-    bounded by them; the way explained - text and JSON - is the one found when greedy ways
-    are looked for only where a layer starts that large. The seed-24 climb's 8-card hand (its
-    three-text group would end in 1,599 states) and stuffed hands."""
+    """Once the depth-first walk has met PROBE_AFTER states, greedy ways are found there and
+    the rest of the walk is bounded by them; the way explained - text and JSON - is the one
+    found when greedy ways are never looked for. The climbed Hela 8-card hand (its walk meets
+    more than PROBE_AFTER states) and stuffed hands."""
     rng = random.Random(24)
     hands: list[list[Any]] = [
-        ["Rogue", "Shuri", "Thor Odinson", "Tony Stark", "X-Jet", "Xavier Mansion", "Mystique",
-         "Sauron"],
+        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
+         "Xavier Mansion", "Hela"],
     ]  # fmt: skip
     hands += [random_stuffed_hand(rng, rng.randint(8, 9)) for _ in range(60)]
     probe = Settler.probe
@@ -712,10 +711,10 @@ def test_a_layer_growing_large_is_bounded_from_there_and_explains_the_same_way(
         grown[k] = _explained(hand)
     early = set(probed)
     probed.clear()
-    monkeypatch.setattr(Settler, "GROWN", 10**9)
+    monkeypatch.setattr(Settler, "PROBE_AFTER", 10**9)
     for k, hand in enumerate(hands):
         assert _explained(hand) == grown[k], hand
-    assert 0 in early - probed  # the 8-card hand is bounded only from where its layer grows
+    assert 0 in early - probed  # the 8-card hand is bounded only once its walk grows
 
 
 def _explained(hand: list[Any]) -> tuple[str, str]:
@@ -745,6 +744,104 @@ def test_the_depth_first_walk_explains_the_same_way_as_the_layers(
     layered = [_explained(hand) for hand in hands]
     differ = [k for k, (a, b) in enumerate(zip(depth_first, layered, strict=True)) if a != b]
     assert not differ, [hands[k] for k in differ[:3]]
+
+
+def test_the_groups_walked_one_after_the_other_keep_each_groups_orders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The groups of tag texts chained into one depth-first walk allow exactly the orders the
+    layer-by-layer walk takes: every group's texts after those of the groups before it, in
+    each order its own constraints allow (no text of a later group slips in between, no
+    order is lost). The settlers of stuffed hands with two or more groups."""
+    components = Settler.components
+    settlers: list[tuple[Settler, list[list[int]]]] = []
+
+    def recorded(settler: Settler) -> list[list[int]]:
+        found = components(settler)
+        if len(found) >= 2:
+            settlers.append((settler, found))
+        return found
+
+    monkeypatch.setattr(Settler, "components", recorded)
+    rng = random.Random(46)
+    for _ in range(60):
+        score_hand(random_stuffed_hand(rng, rng.randint(7, 10)))
+    assert len(settlers) >= 20
+    for settler, groups in settlers:
+        for chain in (groups, groups[::-1]):  # (reversed: the larger groups first)
+            expected: set[tuple[int, ...]] = {()}
+            for group in chain:
+                orders = _orders_allowed(group, *settler.constraints(group))
+                expected = {done + order for done in expected for order in orders}
+            assert _orders_allowed(*settler.chained(chain)) == expected, chain
+    # a text alone, then a group of two whose second may not come right before its first (the
+    # hands' groups seldom bar a text that their waits do not already hold back)
+    settler, groups = next((s, g) for s, g in settlers if sum(map(len, g)) == 3)
+    texts = [p for group in groups for p in group]
+    chain = [texts[:1], texts[1:]]
+    monkeypatch.setattr(
+        settler, "constraints", lambda group: ({p: int(k > 0) for k, p in enumerate(group)},
+                                               dict.fromkeys(group, 0))
+    )  # fmt: skip
+    first, rest = chain
+    assert _orders_allowed(*settler.chained(chain)) == {(*first, *rest)}
+
+
+def _orders_allowed(
+    texts: list[int], barred: dict[int, int], waits: dict[int, int]
+) -> set[tuple[int, ...]]:
+    """Every order of ``texts`` the walk's constraints (as bits over ``texts``) let it take."""
+    bit = {p: 1 << k for k, p in enumerate(texts)}
+    found: set[tuple[int, ...]] = set()
+
+    def extend(order: tuple[int, ...], done: int, last: int | None) -> None:
+        if len(order) == len(texts):
+            found.add(order)
+        for p in texts:
+            if search_module._may_act(p, done, last, bit, barred, waits):
+                after = done | bit[p]
+                extend((*order, p), after, p if barred[p] & ~after else None)
+
+    extend((), 0, None)
+    return found
+
+
+def test_a_way_finished_bounds_the_branches_of_the_earlier_groups_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every group of tag texts is walked depth first, one group after the other, so the
+    first way finished bounds the branches of the earlier groups too: one whose bound can at
+    most tie it cannot come before it. The climbed 8-card hand (Vision, then Shuri, then X-Jet,
+    then Rogue, each its own group) is cut with X-Jet and Rogue still to act, where every way
+    reaches at most the 71 found first, instead of valuing Rogue's ways from each of its
+    1,226 states; the way explained - text and JSON - is the layer-by-layer walk's."""
+    hand = ["Bruce Banner", "Rogue", "She-Hulk", "Shuri", "Vision", "Jane Foster", "X-Jet",
+            "Mystique"]  # fmt: skip
+    hopeless, finish_all = Settler.hopeless, Settler.finish_all
+    cut: list[int] = []  # per branch cut below a finished way: how many texts were left
+    valued: list[int] = []  # per state Rogue's ways were valued from: 1
+
+    def recorded(
+        settler: Settler, node: Node, remaining: frozenset[int], trial: Trial, best: Any = None
+    ) -> bool:
+        found = hopeless(settler, node, remaining, trial, best)
+        if found and best is not None:
+            cut.append(len(remaining))
+        return found
+
+    def counted(settler: Settler, *args: Any) -> int:
+        valued.append(1)
+        return finish_all(settler, *args)
+
+    monkeypatch.setattr(Settler, "hopeless", recorded)
+    monkeypatch.setattr(Settler, "finish_all", counted)
+    depth_first = _explained(hand)
+    assert score_hand(hand).total == 71
+    assert 2 in cut and len(valued) < 1226 // 4, (sorted(set(cut)), len(valued))
+    valued.clear()
+    monkeypatch.setattr(Settler, "DEPTH_FIRST", False)
+    assert _explained(hand) == depth_first
+    assert len(valued) >= 1226
 
 
 def test_a_hand_that_scores_nothing_stops_at_the_first_way_that_makes_an_ending_true(

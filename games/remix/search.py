@@ -4,10 +4,10 @@ blanking order and target, pruned only where the outcome cannot change.
 1. :func:`games.remix.blanking.explore` lists how the blanking can end. A blanking condition the
    tag choices can change ("sensitive") is tried both ways; the ending remembers the assumption.
 2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
-   walks the tag texts: each text with each of its useful options, layer by layer (the last
-   group of texts depth first, in the same order: a way found early cuts every branch that can
-   at most tie it), merging the states that nothing still to come can tell apart
-   (:class:`Projector`). The order of two texts
+   walks the tag texts: each text with each of its useful options, depth first in the order
+   layers would list them (a way found early cuts every branch that can at most tie it, in
+   every group of texts; without a finish, layer by layer), merging the states that nothing
+   still to come can tell apart (:class:`Projector`). The order of two texts
    is explored only when they depend on each other (analysis.depends, leaving out transformers
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
@@ -859,7 +859,7 @@ class Settler:
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
     ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
     MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
-    DEPTH_FIRST = True  # the last group of texts walked depth first (False: layer by layer)
+    DEPTH_FIRST = True  # with a finish, the groups walked depth first (False: layer by layer)
 
     def __init__(
         self,
@@ -1319,6 +1319,10 @@ class Settler:
             return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
+        if self.finish is not None and self.DEPTH_FIRST and components:
+            # every group depth first, one after the other: a way finished early bounds the
+            # branches of the earlier groups too
+            return self.depth_first(frontier, components)
         for k, component in enumerate(components):
             later = frozenset(p for group in components[k + 1 :] for p in group)
             frontier = self.orders(frontier, component, later)
@@ -1352,6 +1356,22 @@ class Settler:
                             waits[p] |= bit[q]
         return barred, waits
 
+    def chained(self, groups: list[list[int]]) -> tuple[list[int], dict[int, int], dict[int, int]]:
+        """The texts of ``groups`` one group after the other, with their constraints as bits
+        over that list (:meth:`constraints`, per group): each text also waits for every text
+        of the groups before its own."""
+        texts: list[int] = []
+        barred: dict[int, int] = {}
+        waits: dict[int, int] = {}
+        for group in groups:
+            before = (1 << len(texts)) - 1  # every text of the earlier groups
+            group_barred, group_waits = self.constraints(group)
+            for p in group:
+                barred[p] = group_barred[p] << len(texts)
+                waits[p] = group_waits[p] << len(texts) | before
+            texts += group
+        return texts, barred, waits
+
     def orders(self, frontier: list[Node], texts: list[int], later: frozenset[int]) -> list[Node]:
         """Every useful option of each text, in every order of ``texts`` that can matter: after
         a text, one earlier in the rulings' order comes only if the two depend on each other
@@ -1359,8 +1379,6 @@ class Settler:
         a leader before what depends on it. When nothing follows and there is one mask, only
         the best way is kept."""
         barred, waits = self.constraints(texts)
-        if self.finish is not None and not later and self.DEPTH_FIRST:
-            return self.depth_first(frontier, texts, barred, waits)
         bit = {p: 1 << k for k, p in enumerate(texts)}
         full = (1 << len(texts)) - 1
         finish = self.finish if not later else None
@@ -1415,16 +1433,17 @@ class Settler:
             merged.setdefault(self.key(node.states, later), node)
         return list(merged.values())
 
-    def depth_first(
-        self, frontier: list[Node], texts: list[int], barred: dict[int, int], waits: dict[int, int]
-    ) -> list[Node]:
-        """:meth:`orders` for the last group of texts, walked depth first in the order the
-        layers list the same ways (the frontier, then each text, then its options; a state met
-        again at the same depth is merged into the first, as on a layer), so each signature
-        keeps the same first way to its best value. A way finished early bounds every branch
-        after it: one that can at most tie it cannot come before it (:meth:`hopeless`). With
-        ``value_only`` a greedy way (:meth:`probe`) is kept as found first: only the best value
-        is asked for, and branches that can at most tie it are cut too."""
+    def depth_first(self, frontier: list[Node], groups: list[list[int]]) -> list[Node]:
+        """:meth:`orders` for every group of texts, one after the other (:meth:`chained`),
+        walked depth first in the order the layers list the same ways (the frontier, then each
+        text, then its options; a state met again at the same depth is merged into the first,
+        as on a layer or where a group's layers end), so each signature keeps the same first
+        way to its best value. A way finished early bounds every branch after it, in the
+        earlier groups too: one that can at most tie it cannot come before it
+        (:meth:`hopeless`). With ``value_only`` a greedy way (:meth:`probe`) is kept as found
+        first: only the best value is asked for, and branches that can at most tie it are cut
+        too."""
+        texts, barred, waits = self.chained(groups)
         finish = self.finish
         assert finish is not None
         bit = {p: 1 << k for k, p in enumerate(texts)}
@@ -1435,7 +1454,7 @@ class Settler:
         trials = self.analysis.trials  # per number of texts still to act, for the hand
         counts = [0, len(frontier)]  # the ways counted (when one was found), the states met
         early = self.value_only or self.target is not None
-        if early and len(texts) >= self.ROOT_FROM and not self.probed:
+        if early and len(groups[-1]) >= self.ROOT_FROM and not self.probed:
             self.probe()  # a greedy way bounds every branch from the start
             self._keep_greedy(best)
 
@@ -1469,9 +1488,8 @@ class Settler:
                         continue
                     seen[depth].add(key)
                     counts[1] += 1
-                    # as on a layer this large (one the last text does not finish from)
-                    many = len(seen[depth]) > self.PROBE_AFTER and depth + 2 < len(texts)
-                    if many and not self.probed:
+                    # this many states met: a greedy way bounds the branches still to walk
+                    if counts[1] > self.PROBE_AFTER and not self.probed:
                         self.probe()
                         self._keep_greedy(best)
                     recurse[0](child, after, mark, depth + 1)
