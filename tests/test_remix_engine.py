@@ -579,6 +579,22 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     assert any(bound == most for bound, most in pairs)
 
 
+def test_a_doubler_that_starts_a_turn_doubles_the_tags_from_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Jean Grey turns into Phoenix with two or more other Mutant tags: with Rogue's own,
+    one more, which Rogue's copy or Xavier Mansion's doubling of Rogue's Mutant can give.
+    Whichever of them is the first to start her turning acts before she turns: his doubling
+    is of the tags she had then (not Phoenix's Flight), and doubling her own Mutant cannot
+    start it (only the other cards' count); Rogue's copy of her Mutant takes Jean's power,
+    not Phoenix's. With Rogue and Xavier Mansion still to act the climbed Hela hand's bound is
+    then the most those two reach on every branch; with any of the three left out it is 3 to
+    4 points high on most."""
+    pairs = _bounds_beside_the_most(PHOENIX_HANDS[0], monkeypatch, 400)
+    assert len(pairs) >= 50
+    assert all(bound == most for bound, most in pairs), sorted({b - m for b, m in pairs})
+
+
 def _bounds_beside_the_most(
     hand: list[str], monkeypatch: pytest.MonkeyPatch, most: int
 ) -> list[tuple[int, int]]:
@@ -690,12 +706,12 @@ def test_a_walk_grown_large_is_bounded_from_there_and_explains_the_same_way(
 ) -> None:
     """Once the depth-first walk has met PROBE_AFTER states, greedy ways are found there and
     the rest of the walk is bounded by them; the way explained - text and JSON - is the one
-    found when greedy ways are never looked for. The climbed Hela 8-card hand (its walk meets
-    more than PROBE_AFTER states) and stuffed hands."""
+    found when greedy ways are never looked for. A climbed 10-card hand (its walk meets more
+    than PROBE_AFTER states) and stuffed hands."""
     rng = random.Random(24)
     hands: list[list[Any]] = [
-        ["Jean Grey", "Rogue", "Shuri", "Vision", "Falling Debris", "High Speed Chase",
-         "Xavier Mansion", "Hela"],
+        ["Jean Grey", "Rogue", "She-Hulk", "Shuri", "X-Jet", "Hidden Lair", "High Speed Chase",
+         "Xavier Mansion", "Juggernaut", "The Leader"],
     ]  # fmt: skip
     hands += [random_stuffed_hand(rng, rng.randint(8, 9)) for _ in range(60)]
     probe = Settler.probe
@@ -714,7 +730,7 @@ def test_a_walk_grown_large_is_bounded_from_there_and_explains_the_same_way(
     monkeypatch.setattr(Settler, "PROBE_AFTER", 10**9)
     for k, hand in enumerate(hands):
         assert _explained(hand) == grown[k], hand
-    assert 0 in early - probed  # the 8-card hand is bounded only once its walk grows
+    assert 0 in early - probed  # the 10-card hand is bounded only once its walk grows
 
 
 def _explained(hand: list[Any]) -> tuple[str, str]:

@@ -36,6 +36,8 @@ class CompiledCondition:
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
     typed: set[str] = field(default_factory=set)  # card types whose own tags it inspects
     own: set[int] = field(default_factory=set)  # tags whose count on the card itself it reads
+    # tags whose count on the card itself never changes it (only the other cards' count does)
+    others: set[int] = field(default_factory=set)
 
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
@@ -48,6 +50,8 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         seen = set().union(*(p.seen for p in parts))
         kinds = set().union(*(p.typed for p in parts))
         own = set().union(*(p.own for p in parts))
+        # a tag only the other cards' count of matters in every part that reads it
+        others = {t for t in own if all(t in p.others or t not in p.reads | p.seen for p in parts)}
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
         if len(tests) == 2:  # the common case, unrolled: conditions run in the search's loop
@@ -60,7 +64,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
             test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
         else:
             test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
-        return CompiledCondition(test, text, reads, seen, kinds, own)
+        return CompiledCondition(test, text, reads, seen, kinds, own, others)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -143,7 +147,7 @@ def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
             own = s.tags[i]
             return s.counts[tag] - (own[tag] if own else 0) >= at_least
 
-        return CompiledCondition(other_tags, text, {tag}, own={tag})
+        return CompiledCondition(other_tags, text, {tag}, own={tag}, others={tag})
     return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
 
 

@@ -326,10 +326,13 @@ class Tail:
         # per transformer and (magneto, hack_in): the tags its condition reads, its side's and
         # the tags it loses turning over, as the tags count (Hack In: a Tech tag is Intel too)
         self._sides: dict[tuple[int, bool, bool], tuple[int, int, int]] = {}
+        # per transformer: the tags only the other cards' count of can turn it (bits)
+        self._others: dict[int, int] = {}
         for x in hand.transformers:
             c = hand.hand[x]
             if c.transform is None or c.side is None:
                 continue
+            self._others[x] = _bits_of(c.transform.others)
             for magneto in (False, True):
                 for hack_in in (False, True):
                     printed = counted(c.printed, magneto, hack_in)
@@ -480,7 +483,14 @@ class Tail:
                     if not copies:
                         continue  # no copy of hers turns them all: no such end
                     reach = self._reached(s, rows, texts, copies, only).tags
-                end = self._end(s, texts, reach, turned, copier, copies, after, free)
+                # the tags before the cards only Rogue or a doubler can turn have turned: all a
+                # doubler whose doubling starts them turning can double
+                early = only.intersection(bare)
+                before = reach
+                if early != only:
+                    before = self._reached(s, rows, texts, copies, early).tags
+                start = (before, early)
+                end = self._end(s, texts, reach, start, turned, copier, copies, after, free)
                 if end is None:
                     plan = None
                     break
@@ -489,6 +499,18 @@ class Tail:
                 plan.append(end)
         self._plans[key] = plan
         return plan
+
+    def _starts(self, s: State, needing: list[int], hero: int) -> int:
+        """The tags a doubling on ``hero`` can start one of the cards of ``needing`` turning
+        with: one its condition reads (not the card's own count where only the others'
+        counts: one more on the card itself changes nothing), Tech when it is also Intel."""
+        found = 0
+        for x in needing:
+            reads = self._sides[(x, s.magneto, s.hack_in)][0]
+            found |= reads & ~self._others[x] if x == hero else reads
+        if s.hack_in and not s.magneto and found >> INTEL & 1:
+            found |= 1 << TECH
+        return found
 
     def _triggers(self, s: State, texts: frozenset[int], turning: list[int]) -> int:
         """The tags a copy can start a card turning over with: one a condition to turn reads,
@@ -507,6 +529,7 @@ class Tail:
         s: State,
         texts: frozenset[int],
         reach: dict[int, int],
+        start: tuple[dict[int, int], frozenset[int]],
         turned: list[int],
         copier: int | None,
         copies: int,
@@ -516,15 +539,21 @@ class Tail:
         adds = []
         doubles = []
         every = 0  # every tag a text may add
+        # the tags before the cards only Rogue or a doubler can turn have turned (and the
+        # cards turned here that may have turned by then)
+        before, early = start
+        needing = [x for x in turned if x not in early]  # only Rogue or a doubler turns them
         for p in texts:
             rule = self.hand.hand[p].tag_text
             if rule is not None and rule.doubles:  # one more of a tag, per Mutant HERO
-                heroes_tags = [
-                    _tags_in(reach[h])
-                    for h in s.alive
-                    if h != p and s.hand[h].type == CardType.HERO and reach[h] >> MUTANT & 1
+                others = [h for h in s.alive if h != p and s.hand[h].type == CardType.HERO]
+                heroes_tags = [_tags_in(reach[h]) for h in others if reach[h] >> MUTANT & 1]
+                firsts = [
+                    (_tags_in(before[h]), self._starts(s, needing, h))
+                    for h in others
+                    if before[h] >> MUTANT & 1
                 ]
-                doubles.append((getattr(rule, "LIMIT", 1), heroes_tags))
+                doubles.append((getattr(rule, "LIMIT", 1), heroes_tags, firsts))
                 for tags in heroes_tags:
                     every |= _bits_of(tags)
             elif p != copier:
@@ -534,12 +563,15 @@ class Tail:
                 distinct = rule is not None and rule.name == "vision_tags"
                 adds.append((found[0], _tags_in(found[1]), distinct))
                 every |= found[1]
-        heroes: list[tuple[int, tuple[int, ...], bool]] = []
+        heroes: list[Copied] = []
         if copier is not None:
             cards = self.hand.hand
             for h in s.alive:
                 if h != copier and cards[h].type == CardType.HERO and reach[h] & copies:
-                    heroes.append((h, _tags_in(reach[h] & copies), h in after))
+                    tags = _tags_in(reach[h] & copies)
+                    first = _tags_in(before[h] & copies)
+                    unturned = h in turned and h not in early  # when her copy starts a turn
+                    heroes.append(Copied(h, tags, h in after, first, unturned))
                     every |= reach[h] & copies
             if after and not heroes:
                 return None
@@ -643,7 +675,7 @@ class Tail:
                 total += sum(sorted([lin(t) for t in tags], reverse=True)[:n])
             else:
                 total += n * max([lin(t) for t in tags], default=0)
-        doubled = [_doubling(n, heroes, lin, end.trigger) for n, heroes in end.doubles]
+        doubled = [_doubling(n, heroes, lin, first) for n, heroes, first in end.doubles]
         total += sum(full for full, _ in doubled)
         hers = []  # the conditions only her copy can meet
         for i, scorer, reads in once:
@@ -659,23 +691,31 @@ class Tail:
         copied = None if end.must else 0  # she may copy nothing, unless a card turns only so
         triggering = None  # her best copy of a tag that can turn a card
         own = s.powers[end.copier]
-        for h, tags, before in end.heroes:
-            power = s.powers[h] if before else max(s.powers[h], state.powers[h])
-            for t in tags or (None,):  # (a HERO with only tags nothing reads: the power)
-                value = power - own
-                if t is None:
-                    copied = value if copied is None else max(copied, value)
-                    continue
-                value += lin(t)
-                for i, scorer in hers:
-                    gain = scorer(state, i, t)
-                    if intel and t == TECH:
-                        gain = max(gain, scorer(state, i, INTEL))
-                    value += gain
+
+        def worth(power: int, t: int) -> int:  # her copy of this power and tag
+            value = power - own + lin(t)
+            for i, scorer in hers:
+                gain = scorer(state, i, t)
+                if intel and t == TECH:
+                    gain = max(gain, scorer(state, i, INTEL))
+                value += gain
+            return value
+
+        for hero in end.heroes:
+            h = hero.hero
+            power = s.powers[h] if hero.unturned else max(s.powers[h], state.powers[h])
+            for t in hero.tags or (None,):  # (a HERO with only tags nothing reads: the power)
+                value = power - own if t is None else worth(power, t)
                 if copied is None or value > copied:
                     copied = value
-                if end.trigger >> t & 1 and (triggering is None or value > triggering):
-                    triggering = value
+            # her copy starting a turn: from the HERO as it was before the cards only Rogue or
+            # a doubler can turn have turned
+            power = s.powers[h] if hero.first_unturned else max(s.powers[h], state.powers[h])
+            for t in hero.first:
+                if end.trigger >> t & 1:
+                    value = worth(power, t)
+                    if triggering is None or value > triggering:
+                        triggering = value
         assert copied is not None  # (a plan's end where she must copy has a HERO to copy)
         if not end.trigger:
             return total + copied
@@ -701,15 +741,22 @@ class Tail:
 
 
 def _doubling(
-    n: int, heroes: list[tuple[int, ...]], lin: Callable[[int], int], trigger: int
+    n: int,
+    heroes: list[tuple[int, ...]],
+    lin: Callable[[int], int],
+    first: list[tuple[tuple[int, ...], int]],
 ) -> tuple[int, int | None]:
     """At most what a doubler adds (each HERO once: the ``n`` HEROES whose tag rises most),
-    and at most that when one of its doublings is a ``trigger`` tag (None: it has none)."""
+    and at most that when it is the first to start a card that only Rogue or a doubler can
+    turn turning (None: it cannot). Then it acts before those cards turn: it doubles the tags
+    the HEROES had before, one of them a tag that starts the turn (``first``: per HERO, its
+    tags then and the tags whose doubling on it can start one)."""
     bests = [max([lin(t) for t in tags], default=0) for tags in heroes]
     full = sum(sorted(bests, reverse=True)[:n])
+    bests = [max([lin(t) for t in tags], default=0) for tags, _ in first]
     spent = None
-    for k, tags in enumerate(heroes):
-        rises = [lin(t) for t in tags if trigger >> t & 1]
+    for k, (tags, starts) in enumerate(first):
+        rises = [lin(t) for t in tags if starts >> t & 1]
         if rises:
             others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
             value = max(rises) + sum(others[: n - 1])
@@ -723,16 +770,31 @@ class End(NamedTuple):
     turned: list[int]
     # per giving text: at most how many tags, which, and whether they are different tags
     adds: list[tuple[int, tuple[int, ...], bool]]
-    # per doubler: how many HEROES it doubles a tag of at most, and each Mutant HERO's tags
-    doubles: list[tuple[int, list[tuple[int, ...]]]]
+    # per doubler: how many HEROES it doubles a tag of at most, each Mutant HERO's tags, and
+    # (_doubling) their tags before the cards only Rogue or a doubler can turn have turned,
+    # with the tags whose doubling can start one turning
+    doubles: list[tuple[int, list[tuple[int, ...]], list[tuple[tuple[int, ...], int]]]]
     copier: int | None  # Rogue, still to act
-    heroes: list[tuple[int, tuple[int, ...], bool]]  # whom she may copy: HERO, tags, power unturned
+    heroes: list[Copied]  # whom she may copy
     must: bool  # she must copy (a card turns only so)
     every: tuple[int, ...]  # every tag a text may add
     free: int  # the tags the texts may add without Rogue's copy (bits)
     # a card turned here turns only with what Rogue or a doubler adds: one of them spends its
     # copy or a doubling on one of these tags (bits; 0: nothing needs them)
     trigger: int = 0
+
+
+class Copied(NamedTuple):
+    """A HERO Rogue may copy in an end."""
+
+    hero: int
+    tags: tuple[int, ...]  # the tags she may copy
+    unturned: bool  # she copies its power from before it turned (it turns only so)
+    # where her copy is the first that starts a card turning (the cards only Rogue or a
+    # doubler can turn have not turned yet): the tags it may have then, and whether its power
+    # is still the one from before it turns
+    first: tuple[int, ...]
+    first_unturned: bool
 
 
 class Reach(NamedTuple):
