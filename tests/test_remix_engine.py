@@ -516,6 +516,65 @@ def test_branches_bounded_by_a_greedy_way_that_meets_the_blanking_test(
     assert any(w is not None for w in worths)
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Vibranium Shield is kept only with a HERO that has Agility: Shuri can grant it,
+        # Rogue copy it from the HERO Shuri granted it to
+        ["Jean Grey", "Rogue", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert",
+         "Vibranium Shield", "Xavier Mansion", "Hack In", "Sauron"],
+        ["Cyclops", "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Worthy",
+         "Vibranium Shield", "Falling Debris", "Xavier Mansion", "Sauron"],
+        ["Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Vibranium Shield", "Runaway Train", "Sauron"],
+    ],
+)  # fmt: skip
+def test_a_branch_no_ending_can_hold_from_has_no_way_that_makes_one_true(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ending of the blanking assumes what its blanking texts found; a branch from which
+    none can come true is not walked (its ways would all be dropped). A test is judged out of
+    reach only where it asks for a condition that reads which HEROES carry which tags and holds
+    with none of the tags they may still gain: then no order of the texts still to act, with
+    any of their options, gives it. The explained result is the one found without the cut."""
+    may_meet = Settler.may_meet
+    judged: list[tuple[Hand, State, frozenset[int], int, Any]] = []
+
+    def recorded(
+        settler: Settler, node: Node, remaining: frozenset[int], mask: int, b: int, test: Any
+    ) -> bool:
+        found = may_meet(settler, node, remaining, mask, b, test)
+        s = node.states[settler.masks.index(mask)]
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        if not found and len(texts) <= 3 and len(judged) < 60:
+            judged.append((settler.hand, s, texts, b, test))
+        return found
+
+    monkeypatch.setattr(Settler, "may_meet", recorded)
+    cut = _explained(hand)
+    assert judged
+    for prepared, s, texts, b, test in judged:
+        assert test not in _tests_from(prepared, s, texts, b), (b, test)
+    monkeypatch.setattr(Settler, "unreachable", lambda *args: False)
+    assert _explained(hand) == cut
+
+
+def _tests_from(hand: Hand, s: State, texts: frozenset[int], b: int) -> set[Any]:
+    """What the blanking text at ``b`` finds after any order of ``texts``, each with any of its
+    options, from ``s`` (none of the search's pruning)."""
+    if not texts:
+        return {search_module.blank_test(hand, b, s)}
+    found: set[Any] = set()
+    for p in texts:
+        rule = hand.hand[p].tag_text
+        options = [None] if rule is None or not rule.choice else rule.options(s, p, None)
+        for option in options:
+            after = s.copy()
+            hand.act(after, p, option)
+            found |= _tests_from(hand, after, texts - {p}, b)
+    return found
+
+
 def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
     """The most points any order of ``texts``, each with any of its options, reaches from ``s``
     (none of the search's pruning)."""

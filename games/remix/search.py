@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.remix.analysis import COUNTS, GLOBAL, IGNORED, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
@@ -35,6 +35,9 @@ from games.remix.model import Choices, Hand
 from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType, Level
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import Rise, State, counted
+
+if TYPE_CHECKING:
+    from games.remix.effects import CompiledCondition
 
 Path = tuple[tuple[int, Any], ...]
 # the Tail's tags as bits: one per tag, and one more for "a tag nothing reads" (Rogue may copy
@@ -310,8 +313,8 @@ class Tail:
     def __init__(self, hand: Hand, levels: Sequence[Level]) -> None:
         self.hand = hand
         # the tags something can read: the others change no score, condition or doubler
-        self._read = _bits_of(t for t, level in enumerate(levels) if level != IGNORED)
-        self._read |= 1 << MUTANT
+        self.read = _bits_of(t for t, level in enumerate(levels) if level != IGNORED)
+        self.read |= 1 << MUTANT
         self._bits: dict[tuple[int, ...], int] = {}
         self._reach: dict[Any, Reach] = {}
         self._plans: dict[Any, list[End] | None] = {}
@@ -347,8 +350,8 @@ class Tail:
         found = self._bits.get(row)
         if found is None:
             found = _bits(row)
-            if found & ~self._read:
-                found = found & self._read | UNREAD
+            if found & ~self.read:
+                found = found & self.read | UNREAD
             self._bits[row] = found
         return found
 
@@ -618,7 +621,7 @@ class Tail:
             found = self._reached(s, self._hero_rows(s), texts - {p}, ALL_BITS)
             changing = found.added | found.lost
             if changing & UNREAD:  # a tag nothing else reads: any of those
-                changing |= ALL_BITS & ~self._read
+                changing |= ALL_BITS & ~self.read
             if not any(reads & changing for _, reads in gains):
                 idle.append(p)
         return texts.difference(idle) if idle else texts
@@ -851,12 +854,20 @@ class Target:
     over the endings its signature makes true, None when it makes none true; never more than
     its value minus ``slack``). ``floor`` is the best worth found so far (or what a better
     ending already gives): a way whose bound minus ``slack`` is no more cannot matter, as one
-    found earlier is worth as much (on equal keys the first way wins)."""
+    found earlier is worth as much (on equal keys the first way wins). ``needs``: per ending,
+    the blanking tests it assumes (view, blanking card, result); none when every way holds."""
 
-    def __init__(self, worth: Callable[[int, Any], int | None], slack: int, floor: int | None):
+    def __init__(
+        self,
+        worth: Callable[[int, Any], int | None],
+        slack: int,
+        floor: int | None,
+        needs: Sequence[Sequence[tuple[int, int, Any]]] = (),
+    ):
         self.worth = worth
         self.slack = slack
         self.floor = floor
+        self.needs = needs
 
     def top(self) -> int | None:
         """A way's value must be above this to matter (None: every way may matter)."""
@@ -1352,6 +1363,60 @@ class Settler:
                 return True
         return False
 
+    def unreachable(self, node: Node, remaining: frozenset[int]) -> bool:
+        """Whether no way through ``node`` can make an ending of the target true: each assumes
+        a blanking text's condition holds in a view (a card "blanked unless" it is kept, or
+        Selene's "unless" spares them all) that does not hold there yet and cannot come to: it
+        reads only which HEROES carry which tags, and holds with none of the tags the HEROES
+        may still gain (:meth:`Tail.reach`, once the texts still to act have acted)."""
+        target = self.target
+        if target is None or not target.needs or self.tail is None:
+            return False
+        found: dict[tuple[int, int, Any], bool] = {}
+        for needs in target.needs:
+            for need in needs:
+                if need not in found:
+                    found[need] = self.may_meet(node, remaining, *need)
+                if not found[need]:
+                    break
+            else:
+                return False  # this ending may hold
+        return True
+
+    def may_meet(self, node: Node, remaining: frozenset[int], mask: int, b: int, test: Any) -> bool:
+        """Whether the blanking text at ``b`` may still give ``test`` in the view ``mask``
+        (False only when it asks for a condition that cannot come to hold)."""
+        s = node.states[self.masks.index(mask)]
+        card = self.hand.hand[b]
+        blanks, spared = test
+        asked = []  # the conditions the test asks to hold
+        if not blanks and card.self_blank is not None and card.self_blank.unless:
+            asked.append(card.self_blank.cond)
+        if spared and card.blank_others is not None and card.blank_others.unless is not None:
+            asked.append(card.blank_others.unless)
+        return all(self._may_hold(s, remaining, cond, b) for cond in asked)
+
+    def _may_hold(
+        self, s: State, remaining: frozenset[int], cond: CompiledCondition, b: int
+    ) -> bool:
+        tail = self.tail
+        assert tail is not None
+        if s.tags[b] is None or not cond.heroes_only or cond.test(s, b):
+            return True
+        if _bits_of(cond.reads | cond.seen) & ~tail.read:
+            return True  # a tag the bound's reach does not follow
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        end = s.copy()  # every HERO with every tag it may carry at the end
+        for h, bits in tail.reach(s, texts).tags.items():
+            for t in _tags_in(bits):
+                if not end.has(h, t):
+                    end.add(h, t)
+        for p in texts:  # (a text that gains tags gains them on its own card)
+            for gain in self.hand.hand[p].gains:
+                for t in gain.tags:
+                    end.add(p, t)
+        return cond.test(end, b)
+
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
         the sinks (analysis.sinks) last, one by one."""
@@ -1526,6 +1591,8 @@ class Settler:
             if counts[1] >= self.BOUND_FROM:  # a few states: bounding costs more
                 finished = best[()][0] if self.score is not None and () in best else None
                 remaining = left[done]
+                if self.unreachable(node, remaining):
+                    return  # no way through it makes an ending true: none can matter
                 trial = trials.get(len(remaining))
                 if trial is None:
                     trial = trials[len(remaining)] = Trial()
@@ -1880,7 +1947,8 @@ def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best 
     if rival is not None:
         rest = (hand.draw_safe(plan.blanked, plan.valid), plan.valid, -plan.index)
         floor = rival.key[0] - 1 if rest > (*rival.key[1:], -rival.index) else rival.key[0]
-    return Target(worth, min(penalties), floor)
+    needs = [sorted(o.assumed) for o in plan.group] if tests else []
+    return Target(worth, min(penalties), floor, needs)
 
 
 def _holds(
