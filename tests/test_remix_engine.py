@@ -25,6 +25,7 @@ from games.remix import (
     score_hand,
 )
 from games.remix import search as search_module
+from games.remix.analysis import Analysis
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
 from games.remix.names import FLIGHT
@@ -652,6 +653,43 @@ def test_a_doubler_that_starts_a_turn_doubles_the_tags_from_before_it(
     pairs = _bounds_beside_the_most(PHOENIX_HANDS[0], monkeypatch, 400)
     assert len(pairs) >= 50
     assert all(bound == most for bound, most in pairs), sorted({b - m for b, m in pairs})
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        PHOENIX_HANDS[0],
+        # Jean Grey is the only Mutant HERO: doubling her own Mutant cannot turn her
+        ["Jean Grey", "Shuri", "Thor Odinson", "Moira MacTaggert", "Worthy", "Falling Debris",
+         "Hidden Lair", "Xavier Mansion", "Sauron", "Selene"],
+    ],
+)  # fmt: skip
+def test_a_doublers_start_tags_never_raise_the_bound(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A doubler that is the first to start a card turning doubles, on each HERO, one of the
+    tags whose doubling there can start it; where it has none (Jean Grey's own Mutant, when she
+    is the only Mutant HERO), one of the tags a condition to turn reads, as any doubler did
+    before. The bound is never above the one where any tag on any HERO can start it."""
+    seen: list[tuple[Hand, Analysis, State, frozenset[int]]] = []
+    hopeless = Settler.hopeless
+
+    def recorded(
+        settler: Settler, node: Node, remaining: frozenset[int], trial: Trial, best: Any = None
+    ) -> bool:
+        if 0 < len(remaining) <= 3 and len(seen) < 300:
+            seen.append((settler.hand, settler.analysis, node.states[0], remaining))
+        return hopeless(settler, node, remaining, trial, best)
+
+    bound_on_every_layer(monkeypatch)
+    monkeypatch.setattr(Settler, "hopeless", recorded)
+    score_hand(hand)
+    assert seen
+    for prepared, found, s, remaining in seen:
+        tail, wide = Tail(prepared, found.levels), Tail(prepared, found.levels)
+        monkeypatch.setattr(wide, "_starts", lambda *args: search_module.ALL_BITS)
+        bound, widest = tail.bound(s, remaining), wide.bound(s, remaining)
+        assert bound is None or widest is None or bound <= widest, (bound, widest)
 
 
 def _bounds_beside_the_most(

@@ -678,7 +678,9 @@ class Tail:
                 total += sum(sorted([lin(t) for t in tags], reverse=True)[:n])
             else:
                 total += n * max([lin(t) for t in tags], default=0)
-        doubled = [_doubling(n, heroes, lin, first) for n, heroes, first in end.doubles]
+        doubled = [
+            _doubling(n, heroes, lin, first, end.trigger) for n, heroes, first in end.doubles
+        ]
         total += sum(full for full, _ in doubled)
         hers = []  # the conditions only her copy can meet
         for i, scorer, reads in once:
@@ -748,22 +750,27 @@ def _doubling(
     heroes: list[tuple[int, ...]],
     lin: Callable[[int], int],
     first: list[tuple[tuple[int, ...], int]],
+    trigger: int,
 ) -> tuple[int, int | None]:
     """At most what a doubler adds (each HERO once: the ``n`` HEROES whose tag rises most),
     and at most that when it is the first to start a card that only Rogue or a doubler can
-    turn turning (None: it cannot). Then it acts before those cards turn: it doubles the tags
-    the HEROES had before, one of them a tag that starts the turn (``first``: per HERO, its
-    tags then and the tags whose doubling on it can start one)."""
+    turn turning (None: it has no ``trigger`` tag to double). Then it acts before those cards
+    turn: it doubles the tags the HEROES had before, one of them a tag that starts the turn
+    (``first``: per HERO, its tags then and the tags whose doubling on it can start one; where
+    it has none of those, one of the ``trigger`` tags)."""
     bests = [max([lin(t) for t in tags], default=0) for tags in heroes]
     full = sum(sorted(bests, reverse=True)[:n])
     bests = [max([lin(t) for t in tags], default=0) for tags, _ in first]
     spent = None
-    for k, (tags, starts) in enumerate(first):
-        rises = [lin(t) for t in tags if starts >> t & 1]
-        if rises:
-            others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
-            value = max(rises) + sum(others[: n - 1])
-            spent = value if spent is None else max(spent, value)
+    for starting in (True, False):
+        for k, (tags, starts) in enumerate(first):
+            rises = [lin(t) for t in tags if (starts if starting else trigger) >> t & 1]
+            if rises:
+                others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
+                value = max(rises) + sum(others[: n - 1])
+                spent = value if spent is None else max(spent, value)
+        if spent is not None:
+            break
     return full, spent
 
 
