@@ -175,6 +175,11 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Bruce Banner", "Rogue", "She-Hulk", "Shuri", "Vision", "Jane Foster", "X-Jet",
         "Mystique",
     ),
+    "10 cards: Jean Grey, Shuri, Thor Odinson, Moira, Worthy, Falling Debris, Hidden Lair, "
+    "Xavier Mansion, Sauron, Selene": (
+        "Jean Grey", "Shuri", "Thor Odinson", "Moira MacTaggert", "Worthy", "Falling Debris",
+        "Hidden Lair", "Xavier Mansion", "Sauron", "Selene",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
