@@ -1132,10 +1132,12 @@ class Settler:
         target, ceiling, top = self.target, None, None
         if simple:  # with a best way found, a node or a way may be hopeless
             top = best[()][0] if () in best else None if target is None else target.top()
+            if self.lower is not None:  # below a greedy way's value: not the best way
+                top = self.lower - 1 if top is None else max(top, self.lower - 1)
             if top is not None:  # here also the best value the loop below keeps
                 ceiling = self.ceiling(s, pos)
         elif target is not None:
-            top = target.top()
+            top = self.target_top(target)
             if top is not None:
                 ceiling = self.view_ceiling(s, pos)
         if ceiling is not None and top is not None:
@@ -1167,7 +1169,7 @@ class Settler:
                     target.record(value, signature)
                     if top is None and target.floor is not None:
                         ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
-                    top = target.top()
+                    top = self.target_top(target)
                 found += 1
                 self.stopped = self.enough is not None and self.enough(signature)
                 if self.stopped:  # the way asked for: none after it can come first
@@ -1192,6 +1194,16 @@ class Settler:
                 best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
+
+    def target_top(self, target: Target) -> int | None:
+        """What a way's value must be above to matter: what the target says, and once greedy
+        ways are found, their worth plus the slack less one (a way's worth is at most its
+        value less the slack: below a greedy way's worth, it is not the best way)."""
+        top = target.top()
+        if self.lower_worth is not None:
+            below = self.lower_worth + target.slack - 1
+            top = below if top is None else max(top, below)
+        return top
 
     def view_ceiling(self, s: State, pos: int) -> Ceiling | None:
         """:meth:`ceiling` in the first of several views (the one the value reads): a text
