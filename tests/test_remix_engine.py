@@ -647,6 +647,9 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
         ["Hack In", "Vision", "Shuri", "Rogue", "Beast", "Build Gadgets", "Sauron"],
         # a LOCATION with Urban in play: Spider-Man gains his Flight
         ["Spider-Man", "Rogue", "X-Jet", "High Speed Chase", "Sauron", "Vision"],
+        # ... and Rogue may copy the Flight he gains (and his power)
+        ["Shuri", "Skyscraper", "Thor Odinson", "Sentinels", "Rogue", "Jane Foster",
+         "Falling Debris", "She-Hulk", "Spider-Man"],
     ],
 )  # fmt: skip
 def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(

@@ -405,8 +405,10 @@ class Tail:
             for p in texts:
                 c = cards[p]
                 rule = c.tag_text
-                if rule is None:
+                if rule is None:  # a text that gains tags: on its own card
                     got = _bits_of(t for gain in c.gains for t in gain.tags)
+                    if p in reach:
+                        reach[p] |= got
                 elif rule.copies_power:
                     got = 0
                     for h in heroes:
