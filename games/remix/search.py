@@ -1133,9 +1133,7 @@ class Settler:
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
         target, ceiling, top = self.target, None, None
         if simple:  # with a best way found, a node or a way may be hopeless
-            top = best[()][0] if () in best else None if target is None else target.top()
-            if self.lower is not None:  # below a greedy way's value: not the best way
-                top = self.lower - 1 if top is None else max(top, self.lower - 1)
+            top = self.value_top(best)
             if top is not None:  # here also the best value the loop below keeps
                 ceiling = self.ceiling(s, pos)
         elif target is not None:
@@ -1196,6 +1194,16 @@ class Settler:
                 best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
+
+    def value_top(self, best: dict[Any, tuple[int, int, Node]]) -> int | None:
+        """With one view and nothing to test, what a way's value must be above to matter: the
+        best value found so far (before one, what the target says), and once greedy ways are
+        found, their value less one (below it, a way is not the best way)."""
+        target = self.target
+        top = best[()][0] if () in best else None if target is None else target.top()
+        if self.lower is not None:
+            top = self.lower - 1 if top is None else max(top, self.lower - 1)
+        return top
 
     def target_top(self, target: Target) -> int | None:
         """What a way's value must be above to matter: what the target says, and once greedy
