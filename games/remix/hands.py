@@ -190,6 +190,11 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Jean Grey", "Shuri", "Vision", "Hulk Operations", "Moira MacTaggert", "X-Jet",
         "Vibranium Shield", "Hidden Lair", "Abomination", "Sauron",
     ),
+    "8 cards: Bruce Banner, Rogue, Shuri, Spider-Man, Vision, Vibranium Shield, Kang, "
+    "Mystique": (
+        "Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Vision", "Vibranium Shield", "Kang",
+        "Mystique",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.
