@@ -25,11 +25,12 @@ from games.remix import (
     score_hand,
 )
 from games.remix import search as search_module
+from games.remix.analysis import Analysis
 from games.remix.hands import random_legal_hand, random_stuffed_hand
 from games.remix.model import Hand
 from games.remix.names import FLIGHT
 from games.remix.search import Ceiling, Node, Settler, Tail, Trial
-from games.remix.state import State
+from games.remix.state import State, counted
 
 RULEBOOK_EXAMPLE = [
     "Captain America",
@@ -516,6 +517,92 @@ def test_branches_bounded_by_a_greedy_way_that_meets_the_blanking_test(
     assert any(w is not None for w in worths)
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # Vibranium Shield is kept only with a HERO that has Agility: Shuri can grant it,
+        # Rogue copy it from the HERO Shuri granted it to
+        ["Jean Grey", "Rogue", "Shuri", "Tony Stark", "Vision", "Moira MacTaggert",
+         "Vibranium Shield", "Xavier Mansion", "Hack In", "Sauron"],
+        ["Cyclops", "Jean Grey", "Rogue", "Shuri", "Moira MacTaggert", "Worthy",
+         "Vibranium Shield", "Falling Debris", "Xavier Mansion", "Sauron"],
+        ["Bruce Banner", "Falcon", "Rogue", "Shuri", "Vision", "Moira MacTaggert", "Mjolnir",
+         "Vibranium Shield", "Runaway Train", "Sauron"],
+    ],
+)  # fmt: skip
+def test_a_branch_no_ending_can_hold_from_has_no_way_that_makes_one_true(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ending of the blanking assumes what its blanking texts found; a branch from which
+    none can come true is not walked (its ways would all be dropped). A test is judged out of
+    reach only where it asks for a condition that reads which HEROES carry which tags and holds
+    with none of the tags they may still gain: then no order of the texts still to act, with
+    any of their options, gives it. The explained result is the one found without the cut."""
+    may_meet = Settler.may_meet
+    judged: list[tuple[Hand, State, frozenset[int], int, Any]] = []
+
+    def recorded(
+        settler: Settler, node: Node, remaining: frozenset[int], mask: int, b: int, test: Any
+    ) -> bool:
+        found = may_meet(settler, node, remaining, mask, b, test)
+        s = node.states[settler.masks.index(mask)]
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        if not found and len(texts) <= 3 and len(judged) < 60:
+            judged.append((settler.hand, s, texts, b, test))
+        return found
+
+    monkeypatch.setattr(Settler, "may_meet", recorded)
+    cut = _explained(hand)
+    assert judged
+    for prepared, s, texts, b, test in judged:
+        assert test not in _tests_from(prepared, s, texts, b), (b, test)
+    monkeypatch.setattr(Settler, "unreachable", lambda *args: False)
+    assert _explained(hand) == cut
+
+
+def _tests_from(hand: Hand, s: State, texts: frozenset[int], b: int) -> set[Any]:
+    """What the blanking text at ``b`` finds after any order of ``texts``, each with any of its
+    options, from ``s`` (none of the search's pruning)."""
+    if not texts:
+        return {search_module.blank_test(hand, b, s)}
+    found: set[Any] = set()
+    for p in texts:
+        rule = hand.hand[p].tag_text
+        options = [None] if rule is None or not rule.choice else rule.options(s, p, None)
+        for option in options:
+            after = s.copy()
+            hand.act(after, p, option)
+            found |= _tests_from(hand, after, texts - {p}, b)
+    return found
+
+
+def test_turning_over_keeps_the_gained_tags_under_every_rule() -> None:
+    """A card turning over swaps its printed tags for its side's, as they count (Tech ignored
+    under Magneto, also Intel with Hack In), and keeps what it gained; the change is worked out
+    once per card and rule, so each transformer is turned under each rule twice, with gained
+    tags, and checked against the swap done the long way."""
+    hand = prepare(["Bruce Banner", "Jean Grey", "Thor Odinson", "Tony Stark", "Falcon"])
+    rng = random.Random(9)
+    for _ in range(2):
+        for magneto, hack_in in [(False, False), (True, False), (False, True), (True, True)]:
+            for x in range(4):
+                card = hand.hand[x]
+                assert card.side is not None
+                s = hand.base_state(hand.full).copy()
+                s.magneto, s.hack_in = magneto, hack_in
+                printed = counted(card.printed, magneto, hack_in)
+                row = tuple(n + rng.randint(0, 2) for n in printed)  # with tags it gained
+                s.tags[x] = row
+                s.counts = [sum(r[t] for r in s.tags if r is not None) for t in range(len(row))]
+                s.turn(x, card.printed, card.side, card.side_power)
+                side = counted(card.side, magneto, hack_in)
+                expected = tuple(r - p + n for r, p, n in zip(row, printed, side, strict=True))
+                assert s.tags[x] == expected, (card.card.name, magneto, hack_in)
+                totals = [sum(r[t] for r in s.tags if r is not None) for t in range(len(row))]
+                assert s.counts == totals
+                assert s.powers[x] == card.side_power and s.transformed[x]
+
+
 def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
     """The most points any order of ``texts``, each with any of its options, reaches from ``s``
     (none of the search's pruning)."""
@@ -560,6 +647,9 @@ def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
         ["Hack In", "Vision", "Shuri", "Rogue", "Beast", "Build Gadgets", "Sauron"],
         # a LOCATION with Urban in play: Spider-Man gains his Flight
         ["Spider-Man", "Rogue", "X-Jet", "High Speed Chase", "Sauron", "Vision"],
+        # ... and Rogue may copy the Flight he gains (and his power)
+        ["Shuri", "Skyscraper", "Thor Odinson", "Sentinels", "Rogue", "Jane Foster",
+         "Falling Debris", "She-Hulk", "Spider-Man"],
     ],
 )  # fmt: skip
 def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
@@ -577,6 +667,59 @@ def test_a_branch_bound_is_never_below_the_best_way_through_the_branch(
     below = [(bound, most) for bound, most in pairs if bound < most]
     assert not below, below[:3]
     assert any(bound == most for bound, most in pairs)
+
+
+def test_a_doubler_that_starts_a_turn_doubles_the_tags_from_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Jean Grey turns into Phoenix with two or more other Mutant tags: with Rogue's own,
+    one more, which Rogue's copy or Xavier Mansion's doubling of Rogue's Mutant can give.
+    Whichever of them is the first to start her turning acts before she turns: his doubling
+    is of the tags she had then (not Phoenix's Flight), and doubling her own Mutant cannot
+    start it (only the other cards' count); Rogue's copy of her Mutant takes Jean's power,
+    not Phoenix's. With Rogue and Xavier Mansion still to act the climbed Hela hand's bound is
+    then the most those two reach on every branch; with any of the three left out it is 3 to
+    4 points high on most."""
+    pairs = _bounds_beside_the_most(PHOENIX_HANDS[0], monkeypatch, 400)
+    assert len(pairs) >= 50
+    assert all(bound == most for bound, most in pairs), sorted({b - m for b, m in pairs})
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        PHOENIX_HANDS[0],
+        # Jean Grey is the only Mutant HERO: doubling her own Mutant cannot turn her
+        ["Jean Grey", "Shuri", "Thor Odinson", "Moira MacTaggert", "Worthy", "Falling Debris",
+         "Hidden Lair", "Xavier Mansion", "Sauron", "Selene"],
+    ],
+)  # fmt: skip
+def test_a_doublers_start_tags_never_raise_the_bound(
+    hand: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A doubler that is the first to start a card turning doubles, on each HERO, one of the
+    tags whose doubling there can start it; where it has none (Jean Grey's own Mutant, when she
+    is the only Mutant HERO), one of the tags a condition to turn reads, as any doubler did
+    before. The bound is never above the one where any tag on any HERO can start it."""
+    seen: list[tuple[Hand, Analysis, State, frozenset[int]]] = []
+    hopeless = Settler.hopeless
+
+    def recorded(
+        settler: Settler, node: Node, remaining: frozenset[int], trial: Trial, best: Any = None
+    ) -> bool:
+        if 0 < len(remaining) <= 3 and len(seen) < 300:
+            seen.append((settler.hand, settler.analysis, node.states[0], remaining))
+        return hopeless(settler, node, remaining, trial, best)
+
+    bound_on_every_layer(monkeypatch)
+    monkeypatch.setattr(Settler, "hopeless", recorded)
+    score_hand(hand)
+    assert seen
+    for prepared, found, s, remaining in seen:
+        tail, wide = Tail(prepared, found.levels), Tail(prepared, found.levels)
+        monkeypatch.setattr(wide, "_starts", lambda *args: search_module.ALL_BITS)
+        bound, widest = tail.bound(s, remaining), wide.bound(s, remaining)
+        assert bound is None or widest is None or bound <= widest, (bound, widest)
 
 
 def _bounds_beside_the_most(
@@ -685,18 +828,17 @@ def test_branches_with_views_bounded_by_greedy_ways_keep_the_result(
     assert any(w is not None for w in worths)
 
 
-def test_a_layer_growing_large_is_bounded_from_there_and_explains_the_same_way(
+def test_a_walk_grown_large_is_bounded_from_there_and_explains_the_same_way(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Once the next layer passes PROBE_AFTER states on course for GROWN or more (as many per
-    branch of the layer as so far), greedy ways are found there and the rest of the layer is
-    bounded by them; the way explained - text and JSON - is the one found when greedy ways
-    are looked for only where a layer starts that large. The seed-24 climb's 8-card hand (its
-    three-text group would end in 1,599 states) and stuffed hands."""
+    """Once the depth-first walk has met PROBE_AFTER states, greedy ways are found there and
+    the rest of the walk is bounded by them; the way explained - text and JSON - is the one
+    found when greedy ways are never looked for. A climbed 10-card hand (its walk meets more
+    than PROBE_AFTER states) and stuffed hands."""
     rng = random.Random(24)
     hands: list[list[Any]] = [
-        ["Rogue", "Shuri", "Thor Odinson", "Tony Stark", "X-Jet", "Xavier Mansion", "Mystique",
-         "Sauron"],
+        ["Jean Grey", "Rogue", "She-Hulk", "Shuri", "X-Jet", "Hidden Lair", "High Speed Chase",
+         "Xavier Mansion", "Juggernaut", "The Leader"],
     ]  # fmt: skip
     hands += [random_stuffed_hand(rng, rng.randint(8, 9)) for _ in range(60)]
     probe = Settler.probe
@@ -712,10 +854,10 @@ def test_a_layer_growing_large_is_bounded_from_there_and_explains_the_same_way(
         grown[k] = _explained(hand)
     early = set(probed)
     probed.clear()
-    monkeypatch.setattr(Settler, "GROWN", 10**9)
+    monkeypatch.setattr(Settler, "PROBE_AFTER", 10**9)
     for k, hand in enumerate(hands):
         assert _explained(hand) == grown[k], hand
-    assert 0 in early - probed  # the 8-card hand is bounded only from where its layer grows
+    assert 0 in early - probed  # the 10-card hand is bounded only once its walk grows
 
 
 def _explained(hand: list[Any]) -> tuple[str, str]:
@@ -745,6 +887,139 @@ def test_the_depth_first_walk_explains_the_same_way_as_the_layers(
     layered = [_explained(hand) for hand in hands]
     differ = [k for k, (a, b) in enumerate(zip(depth_first, layered, strict=True)) if a != b]
     assert not differ, [hands[k] for k in differ[:3]]
+
+
+def test_the_groups_walked_one_after_the_other_keep_each_groups_orders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The groups of tag texts chained into one depth-first walk allow exactly the orders the
+    layer-by-layer walk takes: every group's texts after those of the groups before it, in
+    each order its own constraints allow (no text of a later group slips in between, no
+    order is lost). The settlers of stuffed hands with two or more groups."""
+    components = Settler.components
+    settlers: list[tuple[Settler, list[list[int]]]] = []
+
+    def recorded(settler: Settler) -> list[list[int]]:
+        found = components(settler)
+        if len(found) >= 2:
+            settlers.append((settler, found))
+        return found
+
+    monkeypatch.setattr(Settler, "components", recorded)
+    rng = random.Random(46)
+    for _ in range(60):
+        score_hand(random_stuffed_hand(rng, rng.randint(7, 10)))
+    assert len(settlers) >= 20
+    for settler, groups in settlers:
+        for chain in (groups, groups[::-1]):  # (reversed: the larger groups first)
+            expected: set[tuple[int, ...]] = {()}
+            for group in chain:
+                orders = _orders_allowed(group, *settler.constraints(group))
+                expected = {done + order for done in expected for order in orders}
+            assert _orders_allowed(*settler.chained(chain)) == expected, chain
+    # a text alone, then a group of two whose second may not come right before its first (the
+    # hands' groups seldom bar a text that their waits do not already hold back)
+    settler, groups = next((s, g) for s, g in settlers if sum(map(len, g)) == 3)
+    texts = [p for group in groups for p in group]
+    chain = [texts[:1], texts[1:]]
+    monkeypatch.setattr(
+        settler, "constraints", lambda group: ({p: int(k > 0) for k, p in enumerate(group)},
+                                               dict.fromkeys(group, 0))
+    )  # fmt: skip
+    first, rest = chain
+    assert _orders_allowed(*settler.chained(chain)) == {(*first, *rest)}
+
+
+def _orders_allowed(
+    texts: list[int], barred: dict[int, int], waits: dict[int, int]
+) -> set[tuple[int, ...]]:
+    """Every order of ``texts`` the walk's constraints (as bits over ``texts``) let it take."""
+    bit = {p: 1 << k for k, p in enumerate(texts)}
+    found: set[tuple[int, ...]] = set()
+
+    def extend(order: tuple[int, ...], done: int, last: int | None) -> None:
+        if len(order) == len(texts):
+            found.add(order)
+        for p in texts:
+            if search_module._may_act(p, done, last, bit, barred, waits):
+                after = done | bit[p]
+                extend((*order, p), after, p if barred[p] & ~after else None)
+
+    extend((), 0, None)
+    return found
+
+
+def test_a_way_finished_bounds_the_branches_of_the_earlier_groups_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every group of tag texts is walked depth first, one group after the other, so the
+    first way finished bounds the branches of the earlier groups too: one whose bound can at
+    most tie it cannot come before it. The climbed 8-card hand (Vision, then Shuri, then X-Jet,
+    then Rogue, each its own group) is cut with X-Jet and Rogue still to act, where every way
+    reaches at most the 71 found first, instead of valuing Rogue's ways from each of its
+    1,226 states; the way explained - text and JSON - is the layer-by-layer walk's."""
+    hand = ["Bruce Banner", "Rogue", "She-Hulk", "Shuri", "Vision", "Jane Foster", "X-Jet",
+            "Mystique"]  # fmt: skip
+    hopeless, finish_all = Settler.hopeless, Settler.finish_all
+    cut: list[int] = []  # per branch cut below a finished way: how many texts were left
+    valued: list[int] = []  # per state Rogue's ways were valued from: 1
+
+    def recorded(
+        settler: Settler, node: Node, remaining: frozenset[int], trial: Trial, best: Any = None
+    ) -> bool:
+        found = hopeless(settler, node, remaining, trial, best)
+        if found and best is not None:
+            cut.append(len(remaining))
+        return found
+
+    def counted(settler: Settler, *args: Any) -> int:
+        valued.append(1)
+        return finish_all(settler, *args)
+
+    monkeypatch.setattr(Settler, "hopeless", recorded)
+    monkeypatch.setattr(Settler, "finish_all", counted)
+    depth_first = _explained(hand)
+    assert score_hand(hand).total == 71
+    assert 2 in cut and len(valued) < 1226 // 4, (sorted(set(cut)), len(valued))
+    valued.clear()
+    monkeypatch.setattr(Settler, "DEPTH_FIRST", False)
+    assert _explained(hand) == depth_first
+    assert len(valued) >= 1226
+
+
+def test_the_last_texts_ways_below_a_greedy_worth_are_not_valued(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the blanking's tests to meet, a way of the last text whose bound is below the
+    worth of a greedy way (plus the least Selene subtraction) cannot be the best: it is not
+    valued, before any way is finished too. The climbed seed-48 8-card hand (Hidden Lair kept
+    only with two Intel tags) values fewer ways, and explains the same way, as without."""
+    hand = ["Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Hidden Lair", "Xavier Mansion",
+            "Kang", "Sauron"]  # fmt: skip
+    finish_all, acted = Settler.finish_all, Settler.acted
+    valued: list[int] = []
+    last = [False]
+
+    def leaf(settler: Settler, *args: Any) -> int:
+        last[0] = True
+        try:
+            return finish_all(settler, *args)
+        finally:
+            last[0] = False
+
+    def counted(settler: Settler, *args: Any) -> tuple[State, ...]:
+        if last[0]:
+            valued.append(1)
+        return acted(settler, *args)
+
+    monkeypatch.setattr(Settler, "finish_all", leaf)
+    monkeypatch.setattr(Settler, "acted", counted)
+    cut = _explained(hand)
+    with_greedy = len(valued)
+    valued.clear()
+    monkeypatch.setattr(Settler, "target_top", lambda settler, target: target.top())
+    assert _explained(hand) == cut
+    assert with_greedy < len(valued), (with_greedy, len(valued))
 
 
 def test_a_hand_that_scores_nothing_stops_at_the_first_way_that_makes_an_ending_true(

@@ -19,6 +19,7 @@ from games.remix.names import (
     NUMBER_WORDS,
     TAG_INDEX,
     TAGS,
+    CardType,
     Level,
     signed,
     tag_label,
@@ -36,6 +37,11 @@ class CompiledCondition:
     seen: set[int] = field(default_factory=set)  # tags where only which cards carry them matters
     typed: set[str] = field(default_factory=set)  # card types whose own tags it inspects
     own: set[int] = field(default_factory=set)  # tags whose count on the card itself it reads
+    # tags whose count on the card itself never changes it (only the other cards' count does)
+    others: set[int] = field(default_factory=set)
+    # it reads no more than which HEROES carry which tags (and the cards in play), and never
+    # stops holding when a HERO gains a tag
+    heroes_only: bool = False
 
 
 def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> CompiledCondition:
@@ -48,6 +54,8 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
         seen = set().union(*(p.seen for p in parts))
         kinds = set().union(*(p.typed for p in parts))
         own = set().union(*(p.own for p in parts))
+        # a tag only the other cards' count of matters in every part that reads it
+        others = {t for t in own if all(t in p.others or t not in p.reads | p.seen for p in parts)}
         joiner = " and " if is_all else ", or "
         text = joiner.join(p.text for p in parts)
         if len(tests) == 2:  # the common case, unrolled: conditions run in the search's loop
@@ -60,7 +68,8 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
             test = lambda s, i: all(t(s, i) for t in tests)  # noqa: E731
         else:
             test = lambda s, i: any(t(s, i) for t in tests)  # noqa: E731
-        return CompiledCondition(test, text, reads, seen, kinds, own)
+        heroes_only = all(p.heroes_only for p in parts)
+        return CompiledCondition(test, text, reads, seen, kinds, own, others, heroes_only)
     if "card" in cond:
         wanted = tuple(cond["card"])
 
@@ -71,7 +80,7 @@ def compile_condition(cond: Mapping[str, Any], names: Mapping[str, str]) -> Comp
                     return True
             return False
 
-        return CompiledCondition(has_card, " or ".join(names[c] for c in wanted))
+        return CompiledCondition(has_card, " or ".join(names[c] for c in wanted), heroes_only=True)
     if "type" in cond:
         return _type_condition(cond)
     if "tag" in cond:
@@ -105,7 +114,7 @@ def _type_condition(cond: Mapping[str, Any]) -> CompiledCondition:
                 n -= 1
             return n >= at_least
 
-        return CompiledCondition(type_count, text)
+        return CompiledCondition(type_count, text, heroes_only=True)
 
     def typed_count(s: State, i: int) -> bool:
         n = 0
@@ -126,7 +135,8 @@ def _type_condition(cond: Mapping[str, Any]) -> CompiledCondition:
 
     kinds = set(types) if tag is not None else set()
     tags = {tag} if tag is not None else set()
-    return CompiledCondition(typed_count, text, set(), tags, kinds)
+    heroes_only = tag is None or types <= {CardType.HERO}  # (types and printed power: fixed)
+    return CompiledCondition(typed_count, text, set(), tags, kinds, heroes_only=heroes_only)
 
 
 def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
@@ -143,7 +153,7 @@ def _tag_condition(cond: Mapping[str, Any]) -> CompiledCondition:
             own = s.tags[i]
             return s.counts[tag] - (own[tag] if own else 0) >= at_least
 
-        return CompiledCondition(other_tags, text, {tag}, own={tag})
+        return CompiledCondition(other_tags, text, {tag}, own={tag}, others={tag})
     return CompiledCondition(lambda s, i: s.counts[tag] >= at_least, text, {tag})
 
 

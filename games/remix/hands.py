@@ -175,6 +175,26 @@ CLIMBED_SLOW_HANDS: dict[str, tuple[str, ...]] = {
         "Bruce Banner", "Rogue", "She-Hulk", "Shuri", "Vision", "Jane Foster", "X-Jet",
         "Mystique",
     ),
+    "10 cards: Jean Grey, Shuri, Thor Odinson, Moira, Worthy, Falling Debris, Hidden Lair, "
+    "Xavier Mansion, Sauron, Selene": (
+        "Jean Grey", "Shuri", "Thor Odinson", "Moira MacTaggert", "Worthy", "Falling Debris",
+        "Hidden Lair", "Xavier Mansion", "Sauron", "Selene",
+    ),
+    "8 cards: Bruce Banner, Jean Grey, Rogue, Shuri, Hidden Lair, Xavier Mansion, Kang, "
+    "Sauron": (
+        "Bruce Banner", "Jean Grey", "Rogue", "Shuri", "Hidden Lair", "Xavier Mansion", "Kang",
+        "Sauron",
+    ),
+    "10 cards: Jean Grey, Shuri, Vision, Hulk Operations, Moira, X-Jet, Vibranium Shield, "
+    "Hidden Lair, Abomination, Sauron": (
+        "Jean Grey", "Shuri", "Vision", "Hulk Operations", "Moira MacTaggert", "X-Jet",
+        "Vibranium Shield", "Hidden Lair", "Abomination", "Sauron",
+    ),
+    "8 cards: Bruce Banner, Rogue, Shuri, Spider-Man, Vision, Vibranium Shield, Kang, "
+    "Mystique": (
+        "Bruce Banner", "Rogue", "Shuri", "Spider-Man", "Vision", "Vibranium Shield", "Kang",
+        "Mystique",
+    ),
 }  # fmt: skip
 # What a hill-climb for slow hands draws from: every card that gives the owner a choice, blanks,
 # turns over or reads many tags, and the cards that feed them.

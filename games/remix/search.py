@@ -4,10 +4,10 @@ blanking order and target, pruned only where the outcome cannot change.
 1. :func:`games.remix.blanking.explore` lists how the blanking can end. A blanking condition the
    tag choices can change ("sensitive") is tried both ways; the ending remembers the assumption.
 2. For each set of cards left (and the views the sensitive blanking texts had), :func:`settle_all`
-   walks the tag texts: each text with each of its useful options, layer by layer (the last
-   group of texts depth first, in the same order: a way found early cuts every branch that can
-   at most tie it), merging the states that nothing still to come can tell apart
-   (:class:`Projector`). The order of two texts
+   walks the tag texts: each text with each of its useful options, depth first in the order
+   layers would list them (a way found early cuts every branch that can at most tie it, in
+   every group of texts; without a finish, layer by layer), merging the states that nothing
+   still to come can tell apart (:class:`Projector`). The order of two texts
    is explored only when they depend on each other (analysis.depends, leaving out transformers
    already turned or blanked in every view: they never turn again); texts that do not are
    taken in the rulings' order. The last text's ways are only valued, never kept as nodes, and
@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.remix.analysis import COUNTS, GLOBAL, IGNORED, MOST_TURNING, PRESENCE, Analysis
 from games.remix.blanking import Outcome, blank_test, explore
@@ -35,6 +35,9 @@ from games.remix.model import Choices, Hand
 from games.remix.names import HERO_OR_ALLY, INTEL, MUTANT, TAGS, TECH, CardType, Level
 from games.remix.rules import IDLE, USEFUL, Useful
 from games.remix.state import Rise, State, counted
+
+if TYPE_CHECKING:
+    from games.remix.effects import CompiledCondition
 
 Path = tuple[tuple[int, Any], ...]
 # the Tail's tags as bits: one per tag, and one more for "a tag nothing reads" (Rogue may copy
@@ -310,8 +313,8 @@ class Tail:
     def __init__(self, hand: Hand, levels: Sequence[Level]) -> None:
         self.hand = hand
         # the tags something can read: the others change no score, condition or doubler
-        self._read = _bits_of(t for t, level in enumerate(levels) if level != IGNORED)
-        self._read |= 1 << MUTANT
+        self.read = _bits_of(t for t, level in enumerate(levels) if level != IGNORED)
+        self.read |= 1 << MUTANT
         self._bits: dict[tuple[int, ...], int] = {}
         self._reach: dict[Any, Reach] = {}
         self._plans: dict[Any, list[End] | None] = {}
@@ -326,10 +329,13 @@ class Tail:
         # per transformer and (magneto, hack_in): the tags its condition reads, its side's and
         # the tags it loses turning over, as the tags count (Hack In: a Tech tag is Intel too)
         self._sides: dict[tuple[int, bool, bool], tuple[int, int, int]] = {}
+        # per transformer: the tags only the other cards' count of can turn it (bits)
+        self._others: dict[int, int] = {}
         for x in hand.transformers:
             c = hand.hand[x]
             if c.transform is None or c.side is None:
                 continue
+            self._others[x] = _bits_of(c.transform.others)
             for magneto in (False, True):
                 for hack_in in (False, True):
                     printed = counted(c.printed, magneto, hack_in)
@@ -344,8 +350,8 @@ class Tail:
         found = self._bits.get(row)
         if found is None:
             found = _bits(row)
-            if found & ~self._read:
-                found = found & self._read | UNREAD
+            if found & ~self.read:
+                found = found & self.read | UNREAD
             self._bits[row] = found
         return found
 
@@ -399,8 +405,10 @@ class Tail:
             for p in texts:
                 c = cards[p]
                 rule = c.tag_text
-                if rule is None:
+                if rule is None:  # a text that gains tags: on its own card
                     got = _bits_of(t for gain in c.gains for t in gain.tags)
+                    if p in reach:
+                        reach[p] |= got
                 elif rule.copies_power:
                     got = 0
                     for h in heroes:
@@ -480,7 +488,14 @@ class Tail:
                     if not copies:
                         continue  # no copy of hers turns them all: no such end
                     reach = self._reached(s, rows, texts, copies, only).tags
-                end = self._end(s, texts, reach, turned, copier, copies, after, free)
+                # the tags before the cards only Rogue or a doubler can turn have turned: all a
+                # doubler whose doubling starts them turning can double
+                early = only.intersection(bare)
+                before = reach
+                if early != only:
+                    before = self._reached(s, rows, texts, copies, early).tags
+                start = (before, early)
+                end = self._end(s, texts, reach, start, turned, copier, copies, after, free)
                 if end is None:
                     plan = None
                     break
@@ -489,6 +504,18 @@ class Tail:
                 plan.append(end)
         self._plans[key] = plan
         return plan
+
+    def _starts(self, s: State, needing: list[int], hero: int) -> int:
+        """The tags a doubling on ``hero`` can start one of the cards of ``needing`` turning
+        with: one its condition reads (not the card's own count where only the others'
+        counts: one more on the card itself changes nothing), Tech when it is also Intel."""
+        found = 0
+        for x in needing:
+            reads = self._sides[(x, s.magneto, s.hack_in)][0]
+            found |= reads & ~self._others[x] if x == hero else reads
+        if s.hack_in and not s.magneto and found >> INTEL & 1:
+            found |= 1 << TECH
+        return found
 
     def _triggers(self, s: State, texts: frozenset[int], turning: list[int]) -> int:
         """The tags a copy can start a card turning over with: one a condition to turn reads,
@@ -507,6 +534,7 @@ class Tail:
         s: State,
         texts: frozenset[int],
         reach: dict[int, int],
+        start: tuple[dict[int, int], frozenset[int]],
         turned: list[int],
         copier: int | None,
         copies: int,
@@ -516,15 +544,21 @@ class Tail:
         adds = []
         doubles = []
         every = 0  # every tag a text may add
+        # the tags before the cards only Rogue or a doubler can turn have turned (and the
+        # cards turned here that may have turned by then)
+        before, early = start
+        needing = [x for x in turned if x not in early]  # only Rogue or a doubler turns them
         for p in texts:
             rule = self.hand.hand[p].tag_text
             if rule is not None and rule.doubles:  # one more of a tag, per Mutant HERO
-                heroes_tags = [
-                    _tags_in(reach[h])
-                    for h in s.alive
-                    if h != p and s.hand[h].type == CardType.HERO and reach[h] >> MUTANT & 1
+                others = [h for h in s.alive if h != p and s.hand[h].type == CardType.HERO]
+                heroes_tags = [_tags_in(reach[h]) for h in others if reach[h] >> MUTANT & 1]
+                firsts = [
+                    (_tags_in(before[h]), self._starts(s, needing, h))
+                    for h in others
+                    if before[h] >> MUTANT & 1
                 ]
-                doubles.append((getattr(rule, "LIMIT", 1), heroes_tags))
+                doubles.append((getattr(rule, "LIMIT", 1), heroes_tags, firsts))
                 for tags in heroes_tags:
                     every |= _bits_of(tags)
             elif p != copier:
@@ -534,12 +568,15 @@ class Tail:
                 distinct = rule is not None and rule.name == "vision_tags"
                 adds.append((found[0], _tags_in(found[1]), distinct))
                 every |= found[1]
-        heroes: list[tuple[int, tuple[int, ...], bool]] = []
+        heroes: list[Copied] = []
         if copier is not None:
             cards = self.hand.hand
             for h in s.alive:
                 if h != copier and cards[h].type == CardType.HERO and reach[h] & copies:
-                    heroes.append((h, _tags_in(reach[h] & copies), h in after))
+                    tags = _tags_in(reach[h] & copies)
+                    first = _tags_in(before[h] & copies)
+                    unturned = h in turned and h not in early  # when her copy starts a turn
+                    heroes.append(Copied(h, tags, h in after, first, unturned))
                     every |= reach[h] & copies
             if after and not heroes:
                 return None
@@ -586,7 +623,7 @@ class Tail:
             found = self._reached(s, self._hero_rows(s), texts - {p}, ALL_BITS)
             changing = found.added | found.lost
             if changing & UNREAD:  # a tag nothing else reads: any of those
-                changing |= ALL_BITS & ~self._read
+                changing |= ALL_BITS & ~self.read
             if not any(reads & changing for _, reads in gains):
                 idle.append(p)
         return texts.difference(idle) if idle else texts
@@ -643,7 +680,9 @@ class Tail:
                 total += sum(sorted([lin(t) for t in tags], reverse=True)[:n])
             else:
                 total += n * max([lin(t) for t in tags], default=0)
-        doubled = [_doubling(n, heroes, lin, end.trigger) for n, heroes in end.doubles]
+        doubled = [
+            _doubling(n, heroes, lin, first, end.trigger) for n, heroes, first in end.doubles
+        ]
         total += sum(full for full, _ in doubled)
         hers = []  # the conditions only her copy can meet
         for i, scorer, reads in once:
@@ -659,23 +698,31 @@ class Tail:
         copied = None if end.must else 0  # she may copy nothing, unless a card turns only so
         triggering = None  # her best copy of a tag that can turn a card
         own = s.powers[end.copier]
-        for h, tags, before in end.heroes:
-            power = s.powers[h] if before else max(s.powers[h], state.powers[h])
-            for t in tags or (None,):  # (a HERO with only tags nothing reads: the power)
-                value = power - own
-                if t is None:
-                    copied = value if copied is None else max(copied, value)
-                    continue
-                value += lin(t)
-                for i, scorer in hers:
-                    gain = scorer(state, i, t)
-                    if intel and t == TECH:
-                        gain = max(gain, scorer(state, i, INTEL))
-                    value += gain
+
+        def worth(power: int, t: int) -> int:  # her copy of this power and tag
+            value = power - own + lin(t)
+            for i, scorer in hers:
+                gain = scorer(state, i, t)
+                if intel and t == TECH:
+                    gain = max(gain, scorer(state, i, INTEL))
+                value += gain
+            return value
+
+        for hero in end.heroes:
+            h = hero.hero
+            power = s.powers[h] if hero.unturned else max(s.powers[h], state.powers[h])
+            for t in hero.tags or (None,):  # (a HERO with only tags nothing reads: the power)
+                value = power - own if t is None else worth(power, t)
                 if copied is None or value > copied:
                     copied = value
-                if end.trigger >> t & 1 and (triggering is None or value > triggering):
-                    triggering = value
+            # her copy starting a turn: from the HERO as it was before the cards only Rogue or
+            # a doubler can turn have turned
+            power = s.powers[h] if hero.first_unturned else max(s.powers[h], state.powers[h])
+            for t in hero.first:
+                if end.trigger >> t & 1:
+                    value = worth(power, t)
+                    if triggering is None or value > triggering:
+                        triggering = value
         assert copied is not None  # (a plan's end where she must copy has a HERO to copy)
         if not end.trigger:
             return total + copied
@@ -701,19 +748,31 @@ class Tail:
 
 
 def _doubling(
-    n: int, heroes: list[tuple[int, ...]], lin: Callable[[int], int], trigger: int
+    n: int,
+    heroes: list[tuple[int, ...]],
+    lin: Callable[[int], int],
+    first: list[tuple[tuple[int, ...], int]],
+    trigger: int,
 ) -> tuple[int, int | None]:
     """At most what a doubler adds (each HERO once: the ``n`` HEROES whose tag rises most),
-    and at most that when one of its doublings is a ``trigger`` tag (None: it has none)."""
+    and at most that when it is the first to start a card that only Rogue or a doubler can
+    turn turning (None: it has no ``trigger`` tag to double). Then it acts before those cards
+    turn: it doubles the tags the HEROES had before, one of them a tag that starts the turn
+    (``first``: per HERO, its tags then and the tags whose doubling on it can start one; where
+    it has none of those, one of the ``trigger`` tags)."""
     bests = [max([lin(t) for t in tags], default=0) for tags in heroes]
     full = sum(sorted(bests, reverse=True)[:n])
+    bests = [max([lin(t) for t in tags], default=0) for tags, _ in first]
     spent = None
-    for k, tags in enumerate(heroes):
-        rises = [lin(t) for t in tags if trigger >> t & 1]
-        if rises:
-            others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
-            value = max(rises) + sum(others[: n - 1])
-            spent = value if spent is None else max(spent, value)
+    for starting in (True, False):
+        for k, (tags, starts) in enumerate(first):
+            rises = [lin(t) for t in tags if (starts if starting else trigger) >> t & 1]
+            if rises:
+                others = sorted(bests[:k] + bests[k + 1 :], reverse=True)
+                value = max(rises) + sum(others[: n - 1])
+                spent = value if spent is None else max(spent, value)
+        if spent is not None:
+            break
     return full, spent
 
 
@@ -723,16 +782,31 @@ class End(NamedTuple):
     turned: list[int]
     # per giving text: at most how many tags, which, and whether they are different tags
     adds: list[tuple[int, tuple[int, ...], bool]]
-    # per doubler: how many HEROES it doubles a tag of at most, and each Mutant HERO's tags
-    doubles: list[tuple[int, list[tuple[int, ...]]]]
+    # per doubler: how many HEROES it doubles a tag of at most, each Mutant HERO's tags, and
+    # (_doubling) their tags before the cards only Rogue or a doubler can turn have turned,
+    # with the tags whose doubling can start one turning
+    doubles: list[tuple[int, list[tuple[int, ...]], list[tuple[tuple[int, ...], int]]]]
     copier: int | None  # Rogue, still to act
-    heroes: list[tuple[int, tuple[int, ...], bool]]  # whom she may copy: HERO, tags, power unturned
+    heroes: list[Copied]  # whom she may copy
     must: bool  # she must copy (a card turns only so)
     every: tuple[int, ...]  # every tag a text may add
     free: int  # the tags the texts may add without Rogue's copy (bits)
     # a card turned here turns only with what Rogue or a doubler adds: one of them spends its
     # copy or a doubling on one of these tags (bits; 0: nothing needs them)
     trigger: int = 0
+
+
+class Copied(NamedTuple):
+    """A HERO Rogue may copy in an end."""
+
+    hero: int
+    tags: tuple[int, ...]  # the tags she may copy
+    unturned: bool  # she copies its power from before it turned (it turns only so)
+    # where her copy is the first that starts a card turning (the cards only Rogue or a
+    # doubler can turn have not turned yet): the tags it may have then, and whether its power
+    # is still the one from before it turns
+    first: tuple[int, ...]
+    first_unturned: bool
 
 
 class Reach(NamedTuple):
@@ -789,12 +863,20 @@ class Target:
     over the endings its signature makes true, None when it makes none true; never more than
     its value minus ``slack``). ``floor`` is the best worth found so far (or what a better
     ending already gives): a way whose bound minus ``slack`` is no more cannot matter, as one
-    found earlier is worth as much (on equal keys the first way wins)."""
+    found earlier is worth as much (on equal keys the first way wins). ``needs``: per ending,
+    the blanking tests it assumes (view, blanking card, result); none when every way holds."""
 
-    def __init__(self, worth: Callable[[int, Any], int | None], slack: int, floor: int | None):
+    def __init__(
+        self,
+        worth: Callable[[int, Any], int | None],
+        slack: int,
+        floor: int | None,
+        needs: Sequence[Sequence[tuple[int, int, Any]]] = (),
+    ):
         self.worth = worth
         self.slack = slack
         self.floor = floor
+        self.needs = needs
 
     def top(self) -> int | None:
         """A way's value must be above this to matter (None: every way may matter)."""
@@ -859,7 +941,7 @@ class Settler:
     CLIMB = 2  # the greedy ways a probe may try: this many times the number of texts squared
     ROOT_FROM = 3  # tag texts from which a search is bounded before it starts
     MERGE_FROM = 3  # tag texts from which the states the texts leave are merged (Projector)
-    DEPTH_FIRST = True  # the last group of texts walked depth first (False: layer by layer)
+    DEPTH_FIRST = True  # with a finish, the groups walked depth first (False: layer by layer)
 
     def __init__(
         self,
@@ -1051,11 +1133,11 @@ class Settler:
         simple = self.score is not None and len(node.states) == 1 and s.tags[pos] is not None
         target, ceiling, top = self.target, None, None
         if simple:  # with a best way found, a node or a way may be hopeless
-            top = best[()][0] if () in best else None if target is None else target.top()
+            top = self.value_top(best)
             if top is not None:  # here also the best value the loop below keeps
                 ceiling = self.ceiling(s, pos)
         elif target is not None:
-            top = target.top()
+            top = self.target_top(target)
             if top is not None:
                 ceiling = self.view_ceiling(s, pos)
         if ceiling is not None and top is not None:
@@ -1087,7 +1169,7 @@ class Settler:
                     target.record(value, signature)
                     if top is None and target.floor is not None:
                         ceiling = self.view_ceiling(s, pos)  # from now on ways may be hopeless
-                    top = target.top()
+                    top = self.target_top(target)
                 found += 1
                 self.stopped = self.enough is not None and self.enough(signature)
                 if self.stopped:  # the way asked for: none after it can come first
@@ -1112,6 +1194,26 @@ class Settler:
                 best[()] = (value, found, Node((after,), (*node.path, (pos, option)), value))
             found += 1
         return found
+
+    def value_top(self, best: dict[Any, tuple[int, int, Node]]) -> int | None:
+        """With one view and nothing to test, what a way's value must be above to matter: the
+        best value found so far (before one, what the target says), and once greedy ways are
+        found, their value less one (below it, a way is not the best way)."""
+        target = self.target
+        top = best[()][0] if () in best else None if target is None else target.top()
+        if self.lower is not None:
+            top = self.lower - 1 if top is None else max(top, self.lower - 1)
+        return top
+
+    def target_top(self, target: Target) -> int | None:
+        """What a way's value must be above to matter: what the target says, and once greedy
+        ways are found, their worth plus the slack less one (a way's worth is at most its
+        value less the slack: below a greedy way's worth, it is not the best way)."""
+        top = target.top()
+        if self.lower_worth is not None:
+            below = self.lower_worth + target.slack - 1
+            top = below if top is None else max(top, below)
+        return top
 
     def view_ceiling(self, s: State, pos: int) -> Ceiling | None:
         """:meth:`ceiling` in the first of several views (the one the value reads): a text
@@ -1290,6 +1392,60 @@ class Settler:
                 return True
         return False
 
+    def unreachable(self, node: Node, remaining: frozenset[int]) -> bool:
+        """Whether no way through ``node`` can make an ending of the target true: each assumes
+        a blanking text's condition holds in a view (a card "blanked unless" it is kept, or
+        Selene's "unless" spares them all) that does not hold there yet and cannot come to: it
+        reads only which HEROES carry which tags, and holds with none of the tags the HEROES
+        may still gain (:meth:`Tail.reach`, once the texts still to act have acted)."""
+        target = self.target
+        if target is None or not target.needs or self.tail is None:
+            return False
+        found: dict[tuple[int, int, Any], bool] = {}
+        for needs in target.needs:
+            for need in needs:
+                if need not in found:
+                    found[need] = self.may_meet(node, remaining, *need)
+                if not found[need]:
+                    break
+            else:
+                return False  # this ending may hold
+        return True
+
+    def may_meet(self, node: Node, remaining: frozenset[int], mask: int, b: int, test: Any) -> bool:
+        """Whether the blanking text at ``b`` may still give ``test`` in the view ``mask``
+        (False only when it asks for a condition that cannot come to hold)."""
+        s = node.states[self.masks.index(mask)]
+        card = self.hand.hand[b]
+        blanks, spared = test
+        asked = []  # the conditions the test asks to hold
+        if not blanks and card.self_blank is not None and card.self_blank.unless:
+            asked.append(card.self_blank.cond)
+        if spared and card.blank_others is not None and card.blank_others.unless is not None:
+            asked.append(card.blank_others.unless)
+        return all(self._may_hold(s, remaining, cond, b) for cond in asked)
+
+    def _may_hold(
+        self, s: State, remaining: frozenset[int], cond: CompiledCondition, b: int
+    ) -> bool:
+        tail = self.tail
+        assert tail is not None
+        if s.tags[b] is None or not cond.heroes_only or cond.test(s, b):
+            return True
+        if _bits_of(cond.reads | cond.seen) & ~tail.read:
+            return True  # a tag the bound's reach does not follow
+        texts = frozenset(p for p in remaining if s.tags[p] is not None)
+        end = s.copy()  # every HERO with every tag it may carry at the end
+        for h, bits in tail.reach(s, texts).tags.items():
+            for t in _tags_in(bits):
+                if not end.has(h, t):
+                    end.add(h, t)
+        for p in texts:  # (a text that gains tags gains them on its own card)
+            for gain in self.hand.hand[p].gains:
+                for t in gain.tags:
+                    end.add(p, t)
+        return cond.test(end, b)
+
     def components(self) -> list[list[int]]:
         """The texts in groups whose order can matter within, not between (rulings' order);
         the sinks (analysis.sinks) last, one by one."""
@@ -1319,6 +1475,10 @@ class Settler:
             return []  # no way at all can beat what the target says (one bound, not a search)
         frontier = [start]
         components = self.components()
+        if self.finish is not None and self.DEPTH_FIRST and components:
+            # every group depth first, one after the other: a way finished early bounds the
+            # branches of the earlier groups too
+            return self.depth_first(frontier, components)
         for k, component in enumerate(components):
             later = frozenset(p for group in components[k + 1 :] for p in group)
             frontier = self.orders(frontier, component, later)
@@ -1352,6 +1512,22 @@ class Settler:
                             waits[p] |= bit[q]
         return barred, waits
 
+    def chained(self, groups: list[list[int]]) -> tuple[list[int], dict[int, int], dict[int, int]]:
+        """The texts of ``groups`` one group after the other, with their constraints as bits
+        over that list (:meth:`constraints`, per group): each text also waits for every text
+        of the groups before its own."""
+        texts: list[int] = []
+        barred: dict[int, int] = {}
+        waits: dict[int, int] = {}
+        for group in groups:
+            before = (1 << len(texts)) - 1  # every text of the earlier groups
+            group_barred, group_waits = self.constraints(group)
+            for p in group:
+                barred[p] = group_barred[p] << len(texts)
+                waits[p] = group_waits[p] << len(texts) | before
+            texts += group
+        return texts, barred, waits
+
     def orders(self, frontier: list[Node], texts: list[int], later: frozenset[int]) -> list[Node]:
         """Every useful option of each text, in every order of ``texts`` that can matter: after
         a text, one earlier in the rulings' order comes only if the two depend on each other
@@ -1359,8 +1535,6 @@ class Settler:
         a leader before what depends on it. When nothing follows and there is one mask, only
         the best way is kept."""
         barred, waits = self.constraints(texts)
-        if self.finish is not None and not later and self.DEPTH_FIRST:
-            return self.depth_first(frontier, texts, barred, waits)
         bit = {p: 1 << k for k, p in enumerate(texts)}
         full = (1 << len(texts)) - 1
         finish = self.finish if not later else None
@@ -1415,16 +1589,17 @@ class Settler:
             merged.setdefault(self.key(node.states, later), node)
         return list(merged.values())
 
-    def depth_first(
-        self, frontier: list[Node], texts: list[int], barred: dict[int, int], waits: dict[int, int]
-    ) -> list[Node]:
-        """:meth:`orders` for the last group of texts, walked depth first in the order the
-        layers list the same ways (the frontier, then each text, then its options; a state met
-        again at the same depth is merged into the first, as on a layer), so each signature
-        keeps the same first way to its best value. A way finished early bounds every branch
-        after it: one that can at most tie it cannot come before it (:meth:`hopeless`). With
-        ``value_only`` a greedy way (:meth:`probe`) is kept as found first: only the best value
-        is asked for, and branches that can at most tie it are cut too."""
+    def depth_first(self, frontier: list[Node], groups: list[list[int]]) -> list[Node]:
+        """:meth:`orders` for every group of texts, one after the other (:meth:`chained`),
+        walked depth first in the order the layers list the same ways (the frontier, then each
+        text, then its options; a state met again at the same depth is merged into the first,
+        as on a layer or where a group's layers end), so each signature keeps the same first
+        way to its best value. A way finished early bounds every branch after it, in the
+        earlier groups too: one that can at most tie it cannot come before it
+        (:meth:`hopeless`). With ``value_only`` a greedy way (:meth:`probe`) is kept as found
+        first: only the best value is asked for, and branches that can at most tie it are cut
+        too."""
+        texts, barred, waits = self.chained(groups)
         finish = self.finish
         assert finish is not None
         bit = {p: 1 << k for k, p in enumerate(texts)}
@@ -1435,7 +1610,7 @@ class Settler:
         trials = self.analysis.trials  # per number of texts still to act, for the hand
         counts = [0, len(frontier)]  # the ways counted (when one was found), the states met
         early = self.value_only or self.target is not None
-        if early and len(texts) >= self.ROOT_FROM and not self.probed:
+        if early and len(groups[-1]) >= self.ROOT_FROM and not self.probed:
             self.probe()  # a greedy way bounds every branch from the start
             self._keep_greedy(best)
 
@@ -1445,6 +1620,8 @@ class Settler:
             if counts[1] >= self.BOUND_FROM:  # a few states: bounding costs more
                 finished = best[()][0] if self.score is not None and () in best else None
                 remaining = left[done]
+                if self.unreachable(node, remaining):
+                    return  # no way through it makes an ending true: none can matter
                 trial = trials.get(len(remaining))
                 if trial is None:
                     trial = trials[len(remaining)] = Trial()
@@ -1469,9 +1646,8 @@ class Settler:
                         continue
                     seen[depth].add(key)
                     counts[1] += 1
-                    # as on a layer this large (one the last text does not finish from)
-                    many = len(seen[depth]) > self.PROBE_AFTER and depth + 2 < len(texts)
-                    if many and not self.probed:
+                    # this many states met: a greedy way bounds the branches still to walk
+                    if counts[1] > self.PROBE_AFTER and not self.probed:
                         self.probe()
                         self._keep_greedy(best)
                     recurse[0](child, after, mark, depth + 1)
@@ -1800,7 +1976,8 @@ def _target(hand: Hand, plan: Ending, tests: list[tuple[int, int]], rival: Best 
     if rival is not None:
         rest = (hand.draw_safe(plan.blanked, plan.valid), plan.valid, -plan.index)
         floor = rival.key[0] - 1 if rest > (*rival.key[1:], -rival.index) else rival.key[0]
-    return Target(worth, min(penalties), floor)
+    needs = [sorted(o.assumed) for o in plan.group] if tests else []
+    return Target(worth, min(penalties), floor, needs)
 
 
 def _holds(

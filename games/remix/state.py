@@ -65,6 +65,11 @@ def counted(row: Row, magneto: bool, hack_in: bool) -> Row:
     return tuple(new)
 
 
+# per (printed tags, side's tags, magneto, hack_in): how turning over changes a card's tags (as
+# they count), and the tags it changes with by how much
+_CHANGES: dict[tuple[Row, Row, bool, bool], tuple[Row, list[tuple[int, int]]]] = {}
+
+
 class State:
     """One way the hand's tags can stand (one branch of the owner's choices)."""
 
@@ -167,11 +172,17 @@ class State:
         """Turn a card over: the side's tags replace the printed ones, the tags it gained stay."""
         row = self.tags[pos]
         assert row is not None
-        before = counted(printed, self.magneto, self.hack_in)
-        after = counted(side, self.magneto, self.hack_in)
-        new = tuple(r - b + a for r, b, a in zip(row, before, after, strict=True))
-        for t in range(len(TAGS)):
-            self.counts[t] += new[t] - row[t]
+        key = (printed, side, self.magneto, self.hack_in)
+        change = _CHANGES.get(key)
+        if change is None:  # (worked out once: cards turn over in the search's loops)
+            before = counted(printed, self.magneto, self.hack_in)
+            after = counted(side, self.magneto, self.hack_in)
+            diff = [a - b for a, b in zip(after, before, strict=True)]
+            change = _CHANGES[key] = (tuple(diff), [(t, d) for t, d in enumerate(diff) if d])
+        new = tuple([r + d for r, d in zip(row, change[0], strict=True)])
+        counts = self.counts
+        for t, d in change[1]:
+            counts[t] += d
         self.tags[pos] = new
         self.powers[pos] = power
         flags = list(self.transformed)
