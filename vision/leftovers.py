@@ -131,14 +131,17 @@ def _card_windows(
         rect = cv2.minAreaRect(on_plane[taken].astype(np.float32))
         if not _card_like(on_plane[taken], rect, CARD_W * CARD_H):
             continue
-        in_photo = _grown(cv2.minAreaRect(pool[taken].astype(np.float32)))
-        if taken.sum() < tuning.LEFTOVER_WINDOW_DENSITY * _area(in_photo) / 10000.0:
+        corners = cv2.boxPoints(_grown(rect)).reshape(1, 4, 2).astype(np.float64)
+        quad = cv2.perspectiveTransform(corners, from_card)[0].astype(np.float32)
+        # Crowded over the quad it would report (the crowd's rectangle on the table plane, as
+        # the photo sees it): a card in perspective is a trapezoid, and the photo's upright
+        # rectangle around it holds bare table besides (a steep stranger's third more area).
+        if taken.sum() < tuning.LEFTOVER_WINDOW_DENSITY * quad_area(quad * scale) / 10000.0:
             continue  # a sprinkle of the table's pattern over a card's size
+        in_photo = _grown(cv2.minAreaRect(pool[taken].astype(np.float32)))
         xs, ys, near_card = table
         if not _stands_out(in_photo, xs, ys, near_card):
             continue
-        corners = cv2.boxPoints(_grown(rect)).reshape(1, 4, 2).astype(np.float64)
-        quad = cv2.perspectiveTransform(corners, from_card)[0].astype(np.float32)
         regions.append(order_corners(quad))
     return regions
 
@@ -189,10 +192,6 @@ def _card_like(points: np.ndarray, rect: Rect, card_area: float) -> bool:
     fill = cv2.contourArea(cv2.convexHull(points.astype(np.float32))) / max(1.0, rw * rh)
     long_by_short = max(rw, rh) / max(1.0, min(rw, rh))
     return fill >= tuning.LEFTOVER_MIN_FILL and long_by_short <= tuning.LEFTOVER_MAX_ELONGATION
-
-
-def _area(rect: Rect) -> float:
-    return float(rect[1][0] * rect[1][1])
 
 
 def _grown(rect: Rect) -> Rect:
