@@ -1001,7 +1001,7 @@ def test_a_naming_fit_moves_corners_only_where_its_inliers_pin_them() -> None:
         exact = cv2.perspectiveTransform(ref.reshape(-1, 1, 2), true_fit).reshape(-1, 2)
         patch = exact + rng.normal(0, 0.7, exact.shape)
         index = np.arange(len(ref))
-        inliers, fit, cover = name._geometric_inliers(
+        inliers, fit, cover, _ = name._geometric_inliers(
             patch.astype(np.float32), ref.astype(np.float32), index, index
         )
         return name.Naming(0, "Card 00", inliers, 0, 1.0, fit, {}, cover)
