@@ -494,6 +494,27 @@ def test_a_card_window_in_perspective_is_judged_crowded_over_its_own_quad() -> N
     assert len(pool) >= tuning.LEFTOVER_WINDOW_DENSITY * quad_area(regions[0]) / 10000.0
 
 
+def test_a_card_windows_crowd_counts_every_free_feature_in_its_quad() -> None:
+    """The crowded cells only place the window: the card's sparser parts (an edge, a plain
+    band) hold free features outside them that lie on the card all the same. The window is
+    judged on every free feature in the quad it reports."""
+    from vision.leftovers import _card_windows
+
+    card = np.array([[100, 100], [300, 100], [360, 400], [40, 400]], np.float32)
+    on_plane = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_card = cv2.getPerspectiveTransform(card, on_plane)
+    rng = np.random.default_rng(4)
+    spread = rng.uniform([8, 8], [CARD_W - 8, CARD_H - 8], size=(190, 2))
+    features = cv2.perspectiveTransform(spread.reshape(1, -1, 2), inverse(to_card))[0]
+    crowded = features[:140]  # the rest lie in cells too sparse to pass the crowding
+    xs, ys = features[:, 0].astype(np.int64), features[:, 1].astype(np.int64)
+    table = (xs, ys, np.zeros((500, 500), np.uint8))
+    regions = _card_windows(crowded, 1.0, to_card, table)
+    assert len(regions) == 1
+    bar = tuning.LEFTOVER_WINDOW_DENSITY * quad_area(regions[0]) / 10000.0
+    assert len(crowded) < bar <= len(features)
+
+
 def test_consensus_plane_is_the_one_most_named_cards_agree_with() -> None:
     """One card with bad corners (a plane far off) does not size the table, however many
     inliers it has."""
