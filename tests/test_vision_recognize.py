@@ -40,6 +40,8 @@ from vision.geometry import (
     CARD_W,
     corners_from_homography,
     inside,
+    inverse,
+    quad_area,
     quad_iou,
 )
 from vision.geometry import in_quad as inside_quad
@@ -465,6 +467,52 @@ def test_card_windows_take_one_card_from_two_side_by_side() -> None:
     assert window is not None
     assert _in_window(one, window).mean() > 0.85
     assert _in_window(other, window).mean() < 0.15
+
+
+def test_a_card_window_in_perspective_is_judged_crowded_over_its_own_quad() -> None:
+    """A stranger seen in perspective is a trapezoid: its crowd is as dense over the card as
+    any card's, but the photo's upright rectangle around it holds bare table besides (the
+    warm-cast lighting scene 27 lost its stranger that way, 148 features against a bar of 150).
+    The window is judged over the quad it reports, so it is kept."""
+    from vision.leftovers import _card_windows
+
+    trapezoid = np.array([[100, 100], [300, 100], [360, 400], [40, 400]], np.float32)
+    on_plane = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_card = cv2.getPerspectiveTransform(trapezoid, on_plane)
+    rng = np.random.default_rng(3)
+    spread = rng.uniform([8, 8], [CARD_W - 8, CARD_H - 8], size=(180, 2))
+    pool = cv2.perspectiveTransform(spread.reshape(1, -1, 2), inverse(to_card))[0]
+    # 180 features: 21 per 10,000 px of the reported quad, 19 of the photo's rectangle.
+    upright = cv2.minAreaRect(pool.astype(np.float32))
+    grown_upright = upright[1][0] * upright[1][1] * tuning.LEFTOVER_GROW**2
+    assert len(pool) < tuning.LEFTOVER_WINDOW_DENSITY * grown_upright / 10000.0
+    xs, ys = pool[:, 0].astype(np.int64), pool[:, 1].astype(np.int64)
+    table = (xs, ys, np.zeros((500, 500), np.uint8))
+    regions = _card_windows(pool, 1.0, to_card, table)
+    assert len(regions) == 1
+    assert quad_iou(regions[0], trapezoid) > 0.8
+    assert len(pool) >= tuning.LEFTOVER_WINDOW_DENSITY * quad_area(regions[0]) / 10000.0
+
+
+def test_a_card_windows_crowd_counts_every_free_feature_in_its_quad() -> None:
+    """The crowded cells only place the window: the card's sparser parts (an edge, a plain
+    band) hold free features outside them that lie on the card all the same. The window is
+    judged on every free feature in the quad it reports."""
+    from vision.leftovers import _card_windows
+
+    card = np.array([[100, 100], [300, 100], [360, 400], [40, 400]], np.float32)
+    on_plane = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_card = cv2.getPerspectiveTransform(card, on_plane)
+    rng = np.random.default_rng(4)
+    spread = rng.uniform([8, 8], [CARD_W - 8, CARD_H - 8], size=(190, 2))
+    features = cv2.perspectiveTransform(spread.reshape(1, -1, 2), inverse(to_card))[0]
+    crowded = features[:140]  # the rest lie in cells too sparse to pass the crowding
+    xs, ys = features[:, 0].astype(np.int64), features[:, 1].astype(np.int64)
+    table = (xs, ys, np.zeros((500, 500), np.uint8))
+    regions = _card_windows(crowded, 1.0, to_card, table)
+    assert len(regions) == 1
+    bar = tuning.LEFTOVER_WINDOW_DENSITY * quad_area(regions[0]) / 10000.0
+    assert len(crowded) < bar <= len(features)
 
 
 def test_consensus_plane_is_the_one_most_named_cards_agree_with() -> None:
@@ -974,7 +1022,7 @@ def test_a_naming_fit_moves_corners_only_where_its_inliers_pin_them() -> None:
         exact = cv2.perspectiveTransform(ref.reshape(-1, 1, 2), true_fit).reshape(-1, 2)
         patch = exact + rng.normal(0, 0.7, exact.shape)
         index = np.arange(len(ref))
-        inliers, fit, cover = name._geometric_inliers(
+        inliers, fit, cover, _ = name._geometric_inliers(
             patch.astype(np.float32), ref.astype(np.float32), index, index
         )
         return name.Naming(0, "Card 00", inliers, 0, 1.0, fit, {}, cover)

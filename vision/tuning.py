@@ -233,6 +233,18 @@ SIGNATURE_SHORTLIST = 2  # closest whole-card signatures added to every naming's
 # on the generated frames and the real scans' borders).
 INTERIOR_X = 0.1  # share of the width left out each side (larger: fewer inliers per card)
 INTERIOR_Y = 0.07  # share of the height left out top and bottom (same trade-off)
+# ... unless the gallery shows a band feature is the reference's own (vision.frame): no other
+# name's reference has a feature within FRAME_SHARE_RADIUS canonical px of it with a close
+# descriptor. That is the naming fit's own tolerance: a card of the same layout printed a few px
+# off lines up within it (a borderless room's title bar against a framed room's: at 3 px it
+# kept 16 inliers on Charred Foyer's strip of a seed 2026 fan and the card went unknown; at 8 px
+# Smoky Lounge keeps too few of its title's features). It takes cards of the same layout to
+# tell: a reference counts its band only when at least FRAME_MIN_SIBLINGS other names share
+# FRAME_SIBLING_FEATURES of its band features or more (hand-set; fewer: small galleries count
+# frame features of a layout enrolled once).
+FRAME_SHARE_RADIUS = NAME_REPROJECTION
+FRAME_SIBLING_FEATURES = 10
+FRAME_MIN_SIBLINGS = 3
 # Descriptor-only matching (an outline that may be an inner frame or a sleeve): the nearest
 # reference feature must beat the second by this ratio (Lowe's usual 0.8).
 LOOSE_RATIO = 0.8
@@ -462,8 +474,12 @@ LEFTOVER_MIN_FEATURES = 30  # fewer orphan features are a scrap, not a card (dev
 # under another still does. Dev seeds 7 (held-out) and 11: cards 0.50 and up, the stray
 # corners and card halves whose centre lies elsewhere 0.30-0.47 (0.3 reported those).
 LEFTOVER_MIN_AREA = 0.45
-# ... and holds at least this many features per 10,000 work px of its rectangle: cards 21 and up
-# on dev seeds 7 and 11, the hard scenes' confetti table 7-19 where it passes the other tests.
+# ... and its quad (its rectangle on the table plane as the photo sees it) holds at least this
+# many free features per 10,000 work px, crowded cells or not: cards 21 and up on dev seeds 7
+# and 11, the hard scenes' confetti table 7-19 where it passes the other tests (measured on the
+# crowded features over the photo's upright rectangle, which a card in perspective does not
+# fill: the lighting scene 27's stranger holds 25 per 10,000 px of its quad under the warm
+# cast, 22 at exposure x1.0, and its crowd 19.7 and 16.5 of that rectangle).
 LEFTOVER_WINDOW_DENSITY = 20.0
 # ... and its features this many times as crowded as the free table in a ring around it (the
 # generated confetti table made false cards without it; hand-set on dev seeds 30-49).
