@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
+import vision.frame as frame
 import vision.name as name
 import vision.tuning as tuning
 from tests.galleries import generated_gallery
@@ -120,3 +124,27 @@ def test_a_naming_resting_on_its_bands_own_features_does_not_place_the_card() ->
     strip = name.Naming(0, room, 44, 5, 0.94, None, {}, 0.3, placing=8)
     assert not strip.pins_corners
     assert name.Naming(0, room, 44, 5, 0.94, None, {}, 0.3).pins_corners
+
+
+def test_a_saved_gallery_keeps_its_frame_verdicts_until_the_tuning_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judging every reference's band costs a third of a second for 400 scans: a cold
+    ``vision identify`` reads the verdicts the gallery was saved with instead. A gallery saved
+    with other frame settings (or before they were stored) is judged afresh."""
+    gallery = rooms_gallery(ROOMS)
+    made = frame.every_reference_counted(gallery)
+    gallery.save(tmp_path / "g")
+
+    def judged_again(*_: object) -> None:
+        raise AssertionError("the saved verdicts were not used")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(frame, "_BandIndex", judged_again)
+        loaded = Gallery.load(tmp_path / "g")
+        assert (frame.every_reference_counted(loaded) == made).all()
+
+    monkeypatch.setattr(tuning, "FRAME_SIBLING_FEATURES", tuning.FRAME_SIBLING_FEATURES + 1)
+    stale = Gallery.load(tmp_path / "g")
+    assert stale.frame_counted is None
+    assert len(frame.every_reference_counted(stale)) == len(made)

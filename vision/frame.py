@@ -20,15 +20,39 @@ frame from its title, and its band does not count at all (the fixed band, as bef
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
 import vision.tuning as tuning
 from vision.features import hamming_at
-from vision.gallery import Gallery
 from vision.geometry import CARD_H, CARD_W
 
-_INDEXES: weakref.WeakKeyDictionary[Gallery, _BandIndex] = weakref.WeakKeyDictionary()
+
+class _Reference(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+
+
+class Gallery(Protocol):
+    """What judging the frame reads of a :class:`vision.gallery.Gallery` (which saves and
+    loads the verdicts, so this module cannot import it)."""
+
+    @property
+    def entries(self) -> Sequence[_Reference]: ...
+    @property
+    def descriptors(self) -> np.ndarray: ...
+    @property
+    def frame_counted(self) -> np.ndarray | None: ...
+    def entry_features(self, entry: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+_COUNTED: weakref.WeakKeyDictionary[Gallery, list[np.ndarray]] = weakref.WeakKeyDictionary()
 
 
 def interior(points: np.ndarray) -> np.ndarray:
@@ -40,26 +64,54 @@ def interior(points: np.ndarray) -> np.ndarray:
 
 def counted_features(gallery: Gallery, entry: int) -> np.ndarray:
     """Per feature of reference ``entry``: does an inlier on it count towards the name (inside
-    the band, or in it but shared with no other name's reference)? Made for every reference
-    at once on the gallery's first naming, and again when references are enrolled: 0.37 s
-    for the 418 real scans (0.58 s on the Pi's library stack). Made one by one as references
-    were first named, the first photos of a session each paid for a few more (the families
-    bench's warm median rose ~5 ms a photo on both stacks)."""
-    index = _INDEXES.get(gallery)
-    if index is None or index.entries != len(gallery.entries):
-        index = _INDEXES[gallery] = _BandIndex(gallery)
-        for k in range(index.entries):
-            index.counted[k] = index.judge(gallery, k)
-    return index.counted[entry]
+    the band, or in it but shared with no other name's reference)? Read from the saved gallery
+    when it holds them (:func:`every_reference_counted`, stored by ``Gallery.save``); else made
+    for every reference at once on the gallery's first naming, and again when references are
+    enrolled: 0.33 s for the 372 real scans of the families bench (0.58 s on the Pi's library
+    stack), which a cold ``vision identify`` would pay on every call. Made one by one as
+    references were first named, the first photos of a session each paid for a few more (the
+    families bench's warm median rose ~5 ms a photo on both stacks)."""
+    counted = _COUNTED.get(gallery)
+    if counted is None or len(counted) != len(gallery.entries):
+        stored = gallery.frame_counted
+        if stored is not None and len(stored) == len(gallery.descriptors):
+            counted = [stored[e.start : e.start + e.count] for e in gallery.entries]
+        else:
+            index = _BandIndex(gallery)
+            counted = [index.judge(gallery, k) for k in range(index.entries)]
+        _COUNTED[gallery] = counted
+    return counted[entry]
+
+
+def every_reference_counted(gallery: Gallery) -> np.ndarray:
+    """:func:`counted_features` of every reference, one row per gallery feature (what the
+    gallery stores, with :func:`settings` to tell when the tuning has moved on)."""
+    if len(gallery.entries) == 0:
+        return np.zeros(0, bool)
+    return np.concatenate([counted_features(gallery, k) for k in range(len(gallery.entries))])
+
+
+def settings() -> np.ndarray:
+    """The tuning the verdicts depend on: stored verdicts made with other values are stale."""
+    return np.array(
+        [
+            tuning.INTERIOR_X,
+            tuning.INTERIOR_Y,
+            tuning.FRAME_SHARE_RADIUS,
+            tuning.FRAME_SIBLING_FEATURES,
+            tuning.FRAME_MIN_SIBLINGS,
+            tuning.MAX_DESCRIPTOR_DISTANCE,
+        ],
+        np.float64,
+    )
 
 
 class _BandIndex:
     """Every reference's band features on a grid of ``FRAME_SHARE_RADIUS``-sized cells (their
-    positions, descriptors and card names, sorted by cell), and each reference's verdict."""
+    positions, descriptors and card names, sorted by cell)."""
 
     def __init__(self, gallery: Gallery) -> None:
         self.entries = len(gallery.entries)
-        self.counted: dict[int, np.ndarray] = {}
         names = {n: i for i, n in enumerate(dict.fromkeys(e.name for e in gallery.entries))}
         self.name_of_entry = np.array([names[e.name] for e in gallery.entries], np.int64)
         self.names = len(names)

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 import vision.tuning as tuning
+from vision import frame
 from vision.detect import card_from_image
 from vision.features import WordIndex, card_features, global_descriptor
 from vision.geometry import CARD_H, CARD_W
@@ -92,6 +93,9 @@ class Gallery:
         self._name_ids: np.ndarray | None = None
         self._by_word: tuple[np.ndarray, np.ndarray] | None = None
         self._names: list[str] = []
+        # vision.frame's verdict per feature (is it the card's own or its layout's frame), as
+        # saved with these references; None when not saved or made with other tuning.
+        self.frame_counted: np.ndarray | None = None
 
     # -- building -------------------------------------------------------------------------
     def enroll(self, name: str, card: np.ndarray, source: str = "") -> int:
@@ -132,6 +136,7 @@ class Gallery:
         self._index = None
         self._name_ids = None
         self._by_word = None
+        self.frame_counted = None
         return len(self.entries) - 1
 
     def save(self, directory: str | Path | None = None) -> Path:
@@ -162,6 +167,9 @@ class Gallery:
             word_starts=index.starts,
             coarse_words=index.coarse,
             coarse_starts=index.coarse_starts,
+            # Made once here (a third of a second for 400 scans), not on every cold start.
+            frame_counted=frame.every_reference_counted(self),
+            frame_settings=frame.settings(),
         )
         (target / (_ARRAYS + ".tmp.npz")).replace(target / _ARRAYS)
         tmp_json = target / (_JSON + ".tmp")
@@ -240,6 +248,7 @@ class Gallery:
         problem = _array_problem(gallery)
         if problem:
             raise GalleryError(f"gallery {folder} is damaged ({problem})")
+        gallery.frame_counted = _stored_frame_verdicts(data, len(gallery.descriptors))
         return gallery
 
     @classmethod
@@ -369,6 +378,17 @@ _WHOLE_NUMBER_ARRAYS = (
     "coarse_words",
     "coarse_starts",
 )
+
+
+def _stored_frame_verdicts(data: dict[str, np.ndarray], features: int) -> np.ndarray | None:
+    """The saved frame verdicts when they fit these features and today's tuning, else None
+    (an older gallery, or one saved before a frame setting changed: they are made afresh)."""
+    counted, made_with = data.get("frame_counted"), data.get("frame_settings")
+    if counted is None or made_with is None or counted.dtype != bool:
+        return None
+    if counted.shape != (features,) or made_with.shape != frame.settings().shape:
+        return None
+    return counted if np.array_equal(made_with, frame.settings()) else None
 
 
 def _array_problem(gallery: Gallery) -> str | None:
