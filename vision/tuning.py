@@ -102,8 +102,8 @@ MIN_VOTES = 6  # votes before a reference is fitted (hand-set; lower: more fits,
 MAX_HYPOTHESES = 40  # references fitted per look at most (cost cap; 7-card scenes use ~15)
 # The first look's strongest this many features are looked up first; a weaker one is not looked
 # up on a card they fit from FIND_SURE_INLIERS inliers or more that no other fit overlaps (a
-# whole card lying alone; looking features up is most of find's cost: seed 2026's families,
-# Pi stack, find 48.7 -> 38.4 ms median). Skipping them on every card fitted, fans too, lost
+# whole card lying alone; looking features up is most of find's cost: a fifth of it saved on
+# seed 2026's families, Pi stack). Skipping them on every card fitted, fans too, lost
 # a fanned card on four of eight seeds and cards under the lighting suite; on sure cards only,
 # the top card of a fan, two of seed 2032's fan cards.
 FIND_FIRST_FEATURES = 2000
