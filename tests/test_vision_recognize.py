@@ -1041,3 +1041,76 @@ def test_a_naming_fit_moves_corners_only_where_its_inliers_pin_them() -> None:
         assert np.abs(refined - truly).max() < 3
     few = naming_of(whole_card[: tuning.MIN_NAME_INLIERS - 2])
     assert not few.pins_corners  # too few inliers to say where the corners are
+
+
+def _votes_cast(votes) -> set[tuple[tuple[float, float], int]]:
+    """(where, for which reference) of every vote."""
+    points = [tuple(p) for p in votes.points.tolist()]
+    return set(zip(points, votes.entries.tolist(), strict=True))
+
+
+def _finding_with_and_without_skips(
+    scene_image: np.ndarray, gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+):
+    """(features looked up, strongest first) and the finds with and without strengths."""
+    import vision.features as features
+    import vision.find as find
+
+    photo = Photo.of(scene_image)
+    points, descriptors, strength = features.ranked_photo_features(
+        photo.gray, tuning.PHOTO_FEATURES
+    )
+    looked_up = np.zeros(len(points), bool)
+    real_voting_pairs_of = find._voting_pairs_of
+
+    def recording(d: np.ndarray, ids: np.ndarray, g: Gallery):
+        looked_up[ids] = True
+        return real_voting_pairs_of(d, ids, g)
+
+    monkeypatch.setattr(find, "_voting_pairs_of", recording)
+    first = find.find_hypotheses(points, descriptors, gallery, photo.work_size, strength)
+    every = find.find_hypotheses(points, descriptors, gallery, photo.work_size)
+    return photo, points, looked_up, first, every
+
+
+def test_weaker_features_are_not_looked_up_on_a_card_found_surely_lying_alone(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding looks up the photo's strongest features first; a weaker one on a card they
+    fit beyond doubt that lies alone is not looked up (most of finding's cost), one off the
+    cards still is. The same cards are found, and each vote is one that feature casts
+    anyway."""
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_scene(faces, np.random.default_rng(11), difficulty="easy", table="wood")
+    photo, points, looked_up, first, every = _finding_with_and_without_skips(
+        scene.image, gallery, monkeypatch
+    )
+    assert len(points) > tuning.FIND_FIRST_FEATURES  # the premise: weaker features exist
+    assert tuning.FIND_FIRST_FEATURES < looked_up.sum() < 0.9 * len(points)
+    on_cards = np.zeros(len(points), bool)
+    for card in scene.cards:
+        on_cards |= inside_quad(points, card.corners * photo.scale)
+    assert looked_up[~on_cards].mean() > 0.95  # off the cards (edges of a fit aside)
+    found_names = {gallery.entries[h.entry].name for h in first[0]}
+    assert found_names == {gallery.entries[h.entry].name for h in every[0]}
+    assert found_names == {NAMES[c.index] for c in scene.cards}
+    assert _votes_cast(first[1]) < _votes_cast(every[1])
+
+
+def test_the_cards_of_a_fanned_hand_keep_every_feature(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a fan every card overlaps a neighbour's fit: none lies alone, so every feature is
+    looked up (the fits of a hand depend on each other) and the find is the one every
+    feature gives."""
+    from vision.synth_hands import compose_hand
+
+    faces = [render_card_face(n, 0) for n in NAMES[:5]]
+    scene = compose_hand(faces, np.random.default_rng(8), layout="fan", table="wood")
+    _, _, looked_up, first, every = _finding_with_and_without_skips(
+        scene.image, gallery, monkeypatch
+    )
+    assert looked_up.all()
+    assert [h.entry for h in first[0]] == [h.entry for h in every[0]]
+    assert len(first[0]) >= 3
+    assert _votes_cast(first[1]) == _votes_cast(every[1])

@@ -244,13 +244,82 @@ def _fit_voted(
     return found
 
 
+def _voting_pairs_of(
+    descriptors: np.ndarray, features: np.ndarray, gallery: Gallery
+) -> _Pairs | None:
+    """:func:`_voting_pairs` of the photo features numbered ``features`` (ascending), their
+    pairs numbered as the photo's features. A feature's votes depend on it alone (its nearest
+    references and their names), not on which other features are looked up with it."""
+    pairs = _voting_pairs(descriptors[features], gallery)
+    if pairs is not None:
+        pairs.query = features[pairs.query]
+    return pairs
+
+
+def _lone_sure_cards(hypotheses: list[Hypothesis]) -> list[np.ndarray]:
+    """The outlines of the cards fitted from at least ``FIND_SURE_INLIERS`` inliers that no
+    other fit overlaps (in a fan every card overlaps a neighbour's fit)."""
+    quads = [corners_from_homography(h.homography) for h in hypotheses]
+    lone = []
+    for i, (hyp, quad) in enumerate(zip(hypotheses, quads, strict=True)):
+        if hyp.inliers < tuning.FIND_SURE_INLIERS:
+            continue
+        others = (q for j, q in enumerate(quads) if j != i)
+        if all(cv2.intersectConvexConvex(quad, q)[0] <= 0 for q in others):
+            lone.append(quad)
+    return lone
+
+
+def _strongest_first_pairs(
+    points: np.ndarray,
+    descriptors: np.ndarray,
+    strength: np.ndarray,
+    gallery: Gallery,
+    work_size: tuple[int, int],
+) -> _Pairs | None:
+    """The voting pairs of the photo's ``FIND_FIRST_FEATURES`` strongest features, and of the
+    rest but those on a card the strongest fit beyond doubt that lies alone: looking a
+    feature up (its nearest words and ~120 reference features) is most of finding's cost,
+    and such a card gains little from the weaker features' votes. A card in a fan, or one
+    the strongest fit weakly or not at all, keeps every feature: the fits of a hand depend
+    on each other (the features each one spends), and skipping the weaker features on any
+    card found lost fanned cards. The pairs come in the photo features' order, as one
+    look-up of them all gives them."""
+    strong = np.zeros(len(descriptors), bool)
+    strong[np.argsort(-strength, kind="stable")[: tuning.FIND_FIRST_FEATURES]] = True
+    pairs = _voting_pairs_of(descriptors, np.flatnonzero(strong), gallery)
+    skip = strong.copy()
+    if pairs is not None:
+        for quad in _lone_sure_cards(_fit_voted(points, pairs, gallery, work_size)):
+            skip |= in_quad(points, quad)
+    rest = _voting_pairs_of(descriptors, np.flatnonzero(~skip), gallery)
+    if pairs is None or rest is None:
+        return rest if pairs is None else pairs
+    query = np.concatenate([pairs.query, rest.query])
+    order = np.argsort(query, kind="stable")
+    return _Pairs(
+        query[order],
+        np.concatenate([pairs.entry, rest.entry])[order],
+        np.concatenate([pairs.feature, rest.feature])[order],
+    )
+
+
 def find_hypotheses(
-    points: np.ndarray, descriptors: np.ndarray, gallery: Gallery, work_size: tuple[int, int]
+    points: np.ndarray,
+    descriptors: np.ndarray,
+    gallery: Gallery,
+    work_size: tuple[int, int],
+    strength: np.ndarray | None = None,
 ) -> tuple[list[Hypothesis], Votes]:
-    """Cards found by the photo's features (``points`` in the work image), and the votes."""
+    """Cards found by the photo's features (``points`` in the work image), and the votes.
+    ``strength``: the features' corner strengths, to look the strongest up first
+    (:func:`_strongest_first_pairs`); without them every feature is looked up."""
     if len(descriptors) == 0 or len(gallery) == 0:
         return [], NO_VOTES
-    pairs = _voting_pairs(descriptors, gallery)
+    if strength is not None and len(descriptors) > tuning.FIND_FIRST_FEATURES:
+        pairs = _strongest_first_pairs(points, descriptors, strength, gallery, work_size)
+    else:
+        pairs = _voting_pairs(descriptors, gallery)
     if pairs is None:
         return [], NO_VOTES
     found = _fit_voted(points, pairs, gallery, work_size)

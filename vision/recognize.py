@@ -5,7 +5,8 @@ Each step is named after the function it calls (one module, one job) and timed u
 
 1. ``features`` (:func:`vision.features.photo_features`): ORB features of the work copy.
 2. ``find`` (:func:`vision.find.find_hypotheses`): the features vote for references in the
-   gallery's word index; the most-voted are fitted into card hypotheses.
+   gallery's word index (the strongest first; a weaker one not on a card they fit beyond
+   doubt lying alone); the most-voted are fitted into card hypotheses.
 3. ``name`` (:func:`vision.name.name_hypotheses`): each hypothesis is rectified from the full
    photo and named against a shortlist, feature by feature at the same position on the card.
 4. ``second_look`` (:func:`vision.relook.second_look`): a steep photo is flattened by a named
@@ -73,7 +74,9 @@ def identify(
         with clock.step("features", "find"):
             points, descriptors, strength = ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
         with clock.step("find", "find"):
-            hypotheses, votes = find_hypotheses(points, descriptors, gallery, photo.work_size)
+            hypotheses, votes = find_hypotheses(
+                points, descriptors, gallery, photo.work_size, strength
+            )
         with clock.step("name", "name"):
             named, weak = name_hypotheses(
                 photo.image,

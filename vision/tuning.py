@@ -100,6 +100,17 @@ RATIO = 0.9
 VOTE_SPREAD_BITS = 8
 MIN_VOTES = 6  # votes before a reference is fitted (hand-set; lower: more fits, slower)
 MAX_HYPOTHESES = 40  # references fitted per look at most (cost cap; 7-card scenes use ~15)
+# The first look's strongest this many features are looked up first; a weaker one is not looked
+# up on a card they fit from FIND_SURE_INLIERS inliers or more that no other fit overlaps (a
+# whole card lying alone; looking features up is most of find's cost: a fifth of it saved on
+# seed 2026's families, Pi stack). Skipping them on every card fitted, fans too, lost
+# a fanned card on four of eight seeds and cards under the lighting suite; on sure cards only,
+# the top card of a fan, two of seed 2032's fan cards.
+# FIND_SURE_INLIERS 12 (of the strongest features' votes) skips more than 20 did, with the same
+# answers on the check seeds but for motion-blurred cards (one more named, one fewer false
+# report, one named -> unknown, over eight seeds).
+FIND_FIRST_FEATURES = 2000
+FIND_SURE_INLIERS = 12
 RIVAL_VOTES_KEPT = 6  # voted references kept per hypothesis as its naming rivals
 # ... of which this many join the naming shortlist. Each reference in it costs ~0.5 ms a naming
 # on the Pi's stack. 2 (with SIGNATURE_SHORTLIST = 2) names as 4 did on seed 2026's 240 and seed
