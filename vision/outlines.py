@@ -104,7 +104,14 @@ class _OutlineNamer:
     ) -> NamedRegion | None:
         """A descriptor-only name (they can agree by chance) checked position by position at
         the corners it found; where those corners agree with the outline the two cues back
-        each other up and the ordinary bar is enough."""
+        each other up and the ordinary bar is enough. A fit that left the corners where the
+        outline put them (one of its turns) is not checked: that turn was just named by
+        position, at those corners against the same references, and fell short of the bar or
+        lined up fewer features than the best turn (~4 ms a check; 0 of the ~110 such checks
+        on seeds 11 and 2026 and the scenes confirmed a name, against 3 of 3 fits that moved
+        the corners)."""
+        if any(np.array_equal(loose[0], np.roll(quad, -k, axis=0)) for k in range(4)):
+            return None
         found = name_region(self.photo.image, loose[0], self.gallery, [loose[1].entry, *shortlist])
         if found is None or found[1].name != loose[1].name:
             return None
