@@ -122,18 +122,17 @@ class _OutlineNamer:
     def name(self, quad: np.ndarray) -> NamedRegion | None:
         """The outline's best naming. Past the photo's budget of namings (a busy table with
         many card-like loops) it gets only the two likeliest turns and no descriptor-only
-        matching. Descriptor-only matching tries one turn of each proportion the outline is
-        named in by position: a quarter turn squeezes the card into the other proportions,
-        which only an outline of uncertain proportions needs, while a half turn only turns the
-        patch round, and a match by descriptors alone (ORB's are oriented) fitted by a
-        homography finds the same card either way up (the half turns cost ~12 ms a photo on
-        average, ~30 ms on strangers and shaken photos, and named nothing the first half did
-        not on the family, scene and lighting benches). It compares only the references the
-        features voted for: an outline around an
-        inner frame or a sleeve holds the card's own features, while a look-alike signature
-        at the wrong extent is no evidence (and each reference costs ~3 ms a turn: this
-        halves the worst photos' outline naming, with the same answers on the bench's 330
-        scenes and one more card named in the lighting suite)."""
+        matching. Descriptor-only matching tries the same turns as matching by position: a
+        quarter turn squeezes the card into the other proportions, which only an outline of
+        uncertain proportions needs (ORB's descriptors are only roughly the same half a turn
+        round, so both halves are tried: a small card in a dark room was named only upside
+        down, and on the Pi's library stack one card of the lighting suite at exposure x1.0
+        was named only in the second half). It compares only the references the features
+        voted for: an outline around an inner frame or a sleeve holds the card's own
+        features, while a look-alike signature at the wrong extent is no evidence (and each
+        reference costs ~3 ms a turn: this halves the worst photos' outline naming, with the
+        same answers on the bench's 330 scenes and one more card named in the lighting
+        suite)."""
         by_features, shortlist = self.shortlist(quad)
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         squarish = (sides[0] + sides[2]) / (sides[1] + sides[3]) > tuning.SQUARISH
@@ -142,8 +141,7 @@ class _OutlineNamer:
         best = self.best_turn(quad, shortlist, shifts, aligned=True)
         if best is not None and best[1].confidence >= self.accept:
             return best
-        loose_shifts = () if spent else tuple(k for k in shifts if k < 2)
-        loose = self.best_turn(quad, by_features, loose_shifts, aligned=False)
+        loose = self.best_turn(quad, by_features, () if spent else shifts, aligned=False)
         if loose is not None:
             confirmed = self.confirmed(quad, loose, shortlist)
             if confirmed is not None and (best is None or confirmed[1].inliers > best[1].inliers):
