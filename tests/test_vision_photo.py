@@ -310,3 +310,22 @@ def test_no_contour_a_card_could_fit_around_is_screened_out() -> None:
     # being measured.
     long_runs = [c for c in contours if max(cv2.boundingRect(c)[2:]) >= min_side]
     assert sum(id(c) not in kept for c in long_runs) > 30
+
+
+def test_filling_pinholes_takes_away_only_their_own_contours() -> None:
+    """The most sensitive edge map's one- and two-pixel holes are filled before contours are
+    traced: they are no card, and every other contour comes out exactly as before (random
+    speckle over a map with a card-sized ring: holes of every size, some against the map's
+    edge)."""
+    rng = np.random.default_rng(3)
+    edges = np.where(rng.random((240, 320)) < 0.45, 255, 0).astype(np.uint8)
+    cv2.rectangle(edges, (40, 30), (200, 210), 255, 3)
+    edges[:2] = 255  # an edge along the top of the map: holes right under it
+    before, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    filled = edges.copy()
+    detect._fill_pinholes(filled)
+    after, _ = cv2.findContours(filled, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    assert len(before) - len(after) > 300
+    assert (filled >= edges).all()  # no edge pixel is lost
+    # A hole of one or two pixels traces as at most six points; every longer contour stays.
+    assert [c.tobytes() for c in before if len(c) > 6] == [c.tobytes() for c in after if len(c) > 6]

@@ -982,6 +982,76 @@ def test_an_outline_no_voting_feature_lies_in_is_reported_without_naming(
     assert reported >= 1  # the card's outline is still a card-shaped thing with edges
 
 
+def _outline_namer(gallery: Gallery):
+    """An outline namer over an easy scene of one enrolled card, and that card's outline."""
+    from vision.find import NO_VOTES
+    from vision.outlines import _OutlineNamer
+
+    faces = [render_card_face(NAMES[3], 0)]
+    scene = compose_scene(faces, np.random.default_rng(5), difficulty="easy", table="wood")
+    photo = Photo.of(scene.image)
+    quads = photo.outlines()
+    assert quads, "the easy scene's card has an outline"
+    return _OutlineNamer(photo, gallery, NO_VOTES, ACCEPT_CONFIDENCE, []), quads[0]
+
+
+def test_descriptor_only_outline_matching_tries_the_turns_naming_by_position_tries(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Naming by position tries both ends of an outline as its top (all four sides of a
+    squarish one); matching by descriptors alone tries the same turns: ORB's descriptors are
+    only roughly the same half a turn round, and some cards are named only in one half."""
+    namer, quad = _outline_namer(gallery)
+    asked: list[tuple[tuple[int, ...], bool]] = []
+
+    def unnamed(quad, shortlist, shifts, aligned):
+        asked.append((tuple(shifts), aligned))
+        return None
+
+    monkeypatch.setattr(namer, "best_turn", unnamed)
+    assert namer.name(quad) is None
+    assert asked == [((0, 2), True), ((0, 2), False)]
+    # A square outline: its long sides are uncertain.
+    centre = quad.mean(axis=0)
+    side = float(np.linalg.norm(quad[1] - quad[0]))
+    square = centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * side / 2
+    asked.clear()
+    namer.name(square.astype(np.float32))
+    assert asked == [((0, 1, 2, 3), True), ((0, 1, 2, 3), False)]
+    # Past the photo's budget of namings: two turns by position, none by descriptors.
+    namer.tries = tuning.MAX_OUTLINE_TRIES
+    asked.clear()
+    namer.name(square.astype(np.float32))
+    assert asked == [((0, 2), True), ((), False)]
+
+
+def test_a_descriptor_only_fit_that_kept_the_outline_is_not_checked_again(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A descriptor-only name is checked by position at the corners its fit found; when the
+    fit left the outline's corners as they were (in any turn), that check would repeat the
+    naming by position just made there, so it is skipped."""
+    import vision.outlines as outlines
+    from vision.name import Naming
+
+    namer, quad = _outline_namer(gallery)
+    checks: list[np.ndarray] = []
+
+    def recorded(image, corners, *args, **kwargs):
+        checks.append(np.asarray(corners))
+        return None
+
+    monkeypatch.setattr(outlines, "name_region", recorded)
+    naming = Naming(0, NAMES[3], 12, 0, 0.9, None, {NAMES[3]: 12})
+    for turn in range(4):
+        kept = np.roll(quad, -turn, axis=0)
+        assert namer.confirmed(quad, (kept, naming), [0]) is None
+    assert checks == []
+    moved = quad + np.float32(6.0)
+    assert namer.confirmed(quad, (moved, naming), [0]) is None
+    assert len(checks) == 1 and np.array_equal(checks[0], moved)
+
+
 def test_a_fanned_card_the_photos_features_fit_askew_is_cut_out_and_named_again(
     real_cards: Path,
 ) -> None:

@@ -182,8 +182,11 @@ def find_card_quads(
     # A crisp edge is traced the same at every sensitivity: a contour already measured gives
     # the same outline again, which _dedupe would drop (~18 % of the long contours).
     measured: set[bytes] = set()
+    most_sensitive = min(tuning.CANNY_THRESHOLDS)
     for low, high in tuning.CANNY_THRESHOLDS:
         edges = cv2.dilate(cv2.Canny(dx, dy, low, high, L2gradient=True), kernel)
+        if (low, high) == most_sensitive:
+            _fill_pinholes(edges)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for contour in _long_enough(contours, min_side):
             key = contour.tobytes()
@@ -264,6 +267,29 @@ def _outline_copy(image: np.ndarray, scale: float) -> tuple[np.ndarray, float]:
 def _kernel_sigma(taps: int) -> float:
     """The sigma OpenCV gives a Gaussian of ``taps`` taps when none is asked for."""
     return 0.3 * ((taps - 1) * 0.5 - 1) + 0.8
+
+
+# A hole of the edge map one pixel high and one or two wide, and the pixels around it.
+_PINHOLE_RING = np.array([[0, 1, 1, 0], [1, 0, 0, 1], [0, 1, 1, 0]], np.uint8)
+
+
+def _fill_pinholes(edges: np.ndarray) -> None:
+    """Fill (in place) the holes of a dilated edge map that are one pixel, or two side by
+    side: the most sensitive map's texture leaves thousands (a third of all the contours
+    findContours traces), and none can be a card. Filling a hole takes away its own contour
+    and changes no other (each contour is the border between one edge region and one hole or
+    the background), so the outlines are the same; tracing a third fewer contours saves
+    ~1 ms a photo on that map (2-4 ms on wood with small cards far off) for ~0.35 ms of
+    filling (on the other maps the filling costs what it saves). Only holes whose ring lies
+    wholly inside the map's outermost pixels are filled (past them counts as no edge, as
+    findContours counts it), so a hole against the map's edge is left as it is."""
+    inner = edges[1:-1, 1:-1]
+    ring = cv2.erode(
+        inner, _PINHOLE_RING, anchor=(1, 1), borderType=cv2.BORDER_CONSTANT, borderValue=0
+    )
+    # Where the ring is whole, both pixels inside it are hole or edge: both become edge.
+    inner |= ring
+    inner[:, 1:] |= ring[:, :-1]
 
 
 def _long_enough(contours: Sequence[np.ndarray], min_side: float) -> list[np.ndarray]:
