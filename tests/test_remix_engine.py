@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -560,20 +560,24 @@ def test_a_branch_no_ending_can_hold_from_has_no_way_that_makes_one_true(
     assert _explained(hand) == cut
 
 
-def _tests_from(hand: Hand, s: State, texts: frozenset[int], b: int) -> set[Any]:
-    """What the blanking text at ``b`` finds after any order of ``texts``, each with any of its
-    options, from ``s`` (none of the search's pruning)."""
+def _every_end(hand: Hand, s: State, texts: frozenset[int]) -> Iterator[State]:
+    """Every state that any order of ``texts``, each with any of its options, leads to from
+    ``s`` (none of the search's pruning)."""
     if not texts:
-        return {search_module.blank_test(hand, b, s)}
-    found: set[Any] = set()
+        yield s
+        return
     for p in texts:
         rule = hand.hand[p].tag_text
         options = [None] if rule is None or not rule.choice else rule.options(s, p, None)
         for option in options:
             after = s.copy()
             hand.act(after, p, option)
-            found |= _tests_from(hand, after, texts - {p}, b)
-    return found
+            yield from _every_end(hand, after, texts - {p})
+
+
+def _tests_from(hand: Hand, s: State, texts: frozenset[int], b: int) -> set[Any]:
+    """What the blanking text at ``b`` finds after any order of ``texts`` (:func:`_every_end`)."""
+    return {search_module.blank_test(hand, b, end) for end in _every_end(hand, s, texts)}
 
 
 def test_turning_over_keeps_the_gained_tags_under_every_rule() -> None:
@@ -605,20 +609,8 @@ def test_turning_over_keeps_the_gained_tags_under_every_rule() -> None:
 
 def _most_from(hand: Hand, s: State, texts: frozenset[int]) -> int:
     """The most points any order of ``texts``, each with any of its options, reaches from ``s``
-    (none of the search's pruning)."""
-    if not texts:
-        return hand.points(s)
-    best = None
-    for p in texts:
-        rule = hand.hand[p].tag_text
-        options = [None] if rule is None or not rule.choice else rule.options(s, p, None)
-        for option in options:
-            after = s.copy()
-            hand.act(after, p, option)
-            found = _most_from(hand, after, texts - {p})
-            best = found if best is None else max(best, found)
-    assert best is not None
-    return best
+    (:func:`_every_end`)."""
+    return max(hand.points(end) for end in _every_end(hand, s, texts))
 
 
 @pytest.mark.parametrize(
