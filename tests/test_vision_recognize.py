@@ -469,6 +469,19 @@ def test_card_windows_take_one_card_from_two_side_by_side() -> None:
     assert _in_window(other, window).mean() < 0.15
 
 
+def _card_in_perspective(seed: int, features: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A card seen as a trapezoid (its quad in the photo, the photo-to-card transform) and
+    ``features`` spread evenly over it, in photo pixels."""
+    quad = np.array([[100, 100], [300, 100], [360, 400], [40, 400]], np.float32)
+    on_plane = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
+    to_card = cv2.getPerspectiveTransform(quad, on_plane)
+    spread = np.random.default_rng(seed).uniform(
+        [8, 8], [CARD_W - 8, CARD_H - 8], size=(features, 2)
+    )
+    on_photo = cv2.perspectiveTransform(spread.reshape(1, -1, 2), inverse(to_card))[0]
+    return quad, to_card, on_photo
+
+
 def test_a_card_window_in_perspective_is_judged_crowded_over_its_own_quad() -> None:
     """A stranger seen in perspective is a trapezoid: its crowd is as dense over the card as
     any card's, but the photo's upright rectangle around it holds bare table besides (the
@@ -476,12 +489,7 @@ def test_a_card_window_in_perspective_is_judged_crowded_over_its_own_quad() -> N
     The window is judged over the quad it reports, so it is kept."""
     from vision.leftovers import _card_windows
 
-    trapezoid = np.array([[100, 100], [300, 100], [360, 400], [40, 400]], np.float32)
-    on_plane = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    to_card = cv2.getPerspectiveTransform(trapezoid, on_plane)
-    rng = np.random.default_rng(3)
-    spread = rng.uniform([8, 8], [CARD_W - 8, CARD_H - 8], size=(180, 2))
-    pool = cv2.perspectiveTransform(spread.reshape(1, -1, 2), inverse(to_card))[0]
+    trapezoid, to_card, pool = _card_in_perspective(3, 180)
     # 180 features: 21 per 10,000 px of the reported quad, 19 of the photo's rectangle.
     upright = cv2.minAreaRect(pool.astype(np.float32))
     grown_upright = upright[1][0] * upright[1][1] * tuning.LEFTOVER_GROW**2
@@ -500,12 +508,7 @@ def test_a_card_windows_crowd_counts_every_free_feature_in_its_quad() -> None:
     judged on every free feature in the quad it reports."""
     from vision.leftovers import _card_windows
 
-    card = np.array([[100, 100], [300, 100], [360, 400], [40, 400]], np.float32)
-    on_plane = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
-    to_card = cv2.getPerspectiveTransform(card, on_plane)
-    rng = np.random.default_rng(4)
-    spread = rng.uniform([8, 8], [CARD_W - 8, CARD_H - 8], size=(190, 2))
-    features = cv2.perspectiveTransform(spread.reshape(1, -1, 2), inverse(to_card))[0]
+    _, to_card, features = _card_in_perspective(4, 190)
     crowded = features[:140]  # the rest lie in cells too sparse to pass the crowding
     xs, ys = features[:, 0].astype(np.int64), features[:, 1].astype(np.int64)
     table = (xs, ys, np.zeros((500, 500), np.uint8))
