@@ -277,6 +277,7 @@ def test_real_photos_at_1640_px(real_cards: Path, real_gallery: Gallery, photo: 
     with (real_cards / "labels.csv").open(encoding="utf-8") as handle:
         truth = Counter(r["card"] for r in csv.DictReader(handle) if r["photo"] == photo)
     image = cv2.imread(str(real_cards / "photos" / photo))
+    assert image is not None
     scale = 1640 / max(image.shape[:2])
     image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     result = identify(image, real_gallery)
@@ -803,9 +804,14 @@ def test_a_region_named_again_for_the_same_photo_reuses_its_patch_and_features(
     import vision.name as name
 
     image, corners, entry, _ = _first_card_of_an_easy_scene(gallery)
-    made = []
+    made: list[int] = []
     real_features = name.card_features
-    monkeypatch.setattr(name, "card_features", lambda *a: made.append(1) or real_features(*a))
+
+    def counted_features(*args):
+        made.append(1)
+        return real_features(*args)
+
+    monkeypatch.setattr(name, "card_features", counted_features)
 
     afresh = [
         name.name_region(image, corners, gallery, [entry], aligned) for aligned in (True, False)
