@@ -329,3 +329,37 @@ def test_filling_pinholes_takes_away_only_their_own_contours() -> None:
     assert (filled >= edges).all()  # no edge pixel is lost
     # A hole of one or two pixels traces as at most six points; every longer contour stays.
     assert [c.tobytes() for c in before if len(c) > 6] == [c.tobytes() for c in after if len(c) > 6]
+
+
+def _card_on_table(grain_sigma: float) -> np.ndarray:
+    """A 1000 x 750 picture (searched as it is) of a crisp card on a brown table whose grain
+    is fine noise of ``grain_sigma`` grey levels (0: a plain table)."""
+    rng = np.random.default_rng(5)
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (750, 1000)).astype(np.float32), (0, 0), 1.2)
+    table = np.array([40, 80, 140], np.float32) + grain[..., None] * grain_sigma * 3
+    picture = np.clip(table, 0, 255).astype(np.uint8)
+    card = np.array([[400, 250], [560, 250], [560, 470], [400, 470]], np.int32)
+    cv2.fillConvexPoly(picture, card, (20, 20, 20))
+    cv2.rectangle(picture, (420, 270), (540, 450), (200, 220, 230), -1)
+    return picture
+
+
+@pytest.mark.parametrize(("grain_sigma", "maps_traced"), [(0.0, 3), (14.0, 2)])
+def test_a_tables_grain_is_not_traced_but_the_card_on_it_is_found(
+    monkeypatch: pytest.MonkeyPatch, grain_sigma: float, maps_traced: int
+) -> None:
+    """Where the most sensitive edge map is mostly the table's grain (wood far off), it is not
+    traced: the card's crisp edge is in the other maps. A plain table's map is traced."""
+    picture = _card_on_table(grain_sigma)
+    traced = []
+    find_contours = cv2.findContours
+
+    def counted(*args: object, **kwargs: object) -> object:
+        traced.append(1)
+        return find_contours(*args, **kwargs)
+
+    monkeypatch.setattr(detect.cv2, "findContours", counted)
+    quads = detect.find_card_quads(picture)
+    assert len(traced) == maps_traced
+    assert len(quads) == 1
+    assert np.abs(quads[0] - [[400, 250], [560, 250], [560, 470], [400, 470]]).max() <= 2

@@ -366,6 +366,12 @@ OUTLINE_BLUR = 5  # Gaussian kernel before the colour gradient (hand-set)
 # Canny hysteresis pairs on the colour gradient, three sensitivities so both crisp and faint
 # card edges close (hand-set; lower pairs add loops in wood grain, higher lose faint edges).
 CANNY_THRESHOLDS = ((20, 60), (40, 120), (80, 200))
+# Share of the most sensitive map's pixels that are edges beyond which it is a table's grain
+# and is not traced (detect._grain). Wood far off: 0.15-0.20; photos whose cards only that map
+# outlined (shaken, faint edges): 0.12 at most; shaken photos on wood: up to 0.15 (hand-set).
+GRAIN_EDGE_SHARE = 0.15
+GRAIN_BAND_ROWS = 32  # px: the share is measured on bands of rows this high (hand-set) ...
+GRAIN_BAND_EVERY = 4  # ... one in this many (a quarter of the map: within 1 % of the whole)
 MIN_CONTOUR_POINTS = 8  # shorter contours are specks
 # Polygon fit tolerances (fraction of the hull's perimeter), tried in turn until 4 corners.
 QUAD_EPSILONS = (0.02, 0.035, 0.05)
