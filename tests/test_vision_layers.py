@@ -1,7 +1,8 @@
 """Cards lying in layers (vision.layers): which card lies over which, the part of a card that
 shows, a fan's card its features missed found again between its neighbours (also when only
 every other card was found, none of them overlapping), cards down a column (a Mixtape's) or
-lying apart never taken for a fan with gaps, and one unknown card reported once."""
+lying apart never taken for a fan with gaps, one unknown card reported once, and a fanned
+card named from the photo's features on the part of it that shows."""
 
 from __future__ import annotations
 
@@ -109,6 +110,48 @@ def test_a_card_of_a_fan_reported_unknown_is_named_from_the_part_that_shows(
     (found,) = [c for c in cards if c not in others]
     assert found.name == middle and unknown == []
     assert quad_iou(found.corners, truth) > 0.8
+
+
+def test_a_fanned_card_is_named_from_its_own_features_not_those_of_the_cards_over_it(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The photo's features on a fanned card's whole quad are mostly its neighbours' print; its
+    # own, in the part that shows, name it beyond doubt once those of the cards lying over it
+    # are left out, with no cut-out card (a rectification and an ORB pass) to name it again.
+    import vision.name as name
+    from vision.features import ranked_photo_features
+
+    hand = NAMES[3:9]
+    scene = compose_hand(
+        [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
+    )
+    photo = Photo.of(scene.image)
+    ranked = ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
+    found, votes = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size, ranked[2])
+    cut_outs: list[int] = []
+    real_name_region = name._name_region
+
+    def counting(*args, **kwargs):
+        cut_outs.append(1)
+        return real_name_region(*args, **kwargs)
+
+    monkeypatch.setattr(name, "_name_region", counting)
+
+    def named(votes: Votes | None) -> list[Card]:
+        cut_outs.clear()
+        with region_memo():
+            cards, _ = name.name_hypotheses(
+                photo.image, photo.scale, gallery, found, 0.5, photo_points=ranked, votes=votes
+            )
+        return cards
+
+    whole_quads = len(named(None)), len(cut_outs)
+    cards = named(votes)
+    assert sorted(c.name for c in cards) == sorted(hand) and whole_quads[0] == len(hand)
+    assert len(cut_outs) <= 1 < whole_quads[1]  # 5 of the 6 were cut out before
+    for card in cards:
+        truth = scene.cards[hand.index(card.name)].corners
+        assert quad_iou(card.corners, truth) > 0.95  # placed as well as a cut-out card
 
 
 def test_cards_down_a_column_are_no_fan_with_gaps(gallery: Gallery) -> None:

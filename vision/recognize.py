@@ -85,6 +85,7 @@ def identify(
                 hypotheses,
                 accept,
                 photo_points=(points, descriptors, strength),
+                votes=votes,
             )
         with clock.step("second_look", "find"):
             more, more_weak = second_look(photo, gallery, named, hypotheses, accept, points)
