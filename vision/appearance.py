@@ -89,6 +89,19 @@ def cell_scores(patch: np.ndarray, gallery: Gallery) -> np.ndarray:
     return np.asarray(np.einsum("ecd,cd->ec", cells, mine))
 
 
+def cards_cell_scores(patches: Sequence[np.ndarray], gallery: Gallery) -> list[np.ndarray]:
+    """:func:`cell_scores` of several cards (the same figures), their looks compared with the
+    gallery's typical card in one go: a photo's cards are judged together
+    (:func:`last_word`), and numpy's per-call cost counts at a look's size (1.6 -> 1.4 ms a
+    card, 6 cards)."""
+    if not patches:
+        return []
+    cells = gallery.look_cells()
+    looks = np.stack([card_look(patch) for patch in patches])
+    mine = look_cells(look_residuals(looks, gallery.typical_look()))
+    return [np.asarray(np.einsum("ecd,cd->ec", cells, own)) for own in mine]
+
+
 def look_disowns(
     patch: np.ndarray,
     gallery: Gallery,
@@ -276,22 +289,28 @@ def last_word(
     left column (:func:`_fan_strip`). ``over``: which of two overlapping cards lies on top,
     when the caller can tell (see :func:`visible_cells`)."""
     patches = [look_patch(image, card.corners) for card in cards]
+    # Every card's look is judged (look_disowns) when the gallery is big enough to judge by.
+    per_cells: list[np.ndarray | None] = [None] * len(cards)
+    if len(gallery) >= tuning.LOOK_MIN_GALLERY:
+        with part("look"):
+            per_cells = list(cards_cell_scores(patches, gallery))
     own: list[np.ndarray | None] = [None] * len(cards)
-    scores: list[np.ndarray | None] = [None] * len(cards)
+    scores: list[np.ndarray | None] = [None] * len(cards)  # of the cards in a hand
     if len(gallery) >= tuning.LOOK_MIN_GALLERY and len(gallery.names) > 1:
         with part("look"):
-            for i, card in enumerate(cards):
-                if in_a_hand(card, cards, unknown):
-                    per_cell = cell_scores(patches[i], gallery)
+            for i, (card, per_cell) in enumerate(zip(cards, per_cells, strict=True)):
+                if per_cell is not None and in_a_hand(card, cards, unknown):
                     scores[i] = per_cell
                     own[i] = _own_cells(per_cell, gallery, card.name)
     visible = visible_cells(cards, own, over)
     kept: list[Card] = []
     disowned: list[UnknownCard] = []
-    for card, patch, shows, scored in zip(cards, patches, visible, scores, strict=True):
+    for card, patch, shows, scored, per_cell in zip(
+        cards, patches, visible, scores, per_cells, strict=True
+    ):
         shared = shares_layout(card)
         if look_disowns(
-            patch, gallery, card.name, shared_layout=shared, visible=shows, per_cell=scored
+            patch, gallery, card.name, shared_layout=shared, visible=shows, per_cell=per_cell
         ) and (
             scored is None
             or look_disowns(

@@ -122,11 +122,10 @@ def in_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     polygon will do)."""
     q = np.asarray(quad, np.float64).reshape(-1, 2)
     p = np.asarray(points, np.float64).reshape(-1, 2)
-    signs = []
-    for i in range(len(q)):
-        a, b = q[i], q[(i + 1) % len(q)]
-        signs.append((b[0] - a[0]) * (p[:, 1] - a[1]) - (b[1] - a[1]) * (p[:, 0] - a[0]))
-    s = np.stack(signs, axis=1)
+    # Every edge at once (point x edge), the same sums as edge by edge: a few larger numpy
+    # calls, not six per edge (the Pi's numpy 1.24 pays ~2 us a call; ~900 calls a 10 fan photos).
+    edge = np.roll(q, -1, axis=0) - q
+    s = edge[:, 0] * (p[:, 1:2] - q[:, 1]) - edge[:, 1] * (p[:, 0:1] - q[:, 0])
     return np.asarray((s >= 0).all(axis=1) | (s <= 0).all(axis=1))
 
 
