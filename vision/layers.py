@@ -105,7 +105,11 @@ def _votes_in(votes: Votes, region: np.ndarray) -> np.ndarray:
     if len(votes.points) == 0:
         return votes.entries[:0]
     low, high = region.min(axis=0), region.max(axis=0)
-    near = np.flatnonzero(((votes.points >= low) & (votes.points <= high)).all(axis=1))
+    # Column by column, not (points >= low).all(axis=1), which walks rows of two: ~1,200
+    # points 79 -> 24 us. (Bounds as 1-element arrays, not scalars: compared in the same
+    # precision as the whole rows on numpy 1.24 too.)
+    x, y = votes.points[:, 0], votes.points[:, 1]
+    near = np.flatnonzero((x >= low[:1]) & (x <= high[:1]) & (y >= low[1:]) & (y <= high[1:]))
     return votes.entries[near[in_quad(votes.points[near], region)]]
 
 
