@@ -216,3 +216,13 @@ def test_cards_judged_together_score_as_each_alone(gallery: Gallery) -> None:
     for patch, scores in zip(patches, together, strict=True):
         assert np.array_equal(scores, cell_scores(patch, gallery))
     assert cards_cell_scores([], gallery) == []
+
+
+def test_a_cells_median_is_numpys() -> None:
+    """The look's median cell is np.median's, to the bit, for any number of cells showing."""
+    from vision.appearance import _median_cell
+
+    rng = np.random.default_rng(7)
+    for cells in range(1, 13):
+        scores = rng.standard_normal((40, cells)).astype(np.float32)
+        assert np.array_equal(_median_cell(scores), np.median(scores, axis=1))

@@ -57,8 +57,12 @@ def look_patch(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def _named(gallery: Gallery, name: str) -> np.ndarray:
-    """Which gallery entries carry ``name`` (a mask over the entries)."""
-    return np.asarray(gallery.name_ids == gallery.name_ids[gallery.entries_named(name)[0]])
+    """Which gallery entries carry ``name`` (a mask over the entries; ``name`` must be one of
+    them). Its number looked up, not the entries walked for it: ~12 times a fanned photo."""
+    number = gallery.name_number(name)
+    if number is None:
+        raise IndexError(f"no gallery entry is named {name!r}")
+    return np.asarray(gallery.name_ids == number)
 
 
 def look_similarities(patch: np.ndarray, gallery: Gallery, name: str) -> tuple[float, float] | None:
@@ -102,6 +106,19 @@ def cards_cell_scores(patches: Sequence[np.ndarray], gallery: Gallery) -> list[n
     return [np.asarray(np.einsum("ecd,cd->ec", cells, own)) for own in mine]
 
 
+def _median_cell(per_cell: np.ndarray) -> np.ndarray:
+    """Per reference, the median of its cells' scores (entries x cells): ``np.median(per_cell,
+    axis=1)``, the very figures (the middle one, or the mean of the middle two, of each row
+    sorted; cells' scores are never NaN), without np.median's checks and partition set-up for
+    a dozen cells a row: 113 -> 65 us (default stack), 134 -> 69 us (Pi's numpy 1.24), ~10
+    times a fanned photo."""
+    cells = per_cell.shape[1]
+    ordered = np.sort(per_cell, axis=1)
+    if cells % 2:
+        return np.asarray(ordered[:, cells // 2])
+    return np.asarray(ordered[:, cells // 2 - 1 : cells // 2 + 1].mean(axis=1))
+
+
 def look_disowns(
     patch: np.ndarray,
     gallery: Gallery,
@@ -123,7 +140,7 @@ def look_disowns(
         per_cell = cell_scores(patch, gallery)
     if visible is not None and int(visible.sum()) >= tuning.LOOK_MIN_VISIBLE_CELLS:
         per_cell = per_cell[:, visible]
-    scores = np.median(per_cell, axis=1)
+    scores = _median_cell(per_cell)
     same = _named(gallery, name)
     if same.all():
         return False
@@ -169,7 +186,7 @@ def shown_look_similarities(
     if len(gallery) < tuning.LOOK_MIN_GALLERY or int(visible.sum()) < tuning.LOOK_MIN_VISIBLE_CELLS:
         return None
     with part("look"):
-        scores = np.median(cell_scores(patch, gallery)[:, visible], axis=1)
+        scores = _median_cell(cell_scores(patch, gallery)[:, visible])
         same = _named(gallery, name)
         if same.all():
             return None
