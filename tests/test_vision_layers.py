@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import vision.layers as layers
 import vision.tuning as tuning
 from tests.galleries import generated_gallery
 from vision import identify
@@ -48,6 +49,33 @@ def test_the_card_on_top_is_the_one_the_shared_part_votes_for(gallery: Gallery) 
     few = Votes(shared[:2], np.array([b, b], np.int64))
     assert not lies_over(over, name_b, under, name_a, few, gallery, 1.0)
     assert not lies_over(under, name_a, over, name_b, few, gallery, 1.0)
+
+
+def test_a_pair_of_cards_is_counted_once_a_photo(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which card lies over which is asked of the same pairs in several steps (the hand's
+    stacking, the look's last word, every card's covering cards): the votes in their shared
+    part are counted once, kept with the photo's votes, and the answer stays the same."""
+    under, over = box(0, 0), box(50, 0)
+    shared = np.array([[60.0, 20.0], [70.0, 60.0], [90.0, 100.0], [80.0, 130.0]], np.float32)
+    a, b = 0, 1
+    votes = Votes(shared, np.array([b, b, b, a], np.int64))
+    name_a, name_b = gallery.entries[a].name, gallery.entries[b].name
+    counted = []
+    real_votes_in = layers._votes_in
+    monkeypatch.setattr(
+        layers, "_votes_in", lambda *args: counted.append(1) or real_votes_in(*args)
+    )
+    for _ in range(3):
+        assert lies_over(over, name_b, under, name_a, votes, gallery, 1.0)
+        assert not lies_over(over, name_a, under, name_b, votes, gallery, 1.0)
+    assert len(counted) == 1  # one pair, one way: counted once
+    assert not lies_over(under, name_a, over, name_b, votes, gallery, 1.0)
+    assert len(counted) == 2  # the other way round is a pair of its own
+    fresh = Votes(shared, np.array([b, b, b, a], np.int64))  # another photo's votes
+    assert lies_over(over, name_b, under, name_a, fresh, gallery, 1.0)
+    assert len(counted) == 3
 
 
 def test_the_part_that_shows_stops_short_of_the_card_over_it() -> None:
@@ -214,3 +242,30 @@ def test_an_outline_of_the_part_of_an_unknown_card_that_shows_is_that_card() -> 
     neighbour = UnknownCard(box(100, 200, 200, 280), REASON_NOT_IN_GALLERY, [])
     assert merged([report, outline], []) == [report]
     assert merged([report, neighbour], []) == [report, neighbour]
+
+
+def test_cards_judged_together_score_as_each_alone(gallery: Gallery) -> None:
+    """The look's last word scores a photo's cards in one go: the very figures each card
+    gets alone, so no name changes."""
+    from vision.appearance import cards_cell_scores, cell_scores, look_patch
+
+    hand = NAMES[3:9]
+    scene = compose_hand(
+        [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
+    )
+    patches = [look_patch(scene.image, card.corners) for card in scene.cards]
+    together = cards_cell_scores(patches, gallery)
+    assert len(together) == len(patches) > 1
+    for patch, scores in zip(patches, together, strict=True):
+        assert np.array_equal(scores, cell_scores(patch, gallery))
+    assert cards_cell_scores([], gallery) == []
+
+
+def test_a_cells_median_is_numpys() -> None:
+    """The look's median cell is np.median's, to the bit, for any number of cells showing."""
+    from vision.appearance import _median_cell
+
+    rng = np.random.default_rng(7)
+    for cells in range(1, 13):
+        scores = rng.standard_normal((40, cells)).astype(np.float32)
+        assert np.array_equal(_median_cell(scores), np.median(scores, axis=1))

@@ -438,6 +438,12 @@ def _remembered(what: str, image: np.ndarray, corners: np.ndarray, make: Callabl
     return cast(_T, held[1])
 
 
+def remembered(what: str, image: np.ndarray, key: np.ndarray, make: Callable[[], _T]) -> _T:
+    """``make()`` for ``image`` and ``key`` (an array), made once while :func:`region_memo`
+    holds: for other modules' work on a card region."""
+    return _remembered(what, image, key, make)
+
+
 def rectified(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """:func:`~vision.geometry.rectify` at the card's size, remembered for the photo."""
     return _remembered("patch", image, corners, lambda: rectify(image, corners))
