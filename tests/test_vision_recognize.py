@@ -704,53 +704,6 @@ def test_the_last_look_runs_only_where_an_unnamed_card_may_lie(
     assert searches == [1, 1]
 
 
-def test_the_last_look_searches_around_the_crowd_not_the_whole_photo(
-    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A crowd away from the named cards (a card seen but not named, or a phone) sends the
-    last look to that part of the photo only: its sensitive ORB pass over the whole photo
-    cost as much as the first look's (clutter family: ~23 of its ~35 ms)."""
-    scene = compose_scene([render_card_face("Card 03", 0)], np.random.default_rng(5))
-    photo = Photo.of(scene.image)
-    whole = scene.cards[0].corners.astype(np.float32)
-    # A card half the scene's size, as most hands are: the search reaches a card's size away.
-    corners = whole.mean(axis=0) + (whole - whole.mean(axis=0)) / 2
-    named = [Card("Card 03", 0.99, corners, inliers=40)]
-    rng = np.random.default_rng(1)
-    h, w = photo.gray.shape
-    on_card = corners.mean(axis=0) + rng.uniform(-40, 40, (300, 2))
-    spots = np.array(
-        [[w / 5, h / 5], [4 * w / 5, h / 5], [w / 5, 4 * h / 5], [4 * w / 5, 4 * h / 5]]
-    )
-    far = spots[np.argmax(np.linalg.norm(spots - corners.mean(axis=0), axis=1))]
-    other = np.array([w - far[0], far[1]])  # across the photo from it
-    busy = np.vstack([on_card, far + rng.uniform(-60, 60, (80, 2))]).astype(np.float32)
-    searched: list[tuple[tuple[int, ...], int]] = []
-
-    def recording_features(gray, n_features, *args, **kwargs):
-        searched.append((gray.shape, n_features))
-        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
-
-    monkeypatch.setattr(relook, "photo_features", recording_features)
-    relook.last_look(photo, gallery, named, [], ACCEPT_CONFIDENCE, busy)
-    areas = relook._last_look_areas(photo, named, [], busy)
-    assert len(areas) == 1 and len(searched) == 1
-    x0, y0, x1, y1 = areas[0]
-    assert x0 <= far[0] <= x1 and y0 <= far[1] <= y1
-    opposite = np.array([w, h]) - far  # the photo's far side from the crowd is not searched
-    assert not (x0 <= opposite[0] <= x1 and y0 <= opposite[1] <= y1)
-    assert searched[0] == ((y1 - y0, x1 - x0), tuning.REST_FEATURES)
-    # Two crowds far apart are two areas, sharing the budget by size.
-    two = np.vstack([busy, other + rng.uniform(-60, 60, (80, 2))]).astype(np.float32)
-    searched.clear()
-    relook.last_look(photo, gallery, named, [], ACCEPT_CONFIDENCE, two)
-    assert len(relook._last_look_areas(photo, named, [], two)) == len(searched) == 2
-    assert sum(n for _, n in searched) == pytest.approx(tuning.REST_FEATURES, abs=1)
-    assert all(shape[0] * shape[1] < w * h for shape, _ in searched)
-    # With no card named there is no card size to look around: the whole photo.
-    assert relook._last_look_areas(photo, [], [], busy) == [(0, 0, w, h)]
-
-
 def test_the_table_view_is_searched_only_where_an_unnamed_card_may_lie(
     gallery: Gallery, monkeypatch: pytest.MonkeyPatch
 ) -> None:

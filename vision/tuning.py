@@ -468,12 +468,6 @@ REST_MIN_UNCOVERED = 0.05  # run only when at least this share of the photo hold
 # under-sampled sends the search all the same: under a side lamp (a tuning light) it named a
 # dim card reported unknown whose crowd was only 13.
 REST_MIN_FIRST_FEATURES = 30
-# The last look searches around those crowds and under-sampled unknowns only, each grown by
-# this many card long sides: a crowd lies on its card, and half a card past it holds enough of
-# the card to fit it (a fanned card is found from a third of it). Every card the whole-photo
-# search added (seed 2026's 240 scenes and real photos, seeds 2026 and 2032's families) is
-# still added; the clutter family's last look fell from ~33 to ~24 ms (seed 2026).
-REST_AREA_REACH = 0.5
 # A card reported unknown sends the last look too when the first look saw fewer features on
 # it than this: the dim card above had ~13, while a sharp stranger or a shaken card it saw in
 # full holds 300-1600 (seeds 2026 and 11), and the search never named one of those (it ran
