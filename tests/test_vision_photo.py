@@ -216,6 +216,65 @@ def test_word_index_counts_each_features_candidates() -> None:
     assert none.tolist() == [0] * len(query)
 
 
+def test_nearest_words_are_the_nearest_fine_words_of_the_nearest_coarse_words() -> None:
+    """Each query's ``PROBES`` nearest fine words among those of its ``COARSE_PROBES``
+    nearest coarse words, nearest first, a tie going to the lower word (the coarse words'
+    too): distances of a few bits tie often; a coarse word may hold no fine word, or fewer
+    than ``PROBES``."""
+    from vision.features import WordIndex
+
+    rng = np.random.default_rng(12)
+
+    def few_bits(n: int) -> np.ndarray:
+        return (rng.integers(0, 4, (n, 32)) == 0).astype(np.uint8) * 3
+
+    coarse_starts = np.array([0, 4, 4, 6, 7, 12, 20], np.int32)  # sizes 4, 0, 2, 1, 5, 8
+    words = few_bits(int(coarse_starts[-1]))
+    coarse = few_bits(len(coarse_starts) - 1)
+    index = WordIndex(
+        words, np.zeros(0, np.int32), np.zeros(len(words) + 1, np.int32), coarse, coarse_starts
+    )
+    query = few_bits(300)
+
+    def bits(a: np.ndarray, b: np.ndarray) -> int:
+        return int(np.unpackbits(a ^ b).sum())
+
+    expected = []
+    for q, row in enumerate(query):
+        by_coarse = sorted(range(len(coarse)), key=lambda c: (bits(row, coarse[c]), c))
+        pool = [
+            w
+            for c in by_coarse[: tuning.COARSE_PROBES]
+            for w in range(int(coarse_starts[c]), int(coarse_starts[c + 1]))
+        ]
+        nearest = sorted(pool, key=lambda w: (bits(row, words[w]), w))[: tuning.PROBES]
+        expected += [(q, w) for w in nearest]
+    query_ids, word_ids = index.nearest_words(query, tuning.PROBES)
+    assert list(zip(query_ids.tolist(), word_ids.tolist(), strict=True)) == expected
+    assert query_ids.dtype == word_ids.dtype == np.int64
+
+
+def test_repeated_runs_keep_their_type_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``repeat_runs`` repeats as ``np.repeat`` does, by numpy's repeat or by a running sum
+    (numpy 1, long runs), and keeps the values' type: the find step compares the repeated best
+    names (int32) with every candidate's, and int32 against int64 costs ~3x."""
+    import vision.features as features
+
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 40, 2_000)
+    assert lengths.sum() > features._SHORT_REPEAT  # long enough for the running sum
+    for fast_repeat in (True, False):
+        monkeypatch.setattr(features, "_TAKE_IS_FAST", fast_repeat)
+        for values in (
+            rng.integers(-500, 500, 2_000).astype(np.int32),
+            rng.integers(0, 1 << 40, 2_000),
+        ):
+            for n in (3, 2_000):  # short and long
+                out = features.repeat_runs(values[:n], lengths[:n])
+                assert out.dtype == values.dtype
+                assert np.array_equal(out, np.repeat(values[:n], lengths[:n]))
+
+
 def test_outlines_found_at_several_sensitivities_are_merged_into_the_larger() -> None:
     """One card found at three edge sensitivities (its outer edge, a pixel in, its inner frame)
     is one outline, the outer edge; a card beside it and a card overlapping it by less than

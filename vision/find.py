@@ -130,7 +130,7 @@ def _voting_pairs(descriptors: np.ndarray, gallery: Gallery) -> _Pairs | None:
     group_start = np.cumsum(group_size) - group_size
     best_pair = _nearest_in_groups(group_start, dist)
     best_dist = pick(dist, best_pair)
-    same_name = name_of == np.repeat(pick(name_of, best_pair), group_size)
+    same_name = name_of == repeat_runs(pick(name_of, best_pair), group_size)
     other = np.where(same_name, 512, dist)  # 512: no other name
     second = np.minimum.reduceat(other, group_start)
     good_group = (best_dist <= tuning.MAX_DESCRIPTOR_DISTANCE) & (best_dist < tuning.RATIO * second)
