@@ -196,11 +196,16 @@ def find_card_quads(
             if key in measured:
                 continue
             measured.add(key)
-            rect = cv2.minAreaRect(contour)
+            # The smallest rectangle around the contour is that around its hull: OpenCV finds
+            # the hull first and measures that (the same numbers to the last bit for every
+            # contour of the family photos, seeds 2026-2038: 1.3 million on the default stack,
+            # 1.1 million on the Pi's). Measured on the hull, the hull is found once, not twice,
+            # for the half of the contours that pass: the loop's ~1.5 ms a photo less ~0.2.
+            hull = cv2.convexHull(contour)
+            rect = cv2.minAreaRect(hull)
             rw, rh = rect[1]
             if min(rw, rh) < min_side or rw * rh > max_area:
                 continue
-            hull = cv2.convexHull(contour)
             area = cv2.contourArea(hull)
             quad, quad_is_box = _quad_from_hull(hull)
             if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.int32)):
