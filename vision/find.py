@@ -52,10 +52,12 @@ class Hypothesis:
 @dataclass
 class Votes:
     """Where the photo's well-matched features are (work image) and which reference each one
-    votes for: a shortlist for any region of the photo."""
+    votes for: a shortlist for any region of the photo. ``features``: the reference feature
+    each vote matched (its place on the canonical card, ``Gallery.points``), when known."""
 
     points: np.ndarray
     entries: np.ndarray
+    features: np.ndarray | None = None
     # What was worked out from these votes for a pair of quads, kept for the photo (the votes'
     # life): :func:`vision.layers.lies_over` is asked of the same pairs again and again
     # (436 asks, 173 distinct pairs, on the 10 fan photos of seed 2026).
@@ -334,7 +336,7 @@ def find_hypotheses(
         local = np.bincount(pairs.entry[inside_mask], minlength=len(gallery))
         top = np.argsort(-local)[: tuning.RIVAL_VOTES_KEPT]
         hyp.votes = {int(e): int(local[e]) for e in top if local[e] > 0}
-    return found, Votes(voter_points, pairs.entry)
+    return found, Votes(voter_points, pairs.entry, pairs.feature)
 
 
 def on_picture(corners: np.ndarray, w: int, h: int) -> bool:

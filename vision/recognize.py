@@ -103,7 +103,7 @@ def identify(
             with clock.step("second_look", "find"):
                 cards, unknown = second_look_from_outlines(photo, gallery, cards, unknown, accept)
         with clock.step("last_look", "find"):
-            cards, unknown = last_look(photo, gallery, cards, unknown, accept, points)
+            cards, unknown = last_look(photo, gallery, cards, unknown, accept, points, votes)
         with clock.step("leftovers", "outline"):
             regions = leftover_regions(points, photo.work_size, photo.scale, cards, unknown)
             cards, unknown = name_leftovers(photo, gallery, votes, regions, cards, unknown, accept)

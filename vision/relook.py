@@ -12,8 +12,10 @@
   same layout that is not enrolled shares text and frame features with the references.
   It runs only where something is there: a card reported unknown (it may yet be named), or
   the first look's features crowding where no card is named (a card seen but not fitted or
-  named). On a clean table with every card named it would spend a sixth of the photo's time
-  finding nothing.
+  named), in a steep or blurred photo or where some of their votes nearly fit a card. On a
+  clean table with every card named it would spend a sixth of the photo's time finding
+  nothing; beside a phone, a score pad or dice it found nothing either (their crowds vote
+  only by chance).
 """
 
 from __future__ import annotations
@@ -24,14 +26,15 @@ import numpy as np
 import vision.tuning as tuning
 from vision.detect import edge_support
 from vision.features import photo_features
-from vision.find import Hypothesis, find_hypotheses, find_in_table_view, table_view
+from vision.find import Hypothesis, Votes, find_hypotheses, find_in_table_view, table_view
 from vision.gallery import Gallery
 from vision.geometry import CARD_CORNERS, in_quad
 from vision.leftovers import free_features
-from vision.name import Naming, name_hypotheses
+from vision.name import Naming, name_hypotheses, rectified
 from vision.photo import Photo
 from vision.plane import card_sized, to_card_plane
 from vision.result import Card, UnknownCard, dedupe_cards, explained, report_explained
+from vision.unknown import blurred
 
 
 def _as_hypotheses(cards: list[Card], scale: float) -> list[Hypothesis]:
@@ -119,9 +122,13 @@ def _first_look_crowd(
     features over the whole photo."""
     if len(points) == 0 or not cards:
         return len(points)
-    xs, ys, near_card, short_side = free_features(
-        points, photo.work_size, photo.scale, cards, unknown or []
-    )
+    return _crowd(*free_features(points, photo.work_size, photo.scale, cards, unknown or []))
+
+
+def _crowd(xs: np.ndarray, ys: np.ndarray, near_card: np.ndarray, short_side: float) -> int:
+    """:func:`_first_look_crowd` of the free features at ``xs``, ``ys`` (work pixels), where
+    ``near_card`` is the mask of the cards' surroundings and ``short_side`` a card's short side
+    (:func:`vision.leftovers.free_features`)."""
     if len(xs) == 0:
         return 0
     cell = max(4, int(short_side / 4))
@@ -139,6 +146,98 @@ def _undersampled(photo: Photo, card: UnknownCard, points: np.ndarray) -> bool:
     return seen < tuning.REST_UNDERSAMPLED_FEATURES
 
 
+def _nearly_fitted(
+    photo: Photo, gallery: Gallery, cards: list[Card], votes: Votes, near_card: np.ndarray
+) -> bool:
+    """Did the first look's votes away from the named and reported cards (where
+    ``near_card``, :func:`vision.leftovers.free_features`, is 0) nearly fit a card? At least
+    ``REST_NEAR_MISS_VOTES`` of one reference's votes there lie as its features lie on a card
+    (one scale, turn and shift: :func:`cv2.estimateAffinePartial2D`), of a card's size on the
+    table plane of the named ``cards``. Votes without their reference features (a photo with
+    no votes at all) cannot tell: then the answer is yes."""
+    if votes.features is None:
+        return True
+    h, w = near_card.shape
+    xs = np.clip(votes.points[:, 0].astype(np.int64), 0, w - 1)
+    ys = np.clip(votes.points[:, 1].astype(np.int64), 0, h - 1)
+    free = near_card[ys, xs] == 0
+    entries = votes.entries[free]
+    if len(entries) == 0:
+        return False
+    counts = np.bincount(entries)
+    to_card = to_card_plane(cards)
+    for entry in np.argsort(-counts, kind="stable"):
+        if counts[entry] < tuning.REST_NEAR_MISS_VOTES:
+            break
+        voted = free & (votes.entries == entry)
+        fit, inliers = cv2.estimateAffinePartial2D(
+            gallery.points[votes.features[voted]],
+            votes.points[voted],
+            method=cv2.RANSAC,
+            ransacReprojThreshold=tuning.FIT_REPROJECTION,
+            maxIters=tuning.FIT_ITERATIONS,
+            confidence=tuning.FIT_CONFIDENCE,
+        )
+        if fit is None or inliers is None or int(inliers.sum()) < tuning.REST_NEAR_MISS_VOTES:
+            continue
+        corners = (CARD_CORNERS @ fit[:, :2].T + fit[:, 2]) / photo.scale
+        if to_card is None or card_sized(corners, to_card):
+            return True
+    return False
+
+
+def _steepness(photo: Photo, cards: list[Card]) -> float:
+    """How much a card's size varies over the photo: the most over the least linear scale of
+    the photo -> table plane map over the picture, by the best-supported named card's corners
+    (1 straight down; infinite when the picture reaches the horizon). ``cards`` must not be
+    empty."""
+    best = max(cards, key=lambda c: c.inliers)
+    to_plane = cv2.getPerspectiveTransform(
+        (best.corners * photo.scale).astype(np.float32), CARD_CORNERS
+    )
+    height, width = photo.gray.shape[:2]
+    steps = tuning.TABLE_VIEW_GRID
+    xs, ys = np.meshgrid(np.linspace(0, width, steps), np.linspace(0, height, steps))
+    depth = to_plane[2, 0] * xs + to_plane[2, 1] * ys + to_plane[2, 2]
+    if not ((depth > 0).all() or (depth < 0).all()):
+        return float("inf")
+    depth = np.abs(depth)
+    return float(depth.max() / depth.min())
+
+
+def _worth_a_last_look(
+    photo: Photo,
+    gallery: Gallery,
+    cards: list[Card],
+    unknown: list[UnknownCard],
+    first_points: np.ndarray,
+    votes: Votes,
+) -> bool:
+    """Is something there for the last look: a card reported unknown that the first look
+    under-sampled, or a crowd of first-look features away from the named and reported cards
+    (:func:`_first_look_crowd`), in a photo taken steeply (:func:`_steepness`) or blurred (its
+    best-supported named card is: :func:`vision.unknown.blurred`), or where the crowd's votes
+    nearly fit a card (:func:`_nearly_fitted`)? With nothing named, any crowd will do. A far
+    card of a steep photo is small and foreshortened, a shaken photo's cards smeared: the first
+    look's features on them hardly vote (the generated scenes' cards it added had no near miss,
+    nor the shaken card it added on the Pi's stack, seed 2034, motion photo 1)."""
+    if any(_undersampled(photo, u, first_points) for u in unknown):
+        return True
+    if len(first_points) == 0 or not cards:
+        return len(first_points) >= tuning.REST_MIN_FIRST_FEATURES
+    xs, ys, near_card, short_side = free_features(
+        first_points, photo.work_size, photo.scale, cards, unknown
+    )
+    if _crowd(xs, ys, near_card, short_side) < tuning.REST_MIN_FIRST_FEATURES:
+        return False
+    if _steepness(photo, cards) >= tuning.REST_STEEP_SCALE_RATIO:
+        return True
+    best = max(cards, key=lambda c: c.inliers)
+    if blurred(rectified(photo.image, best.corners)):
+        return True  # a shaken or blurred photo: its cards' features hardly vote either
+    return _nearly_fitted(photo, gallery, cards, votes, near_card)
+
+
 def last_look(
     photo: Photo,
     gallery: Gallery,
@@ -146,18 +245,18 @@ def last_look(
     unknown: list[UnknownCard],
     accept: float,
     first_points: np.ndarray,
+    votes: Votes,
 ) -> tuple[list[Card], list[UnknownCard]]:
     """Cards found by a more sensitive search where no card is named yet. ``first_points``:
-    the first look's features (work pixels). The search runs only where something is there:
-    a card reported unknown (it may yet be named), or a crowd of first-look features away from
-    the named cards (a card the first look saw but could not fit or name). On a clean table
-    with every card named it would find nothing."""
+    the first look's features (work pixels); ``votes``: theirs. The search runs only where
+    something is there: a card reported unknown (it may yet be named), or a crowd of
+    first-look features away from the named cards whose votes nearly fit a card (a card the
+    first look saw but could not fit or name: :func:`_nearly_fitted`). On a clean table with
+    every card named, or beside props whose features vote only by chance, it finds nothing."""
     mask = _uncovered(photo, cards)
     if mask.mean() <= 255 * tuning.REST_MIN_UNCOVERED:
         return cards, unknown
-    if not any(_undersampled(photo, u, first_points) for u in unknown) and (
-        _first_look_crowd(photo, cards, first_points, unknown) < tuning.REST_MIN_FIRST_FEATURES
-    ):
+    if not _worth_a_last_look(photo, gallery, cards, unknown, first_points, votes):
         return cards, unknown
     points, descriptors = photo_features(
         photo.gray,
