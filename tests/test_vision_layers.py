@@ -13,7 +13,7 @@ import vision.layers as layers
 import vision.tuning as tuning
 from tests.galleries import generated_gallery
 from vision import identify
-from vision.features import photo_features
+from vision.features import photo_features, ranked_photo_features
 from vision.find import Votes, find_hypotheses
 from vision.gallery import Gallery
 from vision.geometry import CARD_H, CARD_W, quad_iou
@@ -62,11 +62,14 @@ def test_a_pair_of_cards_is_counted_once_a_photo(
     a, b = 0, 1
     votes = Votes(shared, np.array([b, b, b, a], np.int64))
     name_a, name_b = gallery.entries[a].name, gallery.entries[b].name
-    counted = []
+    counted: list[int] = []
     real_votes_in = layers._votes_in
-    monkeypatch.setattr(
-        layers, "_votes_in", lambda *args: counted.append(1) or real_votes_in(*args)
-    )
+
+    def counting(*args):
+        counted.append(1)
+        return real_votes_in(*args)
+
+    monkeypatch.setattr(layers, "_votes_in", counting)
     for _ in range(3):
         assert lies_over(over, name_b, under, name_a, votes, gallery, 1.0)
         assert not lies_over(over, name_a, under, name_b, votes, gallery, 1.0)
@@ -140,15 +143,11 @@ def test_a_card_of_a_fan_reported_unknown_is_named_from_the_part_that_shows(
     assert quad_iou(found.corners, truth) > 0.8
 
 
-def test_a_fanned_card_is_named_from_its_own_features_not_those_of_the_cards_over_it(
-    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The photo's features on a fanned card's whole quad are mostly its neighbours' print; its
-    # own, in the part that shows, name it beyond doubt once those of the cards lying over it
-    # are left out, with no cut-out card (a rectification and an ORB pass) to name it again.
-    import vision.name as name
-    from vision.features import ranked_photo_features
-
+def fan_found(
+    gallery: Gallery,
+) -> tuple[list[str], Scene, Photo, tuple[np.ndarray, np.ndarray, np.ndarray], list, Votes]:
+    """A generated fan of six cards, its photo, the photo's ranked features and what the find
+    step found in them (hypotheses and votes), ready for naming."""
     hand = NAMES[3:9]
     scene = compose_hand(
         [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
@@ -156,6 +155,13 @@ def test_a_fanned_card_is_named_from_its_own_features_not_those_of_the_cards_ove
     photo = Photo.of(scene.image)
     ranked = ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
     found, votes = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size, ranked[2])
+    return hand, scene, photo, ranked, found, votes
+
+
+def counted_cut_outs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time naming cuts a card out of the photo to name it."""
+    import vision.name as name
+
     cut_outs: list[int] = []
     real_name_region = name._name_region
 
@@ -164,6 +170,19 @@ def test_a_fanned_card_is_named_from_its_own_features_not_those_of_the_cards_ove
         return real_name_region(*args, **kwargs)
 
     monkeypatch.setattr(name, "_name_region", counting)
+    return cut_outs
+
+
+def test_a_fanned_card_is_named_from_its_own_features_not_those_of_the_cards_over_it(
+    gallery: Gallery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The photo's features on a fanned card's whole quad are mostly its neighbours' print; its
+    # own, in the part that shows, name it beyond doubt once those of the cards lying over it
+    # are left out, with no cut-out card (a rectification and an ORB pass) to name it again.
+    import vision.name as name
+
+    hand, scene, photo, ranked, found, votes = fan_found(gallery)
+    cut_outs = counted_cut_outs(monkeypatch)
 
     def named(votes: Votes | None) -> list[Card]:
         cut_outs.clear()
@@ -281,24 +300,10 @@ def test_a_fanned_card_named_surely_keeps_its_found_corners_when_its_strip_canno
     # is named from the photo's features at the corners the find step fitted, with no cut-out.
     # Asked here of every card at once: no fit is let to pin a card's corners.
     import vision.name as name
-    from vision.features import ranked_photo_features
 
-    hand = NAMES[3:9]
-    scene = compose_hand(
-        [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
-    )
-    photo = Photo.of(scene.image)
-    ranked = ranked_photo_features(photo.gray, tuning.PHOTO_FEATURES)
-    found, votes = find_hypotheses(ranked[0], ranked[1], gallery, photo.work_size, ranked[2])
+    hand, scene, photo, ranked, found, votes = fan_found(gallery)
     monkeypatch.setattr(tuning, "REFINE_MIN_COVER", 1.01)
-    cut_outs: list[int] = []
-    real_name_region = name._name_region
-
-    def counting(*args, **kwargs):
-        cut_outs.append(1)
-        return real_name_region(*args, **kwargs)
-
-    monkeypatch.setattr(name, "_name_region", counting)
+    cut_outs = counted_cut_outs(monkeypatch)
     with region_memo():
         cards, _ = name.name_hypotheses(
             photo.image, photo.scale, gallery, found, 0.5, photo_points=ranked, votes=votes

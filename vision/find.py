@@ -387,6 +387,20 @@ def shortlist_by_descriptors(descriptors: np.ndarray, gallery: Gallery, k: int) 
 
 
 # -- the second look: a straight-down view of a steep photo -----------------------------------
+def plane_depths(to_plane: np.ndarray, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """A ``TABLE_VIEW_GRID`` square grid of points over a ``width`` x ``height`` picture (N x 2)
+    and each one's depth under the picture -> table plane homography ``to_plane`` (its
+    homogeneous w). A card's linear size in the picture goes as 1 / w, so how much w varies
+    over the picture (most over least) says how steep the view is; w changes sign where the
+    picture reaches the horizon."""
+    steps = tuning.TABLE_VIEW_GRID
+    grid = np.array(
+        [[x, y] for x in np.linspace(0, width, steps) for y in np.linspace(0, height, steps)],
+        np.float64,
+    )
+    return grid, to_plane[2, 0] * grid[:, 0] + to_plane[2, 1] * grid[:, 1] + to_plane[2, 2]
+
+
 def table_view(
     hypotheses: list[Hypothesis], width: int, height: int
 ) -> tuple[np.ndarray, tuple[int, int]] | None:
@@ -403,16 +417,9 @@ def table_view(
         to_plane = inverse(h)
     except np.linalg.LinAlgError:
         return None
-    steps = tuning.TABLE_VIEW_GRID
-    grid = np.array(
-        [[x, y] for x in np.linspace(0, width, steps) for y in np.linspace(0, height, steps)],
-        np.float64,
-    )
-    w = to_plane[2, 0] * grid[:, 0] + to_plane[2, 1] * grid[:, 1] + to_plane[2, 2]
+    grid, w = plane_depths(to_plane, width, height)
     if (w <= 0).any() or (w > 0).sum() < len(w):
         return None  # the picture reaches the horizon: no finite table view
-    # Linear scale of the plane -> photo map is proportional to 1/w: how much it varies over
-    # the picture says how steep the view is.
     if w.max() / w.min() < tuning.STEEP_SCALE_RATIO:
         return None
     plane = cv2.perspectiveTransform(grid[None], to_plane)[0]

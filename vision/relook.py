@@ -26,7 +26,14 @@ import numpy as np
 import vision.tuning as tuning
 from vision.detect import edge_support
 from vision.features import photo_features
-from vision.find import Hypothesis, Votes, find_hypotheses, find_in_table_view, table_view
+from vision.find import (
+    Hypothesis,
+    Votes,
+    find_hypotheses,
+    find_in_table_view,
+    plane_depths,
+    table_view,
+)
 from vision.gallery import Gallery
 from vision.geometry import CARD_CORNERS, in_quad
 from vision.leftovers import free_features
@@ -186,19 +193,15 @@ def _nearly_fitted(
     return False
 
 
-def _steepness(photo: Photo, cards: list[Card]) -> float:
-    """How much a card's size varies over the photo: the most over the least linear scale of
-    the photo -> table plane map over the picture, by the best-supported named card's corners
-    (1 straight down; infinite when the picture reaches the horizon). ``cards`` must not be
-    empty."""
-    best = max(cards, key=lambda c: c.inliers)
+def _steepness(photo: Photo, best: Card) -> float:
+    """How much a card's size varies over the photo (:func:`vision.find.plane_depths`, most
+    over least), by the table plane of the best-supported named card ``best``: 1 straight
+    down, infinite when the picture reaches the horizon."""
     to_plane = cv2.getPerspectiveTransform(
         (best.corners * photo.scale).astype(np.float32), CARD_CORNERS
     )
     height, width = photo.gray.shape[:2]
-    steps = tuning.TABLE_VIEW_GRID
-    xs, ys = np.meshgrid(np.linspace(0, width, steps), np.linspace(0, height, steps))
-    depth = to_plane[2, 0] * xs + to_plane[2, 1] * ys + to_plane[2, 2]
+    _, depth = plane_depths(to_plane, width, height)
     if not ((depth > 0).all() or (depth < 0).all()):
         return float("inf")
     depth = np.abs(depth)
@@ -230,9 +233,9 @@ def _worth_a_last_look(
     )
     if _crowd(xs, ys, near_card, short_side) < tuning.REST_MIN_FIRST_FEATURES:
         return False
-    if _steepness(photo, cards) >= tuning.REST_STEEP_SCALE_RATIO:
-        return True
     best = max(cards, key=lambda c: c.inliers)
+    if _steepness(photo, best) >= tuning.REST_STEEP_SCALE_RATIO:
+        return True
     if blurred(rectified(photo.image, best.corners)):
         return True  # a shaken or blurred photo: its cards' features hardly vote either
     return _nearly_fitted(photo, gallery, cards, votes, near_card)
