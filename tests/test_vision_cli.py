@@ -92,6 +92,28 @@ def test_identify_json_contract_and_annotation(
     assert annotated is not None and annotated.shape == scene.image.shape
 
 
+def test_an_annotation_path_it_cannot_write_is_refused_before_any_photo_is_read(
+    enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1))
+    photo = tmp_path / "one.png"
+    cv2.imwrite(str(photo), scene.image)
+    argv = ["vision", "identify", str(photo), "--gallery", str(enrolled), "--annotate"]
+    for bad, reason in (
+        (tmp_path / "marked", "ending in .png"),  # no ending: OpenCV has no writer for it
+        (tmp_path / "marked.txt", "ending in .png"),
+        (tmp_path, "is a folder"),
+        (tmp_path / "nowhere" / "marked.png", "no such folder"),
+    ):
+        capsys.readouterr()
+        assert run([*argv, str(bad)]) == 2
+        said = capsys.readouterr().out
+        assert reason in said and "Traceback" not in said
+        assert "named" not in said  # refused before the photo was identified
+    assert run([*argv, str(tmp_path / "marked.JPG")]) == 0
+    assert cv2.imread(str(tmp_path / "marked.JPG")) is not None
+
+
 def test_identify_plain_text(
     enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -75,6 +75,23 @@ def _check_photo_path(path: Path) -> None:
         raise CliError(f"{path}: no such file")
 
 
+# What --annotate can write: OpenCV picks the format by the name's ending and has no writer
+# for any other (a name with no ending raised its own error after the photo was identified).
+_ANNOTATION_ENDINGS = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def _check_annotation_path(path: Path) -> None:
+    if path.is_dir():
+        raise CliError(f"{path} is a folder: --annotate needs a file name, such as OUT.png")
+    if path.suffix.lower() not in _ANNOTATION_ENDINGS:
+        raise CliError(
+            f"{path}: --annotate needs a picture file name ending in "
+            + ", ".join(_ANNOTATION_ENDINGS)
+        )
+    if not path.parent.is_dir():
+        raise CliError(f"{path}: no such folder {path.parent} to write the annotated copy in")
+
+
 def _read_image(path: Path) -> Any:
     from device.camera import CameraError, check_image_size
     from vision import VisionError, read_photo  # start-up time: OpenCV and the recogniser
@@ -157,6 +174,8 @@ def run_identify(args: argparse.Namespace) -> int:
     # cost nine identifications first.
     for path in photos:
         _check_photo_path(path)
+    if args.annotate is not None:
+        _check_annotation_path(args.annotate)
     try:
         gallery = Gallery.load(args.gallery)
     except GalleryError as error:
@@ -182,7 +201,11 @@ def run_identify(args: argparse.Namespace) -> int:
             continue
         if args.annotate is not None:
             out = _annotation_path(args.annotate, number, len(photos))
-            if not cv2.imwrite(str(out), annotate(image, result)):
+            try:
+                written = cv2.imwrite(str(out), annotate(image, result))
+            except cv2.error:  # OpenCV raises for some unwritable paths, returns False for others
+                written = False
+            if not written:
                 raise CliError(f"{out}: cannot write the annotated image")
         if args.json:
             record = result.to_json()
