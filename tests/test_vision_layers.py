@@ -263,21 +263,54 @@ def test_an_outline_of_the_part_of_an_unknown_card_that_shows_is_that_card() -> 
     assert merged([report, neighbour], []) == [report, neighbour]
 
 
-def test_cards_judged_together_score_as_each_alone(gallery: Gallery) -> None:
-    """The look's last word scores a photo's cards in one go: the very figures each card
-    gets alone, so no name changes."""
-    from vision.appearance import cards_cell_scores, cell_scores, look_patch
+def test_cards_judged_together_give_each_alones_verdicts(gallery: Gallery) -> None:
+    """The look's last word scores a photo's cards in one go, each exactly against its own
+    name's references and bounded against the rest (worked out only where a bound could beat
+    the name): the very verdicts each card's exact figures give, so no name changes."""
+    from vision.appearance import cards_cell_scores, cell_scores, look_disowns, look_patch
 
     hand = NAMES[3:9]
     scene = compose_hand(
         [render_card_face(n, 0) for n in hand], np.random.default_rng(5), layout="fan"
     )
     patches = [look_patch(scene.image, card.corners) for card in scene.cards]
-    together = cards_cell_scores(patches, gallery)
+    names = [hand[card.index] for card in scene.cards]
+    together = cards_cell_scores(patches, gallery, names)
     assert len(together) == len(patches) > 1
-    for patch, scores in zip(patches, together, strict=True):
-        assert np.array_equal(scores, cell_scores(patch, gallery))
-    assert cards_cell_scores([], gallery) == []
+    left_bounded = 0
+    strip = np.zeros(12, bool)
+    strip[::3] = True
+    for patch, scores, name in zip(patches, together, names, strict=True):
+        exact = cell_scores(patch, gallery)
+        own = [e for e in range(len(gallery)) if gallery.entries[e].name == name]
+        assert np.array_equal(scores.scores[own], exact[own])
+        assert (scores.scores >= exact).all()
+        for judged in [name, *NAMES[:3]]:
+            for visible in (None, strip, ~strip):
+                assert look_disowns(
+                    patch, gallery, judged, visible=visible, per_cell=scores
+                ) == look_disowns(patch, gallery, judged, visible=visible, per_cell=exact)
+        assert np.array_equal(scores.scores[scores.exact], exact[scores.exact])
+        left_bounded += int((~scores.exact).sum())
+    assert left_bounded > len(gallery) * len(patches) // 2  # most never worked out
+    assert cards_cell_scores([], gallery, []) == []
+
+
+def test_cell_score_bounds_never_fall_below_the_exact_figures() -> None:
+    from vision.look import cell_basis, cell_score_bounds
+
+    rng = np.random.default_rng(3)
+    smooth = rng.normal(size=(80, 12, 4, 4, 3)).repeat(4, axis=2).repeat(3, axis=3)
+    cells = smooth[:, :, :13, :12].reshape(80, 12, -1).astype(np.float32)
+    cells += 0.3 * rng.normal(size=cells.shape).astype(np.float32)
+    cells -= cells.mean(axis=2, keepdims=True)
+    cells /= np.linalg.norm(cells, axis=2, keepdims=True)
+    reference, cards = cells[:50], cells[50:]  # 30 cards: bounded a few at a time
+    bounds = cell_score_bounds(cards, cell_basis(reference, 48))
+    exact = np.einsum("ecd,kcd->kec", reference, cards)
+    assert bounds.shape == exact.shape
+    assert (bounds >= exact).all()
+    assert float((bounds - exact).mean()) < 0.5  # and close: the smooth part lies in the basis
 
 
 def test_a_cells_median_is_numpys() -> None:
@@ -317,3 +350,19 @@ def test_a_fanned_card_named_surely_keeps_its_found_corners_when_its_strip_canno
     for card in cards:
         truth = scene.cards[hand.index(card.name)].corners
         assert quad_iou(card.corners, truth) > 0.9
+
+
+def test_a_prepared_gallery_has_its_look_tables_and_enrolling_drops_them() -> None:
+    """The look tables are made when the gallery is prepared (the appliance, the bench), not on
+    the first photo that needs them; a new reference drops them, and the names follow it."""
+    g = Gallery()
+    for name in NAMES[:6]:
+        g.enroll(name, render_card_face(name, 0))
+    assert g.names == sorted(NAMES[:6])
+    g.prepare_looks()
+    assert g._look_vectors is not None and g._cell_basis is not None
+    basis = g.look_cell_basis()
+    assert basis.coords.shape == (12, 6, tuning.LOOK_BOUND_BASIS)
+    g.enroll(NAMES[6], render_card_face(NAMES[6], 0))
+    assert g._look_vectors is None and g._cell_basis is None
+    assert g.names == sorted(NAMES[:7])

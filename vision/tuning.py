@@ -337,6 +337,16 @@ LOOK_VETO_GAP = 0.25  # ... and this much closer to another name's
 # The last word on every named card, cell by cell: right names scored 0.54 and up on dev
 # scenes (0.89+ on the real photos), not-enrolled cards named as their cycle 0.27-0.55.
 LOOK_MIN_CELLS_SIMILARITY = 0.45
+# The last word needs a card's cell correlations exactly only for its own name's references and
+# for those that could beat them; the rest are bounded first along this many cosine patterns of
+# a cell, those holding most of the gallery's cells (vision.look.cell_score_bounds; fewer:
+# looser bounds, more references worked out). 48: of seed 2026's fan/small/cloth/clutter/
+# strangers cards 85 % need no other reference worked out, 7 a card on average (32: 11.5;
+# 24: 17). Working out the patterns costs ~0.15 s of CPU for 372 references, once a gallery.
+LOOK_BOUND_BASIS = 48
+# Added to every bound against float32 rounding (errors ~1e-6): a bound never falls below the
+# exact correlation it stands for. Costs nothing but a few more exact references.
+LOOK_BOUND_SLACK = 0.01
 # The last word compares only the cells no other named card covers (a fan's lower cards), when
 # at least this many are left (a fan card showing 35 % of itself keeps its left column: 4);
 # fewer and the card keeps all 12 (tuned on the fan family's seed 11; lower judges a card on

@@ -123,6 +123,7 @@ class Enrolment:
                 raise EnrolmentError(f"the card gallery cannot be read ({error})") from None
             if len(self._gallery) == 0 and self.cards:
                 self._gallery = self._rebuild()
+            self._gallery.prepare_looks()  # here, not on the first photo that needs them
         return self._gallery
 
     # -- changes ------------------------------------------------------------------------------
@@ -150,6 +151,7 @@ class Enrolment:
             self._gallery = self._rebuild()
         else:
             gallery.save(self.gallery_dir)
+            gallery.prepare_looks()  # enrolling dropped them: made now, not on a player's photo
         self._save()
 
     def remove(self, key: str) -> None:
@@ -171,6 +173,7 @@ class Enrolment:
             shutil.rmtree(self.gallery_dir)
         if len(gallery):
             gallery.save(self.gallery_dir)
+        gallery.prepare_looks()
         return gallery
 
     def card_image(self, key: str) -> np.ndarray | None:

@@ -116,6 +116,7 @@ def _gallery_and_faces(
             faces.append((name, face))
             if gallery_dir is None:
                 gallery.enroll(name, face)
+    gallery.prepare_looks()  # as the appliance does: no photo pays for the look tables
     return gallery, faces
 
 
@@ -155,6 +156,7 @@ def families_gallery(real: Path) -> tuple[Gallery, Faces, Faces]:
     for name, face in faces:
         if name not in held:
             gallery.enroll(name, face)
+    gallery.prepare_looks()  # as the appliance does: no photo pays for the look tables
     return (
         gallery,
         [(n, f) for n, f in faces if n not in held],
