@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 import vision.features as features
 import vision.tuning as tuning
@@ -28,13 +29,15 @@ def test_area_shrink_matches_inter_area_within_a_grey_level() -> None:
     assert float((difference > 0).mean()) < 0.01
 
 
-def test_signature_shrinks_columns_first_by_the_whole_number_path(monkeypatch) -> None:
+def test_signature_shrinks_columns_first_by_the_whole_number_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """336 columns to 24 is 14 to one: averaged first (OpenCV's fast path), then the rows."""
     asked: list[tuple[int, int]] = []
     resize = cv2.resize
 
     def recording(image: np.ndarray, size: tuple[int, int], *args, **kwargs) -> np.ndarray:
-        asked.append(tuple(size))
+        asked.append((size[0], size[1]))
         return resize(image, size, *args, **kwargs)
 
     monkeypatch.setattr(features.cv2, "resize", recording)
