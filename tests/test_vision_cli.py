@@ -51,6 +51,14 @@ def enrolled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "gallery"
 
 
+def _one_card_photo(folder: Path) -> Path:
+    """A generated photo of one enrolled card (the fifth name), saved in ``folder``."""
+    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1))
+    photo = folder / "one.png"
+    cv2.imwrite(str(photo), scene.image)
+    return photo
+
+
 def test_enroll_from_files_names_by_file_name(enrolled: Path) -> None:
     meta = json.loads((enrolled / "gallery.json").read_text(encoding="utf-8"))
     assert sorted(e["name"] for e in meta["entries"]) == sorted(NAMES)
@@ -95,9 +103,7 @@ def test_identify_json_contract_and_annotation(
 def test_an_annotation_path_it_cannot_write_is_refused_before_any_photo_is_read(
     enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1))
-    photo = tmp_path / "one.png"
-    cv2.imwrite(str(photo), scene.image)
+    photo = _one_card_photo(tmp_path)
     argv = ["vision", "identify", str(photo), "--gallery", str(enrolled), "--annotate"]
     for bad, reason in (
         (tmp_path / "marked", "ending in .png"),  # no ending: OpenCV has no writer for it
@@ -117,9 +123,7 @@ def test_an_annotation_path_it_cannot_write_is_refused_before_any_photo_is_read(
 def test_identify_plain_text(
     enrolled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    scene = compose_scene([render_card_face(NAMES[4], 0)], np.random.default_rng(1))
-    photo = tmp_path / "one.png"
-    cv2.imwrite(str(photo), scene.image)
+    photo = _one_card_photo(tmp_path)
     capsys.readouterr()
     assert run(["vision", "identify", str(photo), "--gallery", str(enrolled)]) == 0
     out = capsys.readouterr().out
