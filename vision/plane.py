@@ -115,3 +115,51 @@ def completed_cards(quad: np.ndarray, to_card: np.ndarray) -> list[np.ndarray]:
             if np.isfinite(back).all():
                 out.append(order_corners(back.astype(np.float32)))
     return out
+
+
+def placed_on_plane(
+    on_card: np.ndarray, in_photo: np.ndarray, to_card: np.ndarray
+) -> np.ndarray | None:
+    """A card's corners (photo pixels) from matches that lie along a strip of it: ``on_card``
+    (canonical card pixels) matched at ``in_photo`` (photo pixels), fitted as the card lies on
+    the table plane (``to_card``: photo -> canonical card pixels on the plane), turned and
+    moved but not sheared, or None when the strip does not fit so.
+
+    A fanned card lying under its neighbours shows a strip a third of its width; a fit of a
+    strip in the photo (an affine or a homography) explains the strip and shears or swings
+    the rest of the card (seed 2043: a fan's bottom card placed at IoU 0.57 with the truth, so
+    its look denied its name and the fan's steps went wrong). On the table plane a card is
+    rigid: a turn, a shift and (for the plane's own scale error) a size, which a strip as tall
+    as the card fixes."""
+    if len(on_card) < tuning.MIN_NAME_INLIERS:
+        return None
+    on_plane = cv2.perspectiveTransform(
+        np.asarray(in_photo, np.float64).reshape(1, -1, 2), to_card
+    )[0]
+    source = np.asarray(on_card, np.float64).reshape(-1, 2)
+    if not np.isfinite(on_plane).all():
+        return None
+    # The least-squares turn, size and shift of ``source`` onto ``on_plane`` (Umeyama).
+    mean_s, mean_p = source.mean(axis=0), on_plane.mean(axis=0)
+    s, p = source - mean_s, on_plane - mean_p
+    spread = float((s * s).sum())
+    if spread <= 0:
+        return None
+    u, sigma, vt = np.linalg.svd(p.T @ s)
+    sign = np.diag([1.0, float(np.sign(np.linalg.det(u @ vt)) or 1.0)])
+    turn = u @ sign @ vt
+    size = float(np.trace(np.diag(sigma) @ sign)) / spread
+    lo, hi = tuning.PLANE_TIGHT_TOLERANCE
+    if not lo <= size <= hi:
+        return None
+    moved = size * s @ turn.T + mean_p
+    residual = float(np.sqrt(((moved - on_plane) ** 2).sum(axis=1).mean()))
+    if residual > tuning.STRIP_PLANE_RESIDUAL:
+        return None
+    corners = size * (CARD_CORNERS.astype(np.float64) - mean_s) @ turn.T + mean_p
+    try:
+        from_card = inverse(to_card)
+    except np.linalg.LinAlgError:
+        return None
+    back = cv2.perspectiveTransform(corners.reshape(1, 4, 2), from_card)[0]
+    return back.astype(np.float32) if np.isfinite(back).all() else None

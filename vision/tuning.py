@@ -456,6 +456,10 @@ PLANE_MAX_COS = 0.35  # most |cos| of a corner on the plane
 PLANE_TIGHT_TOLERANCE = (0.8, 1.25)  # sides' range (looser: table patches named)
 PLANE_TIGHT_ASPECT = 0.08  # proportions' tolerance
 PLANE_TIGHT_COS = 0.2  # most |cos| of a corner
+# A fanned card's strip placed on the plane (vision.plane.placed_on_plane): its matches must
+# fit a turned, moved card within this many canonical px (root mean square; the naming's
+# own fit allows NAME_REPROJECTION a match).
+STRIP_PLANE_RESIDUAL = 6.0
 # A partly hidden card's visible edge: square at both ends (|cos| < 0.2) and a card's side
 # long within 12 % (dev scenes: +1 hard card, one false card fewer).
 COMPLETION_MAX_COS = 0.2  # most |cos| at both ends of the visible edge
