@@ -30,6 +30,7 @@ import importlib
 import pkgutil
 import sqlite3
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -596,6 +597,24 @@ class App:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tablekeeper-job")
         return self._executor.submit(work)
+
+    def prepare_in_background(self, work: Callable[[], Any]) -> None:
+        """Get something ready that a screen will soon need (a card gallery loaded from disk)
+        on a thread of its own, not the worker: a job queued behind it would wait, and SHUTTER's
+        job takes the photo first. Whatever asks for the same thing meanwhile must wait for it
+        (a lock); a failure is left for that asker to meet and show. Inline in scripted runs
+        and tests, as jobs are."""
+
+        def quietly() -> None:
+            try:
+                work()
+            except Exception:  # the screen that needs it says what is wrong, when it asks
+                pass
+
+        if self.jobs_inline:
+            quietly()
+            return
+        threading.Thread(target=quietly, name="tablekeeper-prepare", daemon=True).start()
 
     # -- drawing ------------------------------------------------------------------------------
     def render(self) -> pygame.Surface:

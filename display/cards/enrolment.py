@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,10 @@ class Enrolment:
         self.cards: dict[str, dict[str, Any]] = {}
         self.extra: dict[str, Any] = {}
         self._gallery: Any = None
+        # The gallery may be asked for by two threads at once: a photo screen has it loaded in
+        # the background while the players lay their cards out (App.prepare_in_background),
+        # and SHUTTER's reading asks on the worker. It is loaded once; the other waits.
+        self._gallery_lock = threading.RLock()
         self._load()
 
     # -- manifest -----------------------------------------------------------------------------
@@ -114,6 +119,10 @@ class Enrolment:
 
     def gallery(self) -> Any:
         """The recogniser's gallery of every enrolled card (loaded once, kept up to date)."""
+        with self._gallery_lock:
+            return self._loaded_gallery()
+
+    def _loaded_gallery(self) -> Any:
         if self._gallery is None:
             from vision.gallery import Gallery, GalleryError  # start-up time: OpenCV
 
@@ -136,28 +145,30 @@ class Enrolment:
         and the manifest are written once, after every image file."""
         import cv2  # start-up time: OpenCV loads at the first photo, not with the appliance
 
-        gallery = self.gallery()
-        replacing = any(key in self.cards for key, _, _, _ in items)
-        for key, name, card, source in items:
-            filename = f"{_safe_key(key)}.jpg"
-            ok, data = cv2.imencode(".jpg", card, [cv2.IMWRITE_JPEG_QUALITY, 95])
-            if not ok:
-                raise EnrolmentError(f"could not encode the image of {name}")
-            _write_atomic(self.cards_dir / filename, data.tobytes())
-            self.cards[key] = {"name": name, "images": [filename], "source": source}
-            if not replacing:
-                gallery.enroll(name, card, source or key)
-        if replacing:
-            self._gallery = self._rebuild()
-        else:
-            gallery.save(self.gallery_dir)
-            gallery.prepare_looks()  # enrolling dropped them: made now, not on a player's photo
-        self._save()
+        with self._gallery_lock:
+            gallery = self.gallery()
+            replacing = any(key in self.cards for key, _, _, _ in items)
+            for key, name, card, source in items:
+                filename = f"{_safe_key(key)}.jpg"
+                ok, data = cv2.imencode(".jpg", card, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                if not ok:
+                    raise EnrolmentError(f"could not encode the image of {name}")
+                _write_atomic(self.cards_dir / filename, data.tobytes())
+                self.cards[key] = {"name": name, "images": [filename], "source": source}
+                if not replacing:
+                    gallery.enroll(name, card, source or key)
+            if replacing:
+                self._gallery = self._rebuild()
+            else:
+                gallery.save(self.gallery_dir)
+                gallery.prepare_looks()  # enrolling dropped them: made now, not on a photo
+            self._save()
 
     def remove(self, key: str) -> None:
-        if self.cards.pop(key, None) is not None:
-            self._save()
-            self._gallery = self._rebuild()
+        with self._gallery_lock:
+            if self.cards.pop(key, None) is not None:
+                self._save()
+                self._gallery = self._rebuild()
 
     def _rebuild(self) -> Any:
         """A fresh gallery from the kept card images (after a re-enrolment or an import)."""
