@@ -13,8 +13,8 @@ from vision.plane import placed_on_plane
 
 def _tilted_table() -> np.ndarray:
     """A table seen from a camera tilted ~30 degrees: canonical card px on the plane -> photo px."""
-    plane = np.float32([[0, 0], [1000, 0], [1000, 800], [0, 800]])
-    photo = np.float32([[300, 200], [1300, 200], [1450, 1000], [150, 1000]])
+    plane = np.array([[0, 0], [1000, 0], [1000, 800], [0, 800]], np.float32)
+    photo = np.array([[300, 200], [1300, 200], [1450, 1000], [150, 1000]], np.float32)
     return cv2.getPerspectiveTransform(plane, photo).astype(np.float64)
 
 
