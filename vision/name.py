@@ -929,12 +929,12 @@ def _place_strips(named: list[Card], strips: dict[int, InlierSpots]) -> None:
     table plane the other named cards give (:func:`vision.plane.placed_on_plane`), when
     they are no card lying on it (in place in ``named``).
 
-    Only those: placing every such card moved the corners of 2-6 fan photos a seed, the fan
-    cards' mean IoU with the truth up 0.001-0.005, but one named card of seed 2032 became
-    unknown (default stack). Placing the cards off the plane alone changed one photo of the
-    eight fan seeds tried (2026, 2032, 2034, 2037, 2038, 2039, 2041, 2043) on either stack:
-    seed 2043's, on the Pi's, where a bottom card at IoU 0.57 went unknown and its
-    neighbour was missed; now both are named."""
+    Only those: placing every such card moved the corners of 2-6 fan photos a seed and the fan
+    cards' mean IoU with the truth up by as much as 0.005 (down 0.0008 on one seed), but one
+    named card of seed 2032 became unknown (default stack). Placing the cards off the plane
+    alone changed one photo of the eight fan seeds tried (2026, 2032, 2034, 2037, 2038, 2039,
+    2041, 2043) on either stack: seed 2043's, on the Pi's, where a bottom card at IoU 0.57
+    went unknown and its neighbour was missed; now both are named."""
     if not strips:
         return
     others = [card for k, card in enumerate(named) if k not in strips]
