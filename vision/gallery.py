@@ -30,7 +30,7 @@ import numpy as np
 import vision.tuning as tuning
 from vision import frame
 from vision.detect import card_from_image
-from vision.features import WordIndex, card_features, global_descriptor
+from vision.features import WordIndex, card_features, global_descriptor, prepare_signatures
 from vision.geometry import CARD_H, CARD_W
 from vision.look import (
     CellBasis,
@@ -343,7 +343,9 @@ class Gallery:
         first photo that needs each: the look vectors only on the first photo with a card the
         features are unsure of, so a warm appliance charged ~50 ms to a player's photo. For
         the 372 references of the families' gallery: ~0.2 s of CPU (both stacks). Enrolling a
-        card drops them (they hold every reference)."""
+        card drops them (they hold every reference). OpenCV's own Lab tables, which every
+        photo's signatures need, are made here too (:func:`vision.features.prepare_signatures`)."""
+        prepare_signatures()
         if len(self.looks) >= tuning.LOOK_MIN_GALLERY:
             self.look_vectors()
             self.look_cell_basis()
