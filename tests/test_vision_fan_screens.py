@@ -80,7 +80,21 @@ TO_MIXTAPE_SCORING = (
 )
 
 
-def test_a_mixtape_laid_by_the_rules_is_scored_from_one_photo(tmp_path: Path) -> None:
+# The tape as the camera sees it: laid facing the camera, facing a player across the table (the
+# photo upside down) or one at its side (a quarter turn).
+TURNS = {
+    "facing the camera": None,
+    "across the table": cv2.ROTATE_180,
+    "at the side": cv2.ROTATE_90_CLOCKWISE,
+}
+
+
+def as_seen(image: np.ndarray, turn: int | None) -> np.ndarray:
+    return image if turn is None else cv2.rotate(image, turn)
+
+
+@pytest.mark.parametrize("seen", list(TURNS))
+def test_a_mixtape_laid_by_the_rules_is_scored_from_one_photo(tmp_path: Path, seen: str) -> None:
     export = example_mixtape_enrolment(tmp_path / "prep")
     state = tmp_path / "state"
     state.mkdir()
@@ -107,7 +121,7 @@ def test_a_mixtape_laid_by_the_rules_is_scored_from_one_photo(tmp_path: Path) ->
         shot tape-score
         press ok
         """,
-        {"tape.jpg": tape.image},
+        {"tape.jpg": as_seen(tape.image, TURNS[seen])},
         shots_dir(tmp_path, "mixtape-tape"),
     )
     (ann,) = dump["store"]["mixtape"]["table"]["players"]

@@ -18,14 +18,16 @@ from vision.bench.families import (
     FAMILIES,
     KNOWN_FAMILIES,
     Faces,
+    family_photos,
     match_hand,
+    turned_photo,
 )
 from vision.bench.main import families_gallery
 from vision.bench.scoring import Tally
 from vision.columns import column_step, in_columns
 from vision.gallery import Gallery
-from vision.geometry import quad_area, quad_iou
-from vision.layout import two_columns
+from vision.geometry import order_corners, quad_area, quad_iou, rectify
+from vision.layout import hand_axes, two_columns
 from vision.result import Card
 from vision.synth import render_card_face
 from vision.synth_hands import TAPE_COVER, TAPE_RULE_COVER, compose_hand, compose_tape
@@ -68,6 +70,50 @@ def test_a_tape_is_two_columns_each_card_over_the_bottom_of_the_one_above(seed: 
     assert [c.index for c in got_b] == [4, 5, 6]
 
 
+def _turned(corners: np.ndarray, degrees: float) -> np.ndarray:
+    """``corners`` turned clockwise on the picture (y down) about its middle."""
+    t = np.radians(degrees)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return ((np.asarray(corners, np.float64) - (820, 616)) @ turn.T + (820, 616)).astype(np.float32)
+
+
+@pytest.mark.parametrize("degrees", [30, 90, 135, 180, 270])
+def test_a_tape_laid_facing_another_side_of_the_table_reads_as_laid(degrees: float) -> None:
+    a = [render_card_face(n) for n in NAMES[:4]]
+    b = [render_card_face(n) for n in NAMES[4:7]]
+    scene = compose_tape(a, b, np.random.default_rng(1), table="felt")
+    cards = [Card(f"c{s.index}", 1.0, _turned(s.corners, degrees)) for s in scene.cards]
+    # One card not named: its corners come in the picture's order (top-left of the picture
+    # first), not the card's own; the named ones still give the tape's frame.
+    cards[5] = Card("unknown", 0.0, order_corners(cards[5].corners))
+    shuffled = [cards[i] for i in (5, 2, 0, 6, 3, 1, 4)]
+    got_a, got_b = two_columns(shuffled)
+    assert [c.name for c in got_a] == ["c0", "c1", "c2", "c3"]
+    assert [c.name for c in got_b] == ["c4", "unknown", "c6"]
+    # Read by the picture's axes instead, the turned tape comes out in another order.
+    if degrees in (90, 180, 270):
+        by_picture = two_columns([c.center for c in shuffled])
+        assert [list(map(tuple, col)) for col in by_picture] != [
+            [tuple(c.center) for c in got_a],
+            [tuple(c.center) for c in got_b],
+        ]
+
+
+def test_the_hand_frame_is_the_cards_own() -> None:
+    upright = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
+    right, down = hand_axes([Card("a", 1.0, _turned(upright, 180))])
+    assert np.allclose(right, [-1, 0], atol=1e-6) and np.allclose(down, [0, -1], atol=1e-6)
+    right, down = hand_axes([Card("a", 1.0, _turned(upright, 90))])
+    assert np.allclose(right, [0, 1], atol=1e-6) and np.allclose(down, [-1, 0], atol=1e-6)
+    # points without corners, and cards whose top edges cancel out: the picture's axes
+    for items in (
+        [(1, 2), (3, 4)],
+        [Card("a", 1.0, upright), Card("b", 1.0, _turned(upright, 180))],
+    ):
+        right, down = hand_axes(items)
+        assert np.allclose(right, [1, 0]) and np.allclose(down, [0, 1])
+
+
 def test_the_rule_overlap_is_the_marker_line_of_our_faces() -> None:
     # The stat box in a generated face's bottom-right corner stands in for the player count
     # marker: a card laid by the rule puts its top edge on that box's top line.
@@ -95,6 +141,42 @@ def test_bench_tape_family_scores_the_cards_and_the_columns(
     assert re.search(r"tape: both columns read as laid .* in [01] of 1 photos", out)
     # the issue's families, 'all', leave the tape out (their figures stay comparable)
     assert "tape" not in FAMILIES and "tape" in KNOWN_FAMILIES
+
+
+def test_bench_turns_the_families_photos_as_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_vision_hands import run
+
+    args = ["bench", "vision", "--families", "tape", "--family-photos", "1", "--seed", "3"]
+    assert run([*args, "--turn", "180"]) == 0
+    out = capsys.readouterr().out
+    assert "turned 180 degrees clockwise" in out
+    # the same tape, upside down to the camera, still reads as laid
+    assert re.search(r"tape: both columns read as laid .* in 1 of 1 photos", out)
+    with pytest.raises(SystemExit) as refused:  # a quarter turn only
+        run([*args, "--turn", "45"])
+    assert refused.value.code == 2 and "--turn" in capsys.readouterr().err
+
+
+def test_a_turned_family_photo_keeps_its_truth_on_its_cards() -> None:
+    faces = [(n, render_card_face(n)) for n in NAMES[:10]]
+    (photo,) = family_photos("tape", 1, 3, faces, [])
+    assert turned_photo(photo, 0) is photo
+    originals = [rectify(photo.image, c) for c, _ in photo.truth]
+    for degrees in (90, 180, 270, 360):
+        turned = turned_photo(photo, degrees)
+        assert turned.columns == photo.columns
+        assert turned.image.shape[:2] == (
+            photo.image.shape[:2] if degrees in (180, 360) else photo.image.shape[1::-1]
+        )
+        for (corners, name), (_, was), original in zip(
+            turned.truth, photo.truth, originals, strict=True
+        ):
+            assert name == was
+            # the card cut out at its turned corners is the card cut out before
+            cut = rectify(turned.image, corners).astype(int)
+            assert np.abs(cut - original).mean() < 3
+    with pytest.raises(ValueError, match="quarter turn"):
+        turned_photo(photo, 45)
 
 
 def test_a_tapes_columns_are_not_a_fan_and_a_fan_is_not_a_tape() -> None:

@@ -116,46 +116,75 @@ def is_fan(items: Sequence[Any]) -> bool:
 
 def fan_sequence(items: Sequence[T]) -> list[T]:
     """A fanned hand left to right along its arc, as its holder reads it: the cards' centres
-    projected on the hand's own left-to-right direction (the mean of the cards' top edges,
-    top-left to top-right), so a hand turned on the table still reads from its first card."""
+    projected on the hand's own left-to-right direction (:func:`hand_axes`), so a hand turned on
+    the table still reads from its first card."""
     quads = [_corners_of(it) for it in items]
     if not items or any(q is None for q in quads):
         return list(items)
-    edges = np.array([q[1] - q[0] for q in quads if q is not None], np.float64)
-    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
-    right = edges.mean(axis=0)
-    if float(np.linalg.norm(right)) < 1e-6:
-        right = np.array([1.0, 0.0])
+    right, _ = hand_axes(items)
     centres = np.array([_center_of(it) for it in items], np.float64)
     along = centres @ right
     return [items[i] for i in np.argsort(along, kind="stable")]
 
 
+def hand_axes(items: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The hand's own right and down on the picture (unit vectors, x to the right and y down):
+    right is the mean of the cards' top edges (top-left to top-right corner: a named card's
+    corners follow the card itself, however it lies), down a quarter turn clockwise from it.
+    A hand laid facing a player across the table, or at its side, is read as that player laid
+    it. Items without corners, or whose edges cancel out: the picture's own axes."""
+    quads = [_corners_of(it) for it in items]
+    if not quads or any(q is None or len(q) != 4 for q in quads):
+        return np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    edges = np.array([q[1] - q[0] for q in quads if q is not None], np.float64)
+    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
+    right = edges.mean(axis=0)
+    length = float(np.linalg.norm(right))
+    if length < 1e-6:
+        return np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    right /= length
+    return right, np.array([-right[1], right[0]])
+
+
 def two_columns(
     items: Sequence[T], center: Callable[[T], tuple[float, float]] | None = None
 ) -> tuple[list[T], list[T]]:
-    """Split items into a left and a right column, each top to bottom (Trk A, Trk B).
+    """Split items into a left and a right column, each top to bottom (Trk A, Trk B), in the
+    tape's own frame when the items have corners (:func:`hand_axes`): a tape laid facing a
+    player across the table, or at its side, reads as that player laid it.
 
-    The split is at the widest horizontal gap between card centres, so it works wherever the two
-    columns sit in the picture and however many cards each holds. A single item, or items all in
-    one column (no gap wider than half a card), come back as the left column.
+    The split is at the widest gap across the tape between card centres, so it works wherever
+    the two columns sit in the picture and however many cards each holds. A single item, or
+    items all in one column (no gap wider than half a card), come back as the left column.
     """
     if not items:
         return [], []
     get = center or _center_of
+    right, down = hand_axes(items)
     pts = np.array([get(it) for it in items], np.float64)
-    by_x = np.argsort(pts[:, 0], kind="stable")
-    xs = pts[by_x, 0]
-    sizes = [s for s in (_size_of(it) for it in items) if s is not None]
+    across, along = pts @ right, pts @ down
+    by_across = np.argsort(across, kind="stable")
+    xs = across[by_across]
+    sizes = [s for s in (_width_of(it) for it in items) if s is not None]
     min_gap = 0.5 * (float(np.median(sizes)) if sizes else _typical_size(pts, None))
-    left_idx: list[int] = [int(i) for i in by_x]
+    left_idx: list[int] = [int(i) for i in by_across]
     right_idx: list[int] = []
     if len(xs) >= 2:
         gaps = np.diff(xs)
         k = int(np.argmax(gaps))
         if gaps[k] > min_gap:
-            left_idx = [int(i) for i in by_x[: k + 1]]
-            right_idx = [int(i) for i in by_x[k + 1 :]]
-    left = [items[i] for i in sorted(left_idx, key=lambda j: pts[j, 1])]
-    right = [items[i] for i in sorted(right_idx, key=lambda j: pts[j, 1])]
-    return left, right
+            left_idx = [int(i) for i in by_across[: k + 1]]
+            right_idx = [int(i) for i in by_across[k + 1 :]]
+    left = [items[i] for i in sorted(left_idx, key=lambda j: along[j])]
+    right_column = [items[i] for i in sorted(right_idx, key=lambda j: along[j])]
+    return left, right_column
+
+
+def _width_of(item: Any) -> float | None:
+    """A card's width whichever way it lies: the shorter of its top and left edges."""
+    corners = _corners_of(item)
+    if corners is None or len(corners) != 4:
+        return _size_of(item)
+    return float(
+        min(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
+    )

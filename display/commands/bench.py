@@ -189,6 +189,15 @@ def _vision(benches: Any) -> None:
         "--family-photos", type=int, default=10, metavar="N", help="photos per family (10)"
     )
     bench.add_argument(
+        "--turn",
+        type=int,
+        choices=(0, 90, 180, 270),
+        default=0,
+        metavar="DEGREES",
+        help="with --families: every photo turned 90, 180 or 270 degrees clockwise, the hands "
+        "seen from another side of the table (0)",
+    )
+    bench.add_argument(
         "--markdown",
         action="store_true",
         help="with --families: also print the families' table as Markdown, headed by the "
@@ -300,6 +309,7 @@ def bench_vision(args: argparse.Namespace) -> int:
         quick=args.quick,
         families=families,
         family_photos=args.family_photos,
+        turn=args.turn,
         markdown=args.markdown,
     )
     try:

@@ -214,6 +214,22 @@ def family_photos(
     return [MAKERS[family](rng, faces, strangers) for _ in range(count)]
 
 
+def turned_photo(photo: FamilyPhoto, degrees: int) -> FamilyPhoto:
+    """``photo`` turned ``degrees`` (0, 90, 180 or 270) clockwise, its truth with it: the hand
+    as the camera sees it when it was laid facing another side of the table."""
+    if degrees % 360 == 0:
+        return photo
+    if degrees % 360 not in (90, 180, 270):
+        raise ValueError(f"turn {degrees}: a quarter turn (90, 180 or 270 degrees) only")
+    image = photo.image
+    truth = [(np.asarray(c, np.float32).reshape(4, 2), n) for c, n in photo.truth]
+    for _ in range((degrees % 360) // 90):  # a quarter turn clockwise: (x, y) -> (h - 1 - y, x)
+        height = image.shape[0]
+        truth = [(np.stack([height - 1 - c[:, 1], c[:, 0]], axis=1), n) for c, n in truth]
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    return FamilyPhoto(np.ascontiguousarray(image), truth, photo.columns)
+
+
 def orb_seconds(image: np.ndarray) -> float:
     """CPU seconds of a plain ORB(5000) pass (grey, detect and describe) over ``image``."""
     orb = cv2.ORB.create(nfeatures=ORB_FEATURES)
@@ -405,19 +421,27 @@ def run_families(
     describe: str,
     echo: bool = True,
     profile: bool = False,
+    turn: int = 0,
 ) -> dict[str, Any]:
     """Score ``count`` photos of every family in ``families``; print (``echo``) one row per
-    family and one for all of them, and with ``profile`` the CPU time of each step."""
+    family and one for all of them, and with ``profile`` the CPU time of each step. ``turn``:
+    every photo turned that many degrees clockwise (:func:`turned_photo`)."""
     say = log if echo else _silent
     if faces:
         orb_seconds(faces[0][1])  # warm-up: OpenCV's first-call set-up
-    say(f"Families (seed {seed}, {count} photos each; {describe}; accept {ACCEPT_CONFIDENCE}):")
+    turned = f", turned {turn} degrees clockwise" if turn else ""
+    say(
+        f"Families (seed {seed}, {count} photos each{turned}; {describe}; "
+        f"accept {ACCEPT_CONFIDENCE}):"
+    )
     say(FAMILY_HEADER)
     out: dict[str, Any] = {}
     total = FamilyFigures()
     warmed = False
     for family in families:
-        photos = family_photos(family, count, seed, faces, strangers)
+        photos = [
+            turned_photo(p, turn) for p in family_photos(family, count, seed, faces, strangers)
+        ]
         if not warmed and photos:
             timed_identify(photos[0].image, gallery)  # warm-up: caches, first-call set-up
             warmed = True
