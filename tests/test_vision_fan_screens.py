@@ -29,12 +29,20 @@ def remix_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return state
 
 
-def fan_photo(ids: list[str], seed: int) -> np.ndarray:
+def fan_photo(ids: list[str], seed: int, upside_down: int | None = None) -> np.ndarray:
+    """A fan of ``ids``' generated faces; the card at ``upside_down`` laid upside down, as the
+    Remix rules turn a transformed card."""
     faces = [render_card_face(NAMES[i]) for i in ids]
+    if upside_down is not None:
+        faces[upside_down] = np.ascontiguousarray(faces[upside_down][::-1, ::-1])
     return compose_hand(faces, np.random.default_rng(seed), layout="fan", table="felt").image
 
 
-def test_a_fanned_remix_hand_is_scored_from_one_photo(tmp_path: Path, remix_state: Path) -> None:
+# The same hand with one card laid upside down, as the Remix rules turn a transformed card.
+@pytest.mark.parametrize("upside_down", [None, 2])
+def test_a_fanned_remix_hand_is_scored_from_one_photo(
+    tmp_path: Path, remix_state: Path, upside_down: int | None
+) -> None:
     state = tmp_path / "state"
     shutil.copytree(remix_state, state)
     dump = run(
@@ -57,7 +65,7 @@ def test_a_fanned_remix_hand_is_scored_from_one_photo(tmp_path: Path, remix_stat
         """,
         # a fan both library stacks read whole once saved as JPEG (seed 4's loses a card on
         # the Pi's numpy 1 / OpenCV 4.11: that is the bench's business, not this flow's)
-        {"fan.jpg": fan_photo(HAND, 2)},
+        {"fan.jpg": fan_photo(HAND, 2, upside_down)},
         shots_dir(tmp_path, "remix-fan"),
     )
     (ann,) = dump["store"]["remix"]["table"]["players"]

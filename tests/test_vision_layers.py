@@ -230,6 +230,61 @@ def test_a_fan_found_every_other_card_is_searched_along_its_arc(gallery: Gallery
         assert quad_iou(found[hand[i]].corners, scene.cards[i].corners) > 0.8
 
 
+def test_a_tightly_curved_fans_middle_is_searched_where_its_arc_turns(gallery: Gallery) -> None:
+    # Seven cards on a tight arc (the first and last turned 1.2 rad apart), only the two at
+    # each end found: the steps at the ends run askew to the found cards' middle one, but
+    # along their own cards; the three between are looked for (measured against the middle
+    # card, the first step was taken for a column's and nothing was looked for).
+    hand = NAMES[3:10]
+    scene = compose_hand(
+        [render_card_face(n, 0) for n in hand], np.random.default_rng(2), layout="fan"
+    )
+    result = identify(scene.image, gallery)
+    assert sorted(c.name for c in result.cards) == sorted(hand)
+    kept = [c for c in result.cards if c.name in (hand[0], hand[1], hand[5], hand[6])]
+    cards, unknown = gaps_filled(scene.image, gallery, kept)
+    found = {c.name: c for c in cards if c not in kept}
+    assert sorted(found) == sorted(hand[2:5]) and not unknown
+    for i in (2, 3, 4):
+        assert quad_iou(found[hand[i]].corners, scene.cards[i].corners) > 0.8
+
+
+def fanned_six_one_upside_down(gallery: Gallery) -> tuple[list[str], Scene, Identification]:
+    """Six fanned cards, the third laid upside down (the Remix rules turn a transformed card
+    so): what the whole pipeline reads, every one of them."""
+    hand = NAMES[3:9]
+    faces = [render_card_face(n, 0) for n in hand]
+    faces[2] = np.ascontiguousarray(faces[2][::-1, ::-1])
+    scene = compose_hand(faces, np.random.default_rng(5), layout="fan")
+    result = identify(scene.image, gallery)
+    assert sorted(c.name for c in result.cards) == sorted(hand)
+    return hand, scene, result
+
+
+def test_a_card_upside_down_in_a_fan_is_found_between_its_neighbours(gallery: Gallery) -> None:
+    hand, scene, result = fanned_six_one_upside_down(gallery)
+    without = [c for c in result.cards if c.name != hand[2]]
+    cards, unknown = gaps_filled(scene.image, gallery, without)
+    (found,) = [c for c in cards if c not in without]
+    assert found.name == hand[2] and not unknown
+    assert quad_iou(found.corners, scene.cards[2].corners) > 0.8
+    # named the way it lies: its own top-left corner where the fan's others have their
+    # bottom-right one (that corner lies under the next card: found to within 30 px)
+    assert np.abs(found.corners - np.roll(scene.cards[2].corners, 2, axis=0)).max() < 30
+
+
+def test_the_cards_beside_one_upside_down_are_found_where_they_lie(gallery: Gallery) -> None:
+    # The card upside down is found; its neighbours are not: the fan's steps from it are
+    # taken from its far corner, not turned half round.
+    hand, scene, result = fanned_six_one_upside_down(gallery)
+    kept = [c for c in result.cards if c.name not in (hand[1], hand[3])]
+    cards, unknown = gaps_filled(scene.image, gallery, kept)
+    found = {c.name: c for c in cards if c not in kept}
+    assert sorted(found) == sorted([hand[1], hand[3]]) and not unknown
+    for i in (1, 3):
+        assert quad_iou(found[hand[i]].corners, scene.cards[i].corners) > 0.8
+
+
 def turned(quad: np.ndarray, degrees: float) -> np.ndarray:
     centre = quad.mean(axis=0)
     t = np.radians(degrees)

@@ -462,7 +462,7 @@ def fill_fan_gaps(
     cards) or is crowded with the photo's features (``points``, work px) as a card's print
     is (``FAN_SHOWN_MIN_DENSITY``; the bare table past a hand's ends is not). Nothing is
     looked for unless two named cards lie in layers and the cards found step from one to the
-    next along the hand's left-to-right direction (``FAN_MIN_ALONG``), by less than
+    next along their own left-to-right direction (``FAN_MIN_ALONG``), by less than
     ``FAN_MAX_STEP`` of a card's width (cards lying apart, or down a column, are no fan; nor
     are a tape's two columns read across, :func:`vision.columns.in_columns`). Where the named
     cards tell which way the hand stacks (:func:`_stacking`), a guess is also named under the
@@ -472,13 +472,19 @@ def fill_fan_gaps(
     if len(hand) < tuning.FAN_MIN_CARDS or in_columns(cards):
         return cards, unknown  # too few cards, or a tape's columns (vision.columns): no fan
     order = _fan_order(hand)
-    quads = [np.asarray(hand[i], np.float64).reshape(4, 2) for i in order]
+    quads = _turned_with_hand([np.asarray(hand[i], np.float64).reshape(4, 2) for i in order])
     centres = np.array([q.mean(axis=0) for q in quads])
     moves = np.diff(centres, axis=0)
     steps = np.linalg.norm(moves, axis=1)
     width = float(np.median([np.linalg.norm(q[1] - q[0]) for q in quads]))
     right = quads[len(quads) // 2][1] - quads[len(quads) // 2][0]
-    along = np.abs(moves @ (right / (np.linalg.norm(right) + 1e-9))) / np.maximum(steps, 1e-9)
+    # Each step is measured along the hand's left-to-right where it is taken (the two cards'
+    # top edges): a fan's arc turns, and its far ends step askew to its middle card.
+    tops = np.array([q[1] - q[0] for q in quads])
+    tops /= np.linalg.norm(tops, axis=1, keepdims=True) + 1e-9
+    local = tops[:-1] + tops[1:]
+    local /= np.linalg.norm(local, axis=1, keepdims=True) + 1e-9
+    along = np.abs(np.sum(moves * local, axis=1)) / np.maximum(steps, 1e-9)
     if (along[steps >= tuning.FAN_MIN_STEP * width] < tuning.FAN_MIN_ALONG).any():
         return cards, unknown  # cards stepping down a column (a Mixtape's), not along a fan
     real = steps[steps >= tuning.FAN_MIN_STEP * width]  # two reports of one card are no step
@@ -703,6 +709,20 @@ def _fan_order(quads: list[np.ndarray]) -> list[int]:
     return [int(i) for i in np.argsort(along, kind="stable")]
 
 
+def _turned_with_hand(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The quads with their corners in the hand's own order: one whose top edge points against
+    the hand's left-to-right direction (a card lying upside down among the others; the Remix
+    rules turn a transformed card so) is taken from its far corner, so that stepping from card
+    to card moves along the fan and does not spin the quad half a turn."""
+    edges = np.array([q[1] - q[0] for q in quads])
+    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
+    right = edges.mean(axis=0)
+    return [
+        np.roll(q, 2, axis=0) if float(edge @ right) < 0 else q
+        for q, edge in zip(quads, edges, strict=True)
+    ]
+
+
 def _on_photo(quad: np.ndarray, photo: Photo) -> bool:
     width, height = photo.size
     return bool(((quad >= 0) & (quad < np.array([width, height]))).all())
@@ -742,11 +762,19 @@ def _name_guess(
             coverings.append(more)
     mask = shown_mask(quad, over)
     naming: Naming | None = None
-    for covering in coverings:
-        card, found = _named_under(photo, gallery, votes, quad, covering, named, accept)
-        naming = naming or found
-        if card is not None:
-            return card
+    # The guess is the hand's way up; a card lying upside down in it (the Remix rules turn a
+    # transformed card so) shows its far corner where its neighbours show their top-left one,
+    # and lines up only half a turn round. The pick list is that of the way up that lines up
+    # more.
+    for way_up in (quad, np.roll(quad, 2, axis=0)):
+        this_way: Naming | None = None
+        for covering in coverings:
+            card, found = _named_under(photo, gallery, votes, way_up, covering, named, accept)
+            this_way = this_way or found
+            if card is not None:
+                return card
+        if this_way is not None and (naming is None or this_way.inliers > naming.inliers):
+            naming = this_way
     if float(np.count_nonzero(mask)) < tuning.LAYER_MIN_SHOWN * mask.size:
         return None
     voters = _shown_voters(votes, quad, mask, photo.scale)

@@ -199,7 +199,7 @@ FAN_MIN_TURN = 0.1
 FAN_MAX_TURN = 1.2
 FAN_TURN_SPREAD = 1.5
 FAN_MIN_EVEN_STEP = 0.25
-FAN_MIN_ALONG = 0.7  # |cos| of every step with the hand's left-to-right direction at least
+FAN_MIN_ALONG = 0.7  # |cos| of every step with its two cards' left-to-right direction at least
 # The gap's tolerance: an arc's steps differ (fan family seed 2026 on the Pi's stack: single
 # steps 0.27-0.33 card widths around a gap of one missed card at 0.75, 2.42 steps). Higher:
 # cards guessed between neighbours spread a little unevenly (named or dropped, seldom kept).

@@ -181,8 +181,10 @@ def _vision(benches: Any) -> None:
         "--families",
         metavar="LIST",
         help="hands as players lay them, comma-separated families of generated photos: "
-        "fan,cloth,strangers,clutter,motion,small (or 'all': these six) and tape (a Mixtape "
-        "laid by the rulebook); cards from --real's scans when given; exit 1 when any card is "
+        "fan,cloth,strangers,clutter,motion,small (or 'all': these six), tape (a Mixtape "
+        "laid by the rulebook) and inverted (a fan with one card upside down, as the Remix "
+        "rules turn a transformed card); cards from --real's scans when given; exit 1 when "
+        "any card is "
         "named wrongly",
     )
     bench.add_argument(

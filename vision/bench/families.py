@@ -45,7 +45,7 @@ from vision.synth_hands import PROP_KINDS, compose_hand, compose_tape
 from vision.tuning import ACCEPT_CONFIDENCE
 
 FAMILIES = ("fan", "cloth", "strangers", "clutter", "motion", "small")  # "all"
-MORE_FAMILIES = ("tape",)  # asked for by name only
+MORE_FAMILIES = ("tape", "inverted")  # asked for by name only
 KNOWN_FAMILIES = FAMILIES + MORE_FAMILIES
 ORB_FEATURES = 5000  # the plain pass the recogniser's speed is quoted against
 
@@ -110,6 +110,21 @@ def _fan(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhot
     scene = compose_hand(
         [f for _, f in hand], rng, layout="fan", table=table, difficulty=difficulty
     )
+    return _photo(scene, [n for n, _ in hand])
+
+
+def _inverted(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    """A fan with one card laid upside down in it (the Remix rules turn a transformed card so):
+    it shows its far corner where the others show their top-left one."""
+    hand = _pick(rng, faces, 5, 7)
+    upside_down = int(rng.integers(0, len(hand)))
+    table = str(rng.choice(["wood", "cloth", "felt"]))
+    difficulty = str(rng.choice(["easy", "medium"]))
+    cards = [
+        np.ascontiguousarray(f[::-1, ::-1]) if i == upside_down else f
+        for i, (_, f) in enumerate(hand)
+    ]
+    scene = compose_hand(cards, rng, layout="fan", table=table, difficulty=difficulty)
     return _photo(scene, [n for n, _ in hand])
 
 
@@ -203,6 +218,7 @@ MAKERS: dict[str, Callable[[np.random.Generator, Faces, Faces], FamilyPhoto]] = 
     "motion": _motion,
     "small": _small,
     "tape": _tape,
+    "inverted": _inverted,
 }
 
 
