@@ -177,6 +177,13 @@ def _vision(benches: Any) -> None:
         action="store_true",
         help="a few scenes of every table (CI); exit 1 when any card is named wrongly",
     )
+    _vision_families(bench)
+    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
+    bench.set_defaults(func=bench_vision)
+
+
+def _vision_families(bench: Any) -> None:
+    """``bench vision``'s options for the families of hands as players lay them."""
     bench.add_argument(
         "--families",
         metavar="LIST",
@@ -184,8 +191,7 @@ def _vision(benches: Any) -> None:
         "fan,cloth,strangers,clutter,motion,small (or 'all': these six), tape (a Mixtape "
         "laid by the rulebook) and inverted (a fan with one card upside down, as the Remix "
         "rules turn a transformed card); cards from --real's scans when given; exit 1 when "
-        "any card is "
-        "named wrongly",
+        "any card is named wrongly",
     )
     bench.add_argument(
         "--family-photos", type=int, default=10, metavar="N", help="photos per family (10)"
@@ -205,8 +211,6 @@ def _vision(benches: Any) -> None:
         help="with --families: also print the families' table as Markdown, headed by the "
         "command (docs/recognition-figures.md is this output)",
     )
-    bench.add_argument("--json", type=Path, metavar="OUT.json", help="also write figures as JSON")
-    bench.set_defaults(func=bench_vision)
 
 
 def _flows(benches: Any) -> None:
