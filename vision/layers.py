@@ -43,6 +43,7 @@ from vision.geometry import (
     quad_iou,
     rotation,
 )
+from vision.layout import left_to_right
 from vision.name import (
     Naming,
     candidate_list,
@@ -700,10 +701,8 @@ def _density(points: np.ndarray, quad: np.ndarray, mask: np.ndarray, scale: floa
 def _fan_order(quads: list[np.ndarray]) -> list[int]:
     """The quads' order along the hand's left-to-right direction (the mean of their top edges,
     as :func:`vision.layout.fan_sequence` reads a hand)."""
-    edges = np.array([np.asarray(q, np.float64).reshape(4, 2)[1] - q[0] for q in quads])
-    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
-    right = edges.mean(axis=0)
-    if float(np.linalg.norm(right)) < 1e-6:
+    right = left_to_right(quads)
+    if right is None:
         right = np.array([1.0, 0.0])
     along = np.array([np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) @ right for q in quads])
     return [int(i) for i in np.argsort(along, kind="stable")]
@@ -714,13 +713,10 @@ def _turned_with_hand(quads: list[np.ndarray]) -> list[np.ndarray]:
     the hand's left-to-right direction (a card lying upside down among the others; the Remix
     rules turn a transformed card so) is taken from its far corner, so that stepping from card
     to card moves along the fan and does not spin the quad half a turn."""
-    edges = np.array([q[1] - q[0] for q in quads])
-    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
-    right = edges.mean(axis=0)
-    return [
-        np.roll(q, 2, axis=0) if float(edge @ right) < 0 else q
-        for q, edge in zip(quads, edges, strict=True)
-    ]
+    right = left_to_right(quads)
+    if right is None:
+        return quads
+    return [np.roll(q, 2, axis=0) if float((q[1] - q[0]) @ right) < 0 else q for q in quads]
 
 
 def _on_photo(quad: np.ndarray, photo: Photo) -> bool:

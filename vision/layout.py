@@ -134,16 +134,24 @@ def hand_axes(items: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     A hand laid facing a player across the table, or at its side, is read as that player laid
     it. Items without corners, or whose edges cancel out: the picture's own axes."""
     quads = [_corners_of(it) for it in items]
-    if not quads or any(q is None or len(q) != 4 for q in quads):
+    right = None
+    if quads and all(q is not None and len(q) == 4 for q in quads):
+        right = left_to_right([q for q in quads if q is not None])
+    if right is None:
         return np.array([1.0, 0.0]), np.array([0.0, 1.0])
-    edges = np.array([q[1] - q[0] for q in quads if q is not None], np.float64)
-    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
-    right = edges.mean(axis=0)
-    length = float(np.linalg.norm(right))
-    if length < 1e-6:
-        return np.array([1.0, 0.0]), np.array([0.0, 1.0])
-    right /= length
     return right, np.array([-right[1], right[0]])
+
+
+def left_to_right(quads: Sequence[np.ndarray]) -> np.ndarray | None:
+    """The unit mean of the quads' top edges (corner 0 to corner 1, each edge of unit length):
+    the way a hand of them reads. None when there are none or their edges cancel out."""
+    if not quads:
+        return None
+    edges = np.array([np.asarray(q, np.float64).reshape(4, 2)[1] - q[0] for q in quads])
+    edges /= np.linalg.norm(edges, axis=1, keepdims=True) + 1e-9
+    mean = edges.mean(axis=0)
+    length = float(np.linalg.norm(mean))
+    return None if length < 1e-6 else mean / length
 
 
 def two_columns(
