@@ -155,6 +155,8 @@ def test_bench_turns_the_families_photos_as_asked(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit) as refused:  # a quarter turn only
         run([*args, "--turn", "45"])
     assert refused.value.code == 2 and "--turn" in capsys.readouterr().err
+    assert run(["bench", "vision", "--turn", "90"]) == 2  # only the families' photos turn
+    assert "--turn goes with --families" in capsys.readouterr().out  # (this runner prints it)
 
 
 def test_a_turned_family_photo_keeps_its_truth_on_its_cards() -> None:

@@ -306,6 +306,8 @@ def bench_vision(args: argparse.Namespace) -> int:
         families = tuple(asked)
     if args.markdown and not families:
         raise CliError("--markdown goes with --families (the table it prints)")
+    if args.turn and not families:
+        raise CliError("--turn goes with --families (the photos it turns)")
     modes = Modes(
         lighting=args.lighting,
         light_set=args.light_set,
