@@ -262,13 +262,14 @@ def compose_hand(
     cfg["glare"] = min(cfg["glare"], 1)
     lit = _light(image, scene_cards, rng, cfg, card_w, card_h)
     if motion_px > 0:
-        lit = _motion_blur(lit, motion_px, float(rng.uniform(0, 180)))
+        lit = motion_blur(lit, motion_px, float(rng.uniform(0, 180)))
     photo, blur_sigma = _camera(lit, rng, cfg)
     return Scene(photo, scene_cards, difficulty, table, blur_sigma)
 
 
-def _motion_blur(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
-    """``img`` smeared along a line ``length`` px long at ``degrees`` (a hand-held shake)."""
+def motion_blur(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
+    """``img`` smeared along a line ``length`` px long at ``degrees`` (a hand-held shake, or
+    a card still moving)."""
     size = int(math.ceil(length)) | 1
     kernel = np.zeros((size, size), np.float32)
     c = size // 2

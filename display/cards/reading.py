@@ -30,6 +30,9 @@ FLOW_STEPS = ("capture", "save", "decode", "find", "name", "score")
 #: The recogniser's own steps (vision.recognize) that find cards; the others name them.
 FINDING = ("features", "find", "second_look", "outlines", "last_look")
 OK, DOUBTFUL, UNKNOWN = "ok", "doubtful", "unknown"
+#: The recogniser's reason for a card it could not name because the photo smeared its detail
+#: (``vision.result.REASON_TOO_BLURRED``; written here so the screens load without OpenCV).
+TOO_BLURRED = "too blurred"
 
 
 @dataclass
@@ -53,6 +56,11 @@ class ReadCard:
         if self.settled or self.confidence >= DOUBT_BELOW:
             return OK
         return DOUBTFUL
+
+    @property
+    def blurred(self) -> bool:
+        """Not named because the photo smeared it: a steadier retake can name it."""
+        return self.status == UNKNOWN and self.reason == TOO_BLURRED
 
     @property
     def center(self) -> tuple[float, float]:

@@ -265,10 +265,12 @@ class PhotoReviewScreen(SlowWork):
             crop = CardCrop(self.pane, self.photo, card.corners)
         if row is None:
             prompt = "Which card did the camera miss?"
+        elif card is not None and card.blurred:
+            prompt = f"Card {self.row_name(row)} was too blurred to read: which is it?"
         elif card is not None and card.name is None:
-            prompt = f"Card {row + 1} was not read: which is it?"
+            prompt = f"Card {self.row_name(row)} was not read: which is it?"
         else:
-            prompt = f"Card {row + 1}: which card is it?"
+            prompt = f"Card {self.row_name(row)}: which card is it?"
         game = self.title.split(" - ")[0]
         title = f"{game} - card {row + 1}" if row is not None else f"{game} - a missed card"
         self.app.push(
@@ -347,12 +349,31 @@ class PhotoReviewScreen(SlowWork):
             self.draw_count_banner(surface, shown, labels)
         self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))
 
+    def banner_text(self) -> str:
+        """What the banner over the photo says: the wrong number of cards first (a missed card
+        changes the score more than a blurred one), else the cards the photo smeared."""
+        return self.count_problem() or self.blur_problem()
+
+    def blur_problem(self) -> str:
+        """The cards not named because the photo smeared them ("heading — advice"): a retake
+        with nothing moving names them, quicker than picking each from the list (whose rows
+        say which: "?? blurred")."""
+        rows = [self.row_name(i) for i, card in enumerate(self.cards) if card.blurred]
+        if not rows:
+            return ""
+        heading = (
+            f"Card {rows[0]} is too blurred to read"
+            if len(rows) == 1
+            else f"{len(rows)} cards are too blurred to read"
+        )
+        return f"{heading} — retake with nothing moving"
+
     def draw_count_banner(
         self, surface: pygame.Surface, photo: pygame.Rect, labels: list[tuple[float, float]]
     ) -> None:
-        """The wrong number of cards, across the foot of the photo or its top, whichever hides
-        fewer of the cards' numbers (``labels``: where they are on screen)."""
-        problem = self.count_problem()
+        """The banner (:meth:`banner_text`) across the foot of the photo or its top, whichever
+        hides fewer of the cards' numbers (``labels``: where they are on screen)."""
+        problem = self.banner_text()
         if not problem or self.reading is None:
             return
         heading, _, advice = problem.partition(" — ")
@@ -451,12 +472,20 @@ class PhotoReviewScreen(SlowWork):
             else:
                 ui.paragraph(surface, score, inner, ui.SMALL)
 
+    def row_name(self, index: int) -> str:
+        """Card ``index`` as the list and the photo number it: its column first on a tape
+        ("A3"), else its place ("3")."""
+        card = self.cards[index]
+        return f"{card.column}{index + 1}" if card.column else f"{index + 1}"
+
     def row_labels(self) -> list[tuple[str, tuple[int, int, int]]]:
         rows: list[tuple[str, tuple[int, int, int]]] = []
         for index, card in enumerate(self.cards):
             status = card.status
-            prefix = f"{card.column}{index + 1}" if card.column else f"{index + 1}"
-            if status == UNKNOWN:
+            prefix = self.row_name(index)
+            if card.blurred:
+                label = f"{prefix} ?? blurred"
+            elif status == UNKNOWN:
                 label = f"{prefix} ?? pick a card"
             elif status == DOUBTFUL:
                 label = f"{prefix} ? {self.card_label(card.name or '')} {card.confidence:.0%}"
