@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 from flowkit import shots_dir, sim_app
@@ -24,7 +23,7 @@ from display.checks.scenes import enrol_directly
 from games.remix import default_catalogue
 from vision.result import REASON_TOO_BLURRED
 from vision.synth import Scene, render_card_face
-from vision.synth_hands import compose_hand, motion_blur
+from vision.synth_hands import compose_hand, smear_card
 
 NAMES = {card.id: card.name for card in default_catalogue()}
 HAND = ["MR02", "MR06", "MR13", "MR30", "MR41", "MR63", "MR77"]
@@ -42,18 +41,6 @@ def remix_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def hand() -> Scene:
     faces = [render_card_face(NAMES[i]) for i in HAND]
     return compose_hand(faces, np.random.default_rng(1), layout="scatter", table="felt")
-
-
-def one_card_smeared(scene: Scene, index: int, length: float = 16.0) -> np.ndarray:
-    """The photo with card ``index`` smeared by a motion blur ``length`` px long (the card
-    moved while the shutter was open; the rest of the table held still)."""
-    image = scene.image
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, np.round(scene.cards[index].corners).astype(np.int32), 255)
-    reach = int(length) + 3
-    mask = cv2.dilate(mask, np.ones((reach, reach), np.uint8))
-    smeared = motion_blur(image, length, 30.0)
-    return np.where(mask[..., None] > 0, smeared, image).astype(np.uint8)
 
 
 class Words:
@@ -115,7 +102,7 @@ def test_a_smeared_card_is_said_blurred_and_a_steady_retake_reads_it(
 ) -> None:
     from display.screens.remix.table import RemixHandScreen
 
-    app.camera.queue_image(one_card_smeared(hand, SMEARED))
+    app.camera.queue_image(smear_card(hand, SMEARED, 16.0))
     screen = RemixHandScreen(app, "Ann")
     app.push(screen)
     app.press(Action.SHUTTER)

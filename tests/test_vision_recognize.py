@@ -1046,7 +1046,9 @@ def test_an_outline_no_voting_feature_lies_in_is_reported_without_naming(
 
     def named_by_outline(votes: Votes) -> tuple[list[str], int, int]:
         namings.clear()
-        cards, unknown = outlines.name_outlines(photo, gallery, votes, quads, [], ACCEPT_CONFIDENCE)
+        cards, unknown, _ = outlines.name_outlines(
+            photo, gallery, votes, quads, [], ACCEPT_CONFIDENCE
+        )
         return [c.name for c in cards], len(unknown), len(namings)
 
     assert named_by_outline(votes)[0] == [NAMES[3]]

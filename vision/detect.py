@@ -491,7 +491,10 @@ def content_box(
 
 
 def edge_support(
-    image: np.ndarray, quad: np.ndarray, strength: float = tuning.EDGE_STRENGTH
+    image: np.ndarray,
+    quad: np.ndarray,
+    strength: float = tuning.EDGE_STRENGTH,
+    view_side: float = tuning.EDGE_VIEW_SIDE,
 ) -> float:
     """How well the picture backs up an outline: for each side, the share of points along it
     (ends left out) with a strong colour edge within a few pixels; the weakest side's share.
@@ -500,7 +503,7 @@ def edge_support(
     full_h, full_w = image.shape[:2]
     q = np.asarray(quad, np.float64).reshape(4, 2)
     span = max(float(np.ptp(q[:, 0])), float(np.ptp(q[:, 1])), 1.0)
-    scale = min(1.0, tuning.EDGE_VIEW_SIDE / span)  # look at the outline at about 400 px
+    scale = min(1.0, view_side / span)  # look at the outline at about ``view_side`` px
     margin = tuning.EDGE_CROP_MARGIN
     x0 = max(0, int(q[:, 0].min()) - margin)
     y0 = max(0, int(q[:, 1].min()) - margin)

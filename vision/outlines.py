@@ -33,7 +33,13 @@ from vision.name import (
 from vision.photo import Photo
 from vision.plane import card_sized, completed_cards, to_card_plane
 from vision.result import Card, UnknownCard, explained
-from vision.unknown import not_a_card, reason_for, uncovered_part_is_plain
+from vision.unknown import (
+    blurred,
+    not_a_card,
+    reason_for,
+    stands_out,
+    uncovered_part_is_plain,
+)
 
 NamedRegion = tuple[np.ndarray, Naming]  # fitted corners, naming
 
@@ -49,6 +55,8 @@ class _OutlineNamer:
     accept: float
     cards: list[Card]
     unknown: list[UnknownCard] = field(default_factory=list)
+    #: smeared cards' reports (:meth:`smeared`), held back for the last look to name first
+    held_back: list[UnknownCard] = field(default_factory=list)
     to_card: np.ndarray | None = None
     typical_area: float = 0.0
     tries: int = 0
@@ -166,17 +174,46 @@ class _OutlineNamer:
             low, high = tuning.UNNAMED_AREA_RATIO
             if not low <= ratio <= high:
                 return
+        smeared = False
         if edge_support(self.photo.image, quad) < tuning.MIN_EDGE_SUPPORT:
-            return  # a loop in the table's pattern, not a card's edge
+            smeared = self.smeared(quad)
+            if not smeared:
+                return  # a loop in the table's pattern, not a card's edge
         if uncovered_part_is_plain(self.photo.image, quad, self.cards):
             # A loop of a named card's edge and the cloth's check lines: the whole of it is
             # busy (the card's print), the part no named card covers is bare cloth.
             return
-        if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in self.unknown):
+        reported = self.unknown + self.held_back
+        if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in reported):
             return
         reason = reason_for(self.photo.image, quad)
         candidates = candidate_list(best[1].scores) if best is not None else []
-        self.unknown.append(UnknownCard(order_corners(quad), reason, candidates))
+        report = UnknownCard(order_corners(quad), reason, candidates)
+        # A smeared card's report would hide it from the last look, which looks again where
+        # features crowd away from the named and reported cards (and named such a card on the
+        # Pi's stack, seed 2034, motion photo 1): it is added once the last look is done.
+        (self.held_back if smeared else self.unknown).append(report)
+
+    def smeared(self, quad: np.ndarray) -> bool:
+        """Is the outline a card the photo smeared (it moved as the photo was taken, or lies
+        out of focus)? Its edges are ramps as wide as the smear, too soft for the edge check at
+        full size, so they are looked at again at ``SMEARED_EDGE_VIEW_SIDE``, where the ramp is
+        a few pixels and a straight border shows all round (``SMEARED_MIN_EDGE_SUPPORT``).
+        Only an outline the size of the named cards (``SMEARED_AREA_RATIO``) whose own region
+        is blurred is asked, and it must stand out in colour from the table around it
+        (:func:`vision.unknown.stands_out`): wood grain seen coarsely draws card-sized loops
+        with straight-looking sides. A photo with no card named gives no size to ask by."""
+        if self.typical_area <= 0:
+            return False
+        low, high = tuning.SMEARED_AREA_RATIO
+        if not low <= quad_area(quad) / self.typical_area <= high:
+            return False
+        if not blurred(rectified(self.photo.image, quad)):
+            return False
+        view = tuning.SMEARED_EDGE_VIEW_SIDE
+        if edge_support(self.photo.image, quad, view_side=view) < tuning.SMEARED_MIN_EDGE_SUPPORT:
+            return False
+        return stands_out(self.photo.image, quad, self.cards)
 
 
 def name_outlines(
@@ -186,8 +223,10 @@ def name_outlines(
     quads: list[np.ndarray],
     cards: list[Card],
     accept: float,
-) -> tuple[list[Card], list[UnknownCard]]:
-    """``cards`` plus the outlines named, and the unnamed outlines reported unknown."""
+) -> tuple[list[Card], list[UnknownCard], list[UnknownCard]]:
+    """``cards`` plus the outlines named, the unnamed outlines reported unknown, and the
+    reports of smeared cards (:meth:`_OutlineNamer.smeared`), to add after the last look
+    unless it names them."""
     areas = [quad_area(c.corners) for c in cards]
     namer = _OutlineNamer(photo, gallery, votes, accept, list(cards))
     namer.typical_area = float(np.median(areas)) if areas else 0.0
@@ -218,7 +257,7 @@ def name_outlines(
             namer.add(best)
         elif number not in completed:  # a guess at a hidden card's extent: only a name counts
             namer.report(quad, best)
-    return namer.cards, namer.unknown
+    return namer.cards, namer.unknown, namer.held_back
 
 
 def name_leftovers(

@@ -21,7 +21,8 @@ Each step is named after the function it calls (one module, one job) and timed u
    (:mod:`vision.unknown`), as are cards found but named too weakly. When only outlines named
    cards, ``second_look`` runs again from them (:func:`vision.relook.second_look_from_outlines`).
 8. ``last_look`` (:func:`vision.relook.last_look`): a more sensitive search where nothing is
-   named yet.
+   named yet. The outlines of smeared cards wait for it (it may name them) and are reported
+   unknown after it.
 9. ``leftovers`` (:func:`vision.leftovers.leftover_regions`,
    :func:`vision.outlines.name_leftovers`): crowds of features that no card or unknown
    explains become card windows on the table plane, named at a stricter bar or reported
@@ -57,7 +58,7 @@ from vision.name import name_hypotheses, region_memo
 from vision.outlines import name_leftovers, name_outlines
 from vision.photo import Photo
 from vision.relook import last_look, second_look, second_look_from_outlines
-from vision.result import Identification, VisionError, dedupe_cards
+from vision.result import Identification, VisionError, dedupe_cards, report_explained
 from vision.timing import profiling
 from vision.unknown import merged, report_weak
 
@@ -97,13 +98,14 @@ def identify(
         with clock.step("outlines", "outline"):
             quads = photo.outlines()
         with clock.step("outline_naming", "outline"):
-            cards, unknown = name_outlines(photo, gallery, votes, quads, cards, accept)
+            cards, unknown, smeared = name_outlines(photo, gallery, votes, quads, cards, accept)
             unknown = report_weak(photo.image, weak, cards, shown_unknown + unknown)
         if not named and cards:
             with clock.step("second_look", "find"):
                 cards, unknown = second_look_from_outlines(photo, gallery, cards, unknown, accept)
         with clock.step("last_look", "find"):
             cards, unknown = last_look(photo, gallery, cards, unknown, accept, points, votes)
+            unknown += [u for u in smeared if not report_explained(u, cards)]
         with clock.step("leftovers", "outline"):
             regions = leftover_regions(points, photo.work_size, photo.scale, cards, unknown)
             cards, unknown = name_leftovers(photo, gallery, votes, regions, cards, unknown, accept)

@@ -267,6 +267,20 @@ def compose_hand(
     return Scene(photo, scene_cards, difficulty, table, blur_sigma)
 
 
+def smear_card(scene: Scene, index: int, length: float, degrees: float = 30.0) -> np.ndarray:
+    """``scene``'s photo with card ``index`` alone smeared by a motion blur ``length`` px long
+    at ``degrees``: a card still moving as the photo was taken (a player placing it), the rest
+    of the table held still. The smear reaches just past the card, as a moving card's does."""
+    image = scene.image
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(scene.cards[index].corners).astype(np.int32), 255)
+    reach = int(length) + 3
+    moved = cv2.dilate(mask, np.ones((reach, reach), np.uint8)) > 0
+    out = image.copy()
+    out[moved] = motion_blur(image, length, degrees)[moved]
+    return out
+
+
 def motion_blur(img: np.ndarray, length: float, degrees: float) -> np.ndarray:
     """``img`` smeared along a line ``length`` px long at ``degrees`` (a hand-held shake, or
     a card still moving)."""

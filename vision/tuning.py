@@ -404,6 +404,24 @@ NESTED_DEDUPE_IOU = 0.6  # outlines found at several sensitivities are one when 
 MIN_EDGE_SUPPORT = 0.5
 EDGE_STRENGTH = 60.0  # colour-gradient strength of a real edge (hand-set; lower: loops pass)
 EDGE_VIEW_SIDE = 400.0  # px: an outline's edges are checked at about this size
+# A blurred outline the size of the named cards that fails the edge check is looked at again
+# at this size, where a 14-26 px smear is a ramp of a few pixels (a card that moved as the
+# photo was taken: all six such outlines on generated hands reach 0.96+ at 120 px, 0-0.42 at
+# 400). Hand-set; larger: fewer smeared cards reported; smaller: table loops may pass.
+SMEARED_EDGE_VIEW_SIDE = 120.0
+# ... and there it must show an edge along this share of each side: a smeared card's straight
+# border does all round (0.96+), a loop in wood grain of a card's size only in part (0.58 on
+# a small-card photo, Pi stack, seed 2043, where 0.5 reported it). Hand-set.
+SMEARED_MIN_EDGE_SUPPORT = 0.9
+# ... and it must stand out from the table around it (unknown.stands_out): the median Lab
+# colour of its middle against a ring around it, named cards left out. Smeared cards of the
+# `moving` family (seeds 2026, 2028): 44-95; a card-sized loop in wood grain: 4. Hand-set.
+STANDS_OUT_MIN_LAB = 20.0
+STANDS_OUT_MIDDLE = 0.7  # the middle's share of the quad (about its centre)
+STANDS_OUT_RING = 0.25  # how far past the quad's corners the ring reaches (share of its size)
+STANDS_OUT_MIN_RING_PX = 50  # fewer table pixels around it than this: nothing to compare with
+SMEARED_AREA_RATIO = (0.75, 1.35)  # its area against the named cards' median (a smear adds
+# ~5-15 %); hand-set
 EDGE_SAMPLES = 24  # points checked per side
 EDGE_SIDE_ENDS = 0.15  # share of each side left out at both ends (corners round off and
 # cross the next card; hand-set; smaller lets rounded corners fail a true card's check)

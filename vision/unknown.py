@@ -82,6 +82,38 @@ def uncovered_part_is_plain(image: np.ndarray, corners: np.ndarray, cards: list[
     )
 
 
+def stands_out(image: np.ndarray, quad: np.ndarray, cards: list[Card]) -> bool:
+    """Does the region at ``quad`` differ in colour from the table around it? A card does, even
+    smeared (its art against wood, felt or cloth); a loop in the table's own pattern (wood
+    grain of a card's size) is the table inside and out. The median Lab colour of the quad's
+    middle (``STANDS_OUT_MIDDLE`` of it about its centre) against that of a ring around it
+    (out to ``STANDS_OUT_RING`` past its corners), the named ``cards`` left out of the ring."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    middle = centre + (quad - centre) * tuning.STANDS_OUT_MIDDLE
+    around = centre + (quad - centre) * (1.0 + tuning.STANDS_OUT_RING)
+    height, width = image.shape[:2]
+    x0, y0 = np.maximum(0, np.floor(around.min(axis=0))).astype(np.int64)
+    x1 = min(width, int(np.ceil(around[:, 0].max())) + 1)
+    y1 = min(height, int(np.ceil(around[:, 1].max())) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
+
+    def mask(*polygons: np.ndarray) -> np.ndarray:
+        out = np.zeros(lab.shape[:2], np.uint8)
+        for polygon in polygons:
+            cv2.fillConvexPoly(out, np.round(polygon - [x0, y0]).astype(np.int32), 1)
+        return out > 0
+
+    inside = mask(middle)
+    ring = mask(around) & ~mask(quad, *(card.corners for card in cards))
+    if int(ring.sum()) < tuning.STANDS_OUT_MIN_RING_PX or not inside.any():
+        return False  # no table to compare with: not shown to stand out
+    difference = np.median(lab[inside], axis=0) - np.median(lab[ring], axis=0)
+    return float(np.linalg.norm(difference.astype(np.float64))) >= tuning.STANDS_OUT_MIN_LAB
+
+
 def _free_of_cards(quad: np.ndarray, cards: list[Card], size: tuple[int, int]) -> np.ndarray:
     """Over ``quad`` straightened to ``size``: 1 where no named card lies, else 0. The cards
     are drawn in the photo and the drawing straightened with the quad (a card's corners mapped

@@ -189,8 +189,9 @@ def _vision_families(bench: Any) -> None:
         metavar="LIST",
         help="hands as players lay them, comma-separated families of generated photos: "
         "fan,cloth,strangers,clutter,motion,small (or 'all': these six), tape (a Mixtape "
-        "laid by the rulebook) and inverted (a fan with one card upside down, as the Remix "
-        "rules turn a transformed card); cards from --real's scans when given; exit 1 when "
+        "laid by the rulebook), inverted (a fan with one card upside down, as the Remix "
+        "rules turn a transformed card) and moving (one card of a hand smeared, still "
+        "moving as the photo is taken); cards from --real's scans when given; exit 1 when "
         "any card is named wrongly",
     )
     bench.add_argument(

@@ -14,6 +14,9 @@ Families:
 - ``motion``: 3-5 cards shaken by a 10-28 px motion blur; a card reported unknown should say
   "too blurred";
 - ``small``: 4-8 cards 120-160 px wide (the camera far from the table) on wood;
+- ``moving`` (not in ``all``): 4-7 cards apart, one of them still moving as the photo is
+  taken (a player placing it), that card alone smeared 14-26 px; it should be reported "too
+  blurred" if it cannot be named, never missed;
 - ``tape`` (not in ``all``: the issue's families keep their figures): a Mixtape laid by the
   rulebook, 3-5 cards (of different names, as in a deck) in each of two columns, each card
   covering 8.5-45 % of the one above it, on wood, cloth or felt; besides the cards, how many
@@ -41,11 +44,12 @@ from vision.geometry import quad_area, quad_iou
 from vision.layout import two_columns
 from vision.result import REASON_TOO_BLURRED, Identification
 from vision.synth import Scene, render_card_face
-from vision.synth_hands import PROP_KINDS, compose_hand, compose_tape
+from vision.synth_hands import PROP_KINDS, compose_hand, compose_tape, smear_card
 from vision.tuning import ACCEPT_CONFIDENCE
 
 FAMILIES = ("fan", "cloth", "strangers", "clutter", "motion", "small")  # "all"
-MORE_FAMILIES = ("tape", "inverted")  # asked for by name only
+MORE_FAMILIES = ("tape", "inverted", "moving")  # asked for by name only
+BLUR_FAMILIES = ("motion", "moving")  # their unknown boxes' reasons are counted
 KNOWN_FAMILIES = FAMILIES + MORE_FAMILIES
 ORB_FEATURES = 5000  # the plain pass the recogniser's speed is quoted against
 
@@ -168,6 +172,18 @@ def _motion(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyP
     return _photo(scene, [n for n, _ in hand])
 
 
+def _moving(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
+    """Cards lying still but one, smeared as it moved while the photo was taken."""
+    hand = _pick(rng, faces, 4, 7)
+    table = str(rng.choice(["wood", "cloth", "felt"]))
+    scene = compose_hand([f for _, f in hand], rng, layout="scatter", table=table)
+    moving = int(rng.integers(0, len(hand)))
+    length, degrees = float(rng.uniform(14, 26)), float(rng.uniform(0, 180))
+    photo = _photo(scene, [n for n, _ in hand])
+    photo.image = smear_card(scene, moving, length, degrees)
+    return photo
+
+
 def _small(rng: np.random.Generator, faces: Faces, strangers: Faces) -> FamilyPhoto:
     hand = _pick(rng, faces, 4, 8)
     width = float(rng.uniform(120, 160))
@@ -219,6 +235,7 @@ MAKERS: dict[str, Callable[[np.random.Generator, Faces, Faces], FamilyPhoto]] = 
     "small": _small,
     "tape": _tape,
     "inverted": _inverted,
+    "moving": _moving,
 }
 
 
@@ -467,11 +484,11 @@ def run_families(
         _add(total, figures)
     say(family_row("all", total))
     out["all"] = total.as_json()
-    if "motion" in families:
-        motion = out["motion"]
+    for family in (f for f in BLUR_FAMILIES if f in families):
+        blurred = out[family]
         say(
-            f"  motion: unknown boxes saying too blurred {motion['unknown_too_blurred']}, "
-            f"another reason {motion['unknown_other_reason']}"
+            f"  {family}: unknown boxes saying too blurred {blurred['unknown_too_blurred']}, "
+            f"another reason {blurred['unknown_other_reason']}"
         )
     if "tape" in families:
         tape = out["tape"]
