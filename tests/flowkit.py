@@ -1,5 +1,6 @@
 """What the photograph-to-score tests share: scripted runs of the simulated appliance fed with
-generated photos, an in-process appliance for driving screens directly, and where screenshots go.
+generated photos, an in-process appliance for driving screens directly, the words its screens
+draw, and where screenshots go.
 
 Set FLOW_SHOTS=/some/dir to keep the screenshots (they are looked at during development).
 """
@@ -10,9 +11,13 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from display import chrome, ui
 from display.checks.scenes import write
 from display.launch import RunOptions, run_script
 
@@ -52,3 +57,46 @@ def sim_app(state: Path) -> Iterator[Any]:
         yield app
     finally:
         app.close()
+
+
+@dataclass
+class Drawn:
+    content: str
+    size: int
+    colour: tuple[int, int, int]
+    rect: Any
+
+
+class TextRecorder:
+    """Every line of text drawn while it is active (through ``ui.text``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.drawn: list[Drawn] = []
+        original = ui.text
+
+        def recording(
+            surface: Any,
+            content: str,
+            pos: Any,
+            size: int = ui.MEDIUM,
+            color: Any = ui.TEXT,
+            anchor: str = "topleft",
+            max_width: int | None = None,
+        ) -> Any:
+            rect = original(surface, content, pos, size, color, anchor, max_width)
+            shown = ui.fit(content, size, max_width) if max_width is not None else content
+            self.drawn.append(Drawn(shown, size, tuple(color), rect))
+            return rect
+
+        monkeypatch.setattr(ui, "text", recording)
+        # the simulation's panel of LEDs (a PC only) is not what a player reads
+        monkeypatch.setattr(chrome, "sim_panel", lambda *args: None)
+
+    def frame(self, app: Any) -> list[Drawn]:
+        """The words of one freshly rendered frame."""
+        self.drawn = []
+        app.render()
+        return list(self.drawn)
+
+    def words(self, app: Any) -> str:
+        return "\n".join(d.content for d in self.frame(app))

@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from flowkit import shots_dir, sim_app
+from flowkit import TextRecorder, shots_dir, sim_app
 
-from display import chrome, ui
 from display.actions import Action
 from display.cards.capture import PhotoRead
 from display.cards.photos import save_photo
@@ -43,38 +42,9 @@ def hand() -> Scene:
     return compose_hand(faces, np.random.default_rng(1), layout="scatter", table="felt")
 
 
-class Words:
-    """Every line of text the screens draw (``ui.text`` patched)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.lines: list[str] = []
-        original = ui.text
-
-        def recording(
-            surface: Any,
-            content: str,
-            pos: Any,
-            size: int = ui.MEDIUM,
-            color: Any = ui.TEXT,
-            anchor: str = "topleft",
-            max_width: int | None = None,
-        ) -> Any:
-            # what a player sees: a line too long for its room is cut short ("...")
-            self.lines.append(ui.fit(content, size, max_width) if max_width else content)
-            return original(surface, content, pos, size, color, anchor, max_width)
-
-        monkeypatch.setattr(ui, "text", recording)
-        monkeypatch.setattr(chrome, "sim_panel", lambda *args: None)
-
-    def of(self, app: Any) -> str:
-        self.lines = []
-        app.render()
-        return "\n".join(self.lines)
-
-
 @pytest.fixture
-def words(monkeypatch: pytest.MonkeyPatch) -> Words:
-    return Words(monkeypatch)
+def recorder(monkeypatch: pytest.MonkeyPatch) -> TextRecorder:
+    return TextRecorder(monkeypatch)
 
 
 @pytest.fixture
@@ -98,7 +68,7 @@ def test_the_reading_keeps_the_recognisers_blur_reason() -> None:
 
 
 def test_a_smeared_card_is_said_blurred_and_a_steady_retake_reads_it(
-    app: Any, hand: Scene, words: Words, tmp_path: Path
+    app: Any, hand: Scene, recorder: TextRecorder, tmp_path: Path
 ) -> None:
     from display.screens.remix.table import RemixHandScreen
 
@@ -114,7 +84,7 @@ def test_a_smeared_card_is_said_blurred_and_a_steady_retake_reads_it(
     (blurred,) = [i for i, c in enumerate(cards) if c.status == UNKNOWN]
     assert cards[blurred].reason == TOO_BLURRED
 
-    shown = words.of(app)
+    shown = recorder.words(app)
     shots = shots_dir(tmp_path, "blurred-review")
     shots.mkdir(parents=True, exist_ok=True)
     app.screenshot(shots / "review-one-card-blurred.png")
@@ -124,7 +94,7 @@ def test_a_smeared_card_is_said_blurred_and_a_steady_retake_reads_it(
     assert screen.selected == blurred  # the cursor waits on it
 
     app.press(Action.OK)  # its pick list says why it asks
-    shown = words.of(app)
+    shown = recorder.words(app)
     app.screenshot(shots / "pick-blurred-card.png")
     assert f"Card {blurred + 1} was too blurred to read: which is it?" in shown
     app.press(Action.BACK)
@@ -133,7 +103,7 @@ def test_a_smeared_card_is_said_blurred_and_a_steady_retake_reads_it(
     app.press(Action.SHUTTER)
     app.render()
     assert sorted(c.name for c in screen.reading.cards) == sorted(NAMES[i] for i in HAND)
-    shown = words.of(app)
+    shown = recorder.words(app)
     assert "blurred" not in shown
 
 
@@ -160,15 +130,16 @@ def _card(i: int, name: str | None, reason: str = "", column: str = "") -> ReadC
     return ReadCard(name, 0.95 if name else 0.0, corners, [], reason, column=column)
 
 
-def test_the_banner_names_every_blurred_card_and_the_count_comes_first(
-    app: Any, words: Words
+def test_the_banner_counts_the_blurred_cards_and_the_count_comes_first(
+    app: Any, recorder: TextRecorder
 ) -> None:
     names = [NAMES[i] for i in HAND]
     two = [_card(i, n) for i, n in enumerate(names)]
     two[1] = _card(1, None, TOO_BLURRED)
     two[4] = _card(4, None, TOO_BLURRED)
     two[5] = _card(5, None, "not in gallery")
-    shown = words.of(app) if landed(app, two) else ""
+    landed(app, two)
+    shown = recorder.words(app)
     assert "2 cards are too blurred to read" in shown
     assert "retake with nothing moving" in shown
     assert "2 ?? blurred" in shown and "5 ?? blurred" in shown
@@ -177,22 +148,22 @@ def test_the_banner_names_every_blurred_card_and_the_count_comes_first(
 
     many = [_card(i, None if i < 4 else n, TOO_BLURRED) for i, n in enumerate(names)]
     landed(app, many)
-    assert "4 cards are too blurred to read" in words.of(app)
+    assert "4 cards are too blurred to read" in recorder.words(app)
     app.pop()
 
     # a missing card changes the score more than a blurred one: the count is said first
     short = [_card(i, n) for i, n in enumerate(names[:6])]
     short[2] = _card(2, None, TOO_BLURRED)
     landed(app, short)
-    shown = words.of(app)
+    shown = recorder.words(app)
     assert "6 of 7 cards found" in shown and "is too blurred" not in shown
     assert "3 ?? blurred" in shown
 
 
-def test_a_tapes_blurred_card_is_named_by_its_column(app: Any, words: Words) -> None:
+def test_a_tapes_blurred_card_is_named_by_its_column(app: Any, recorder: TextRecorder) -> None:
     cards = [_card(i, NAMES[c], column="A" if i < 4 else "B") for i, c in enumerate(HAND)]
     cards[5] = _card(5, None, TOO_BLURRED, column="B")
     landed(app, cards, columns=True)
-    shown = words.of(app)
+    shown = recorder.words(app)
     assert "Card B6 is too blurred to read" in shown
     assert "B6 ?? blurred" in shown

@@ -9,59 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from flowkit import sim_app
+from flowkit import Drawn, TextRecorder, sim_app
 
-from display import chrome, ui
+from display import ui
 from display.actions import Action
 from games.remix import score_hand
-
-
-@dataclass
-class Drawn:
-    content: str
-    size: int
-    colour: tuple[int, int, int]
-    rect: Any
-
-
-class TextRecorder:
-    """Every line of text drawn while it is active (through ``ui.text``)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.drawn: list[Drawn] = []
-        original = ui.text
-
-        def recording(
-            surface: Any,
-            content: str,
-            pos: Any,
-            size: int = ui.MEDIUM,
-            color: Any = ui.TEXT,
-            anchor: str = "topleft",
-            max_width: int | None = None,
-        ) -> Any:
-            rect = original(surface, content, pos, size, color, anchor, max_width)
-            shown = ui.fit(content, size, max_width) if max_width is not None else content
-            self.drawn.append(Drawn(shown, size, tuple(color), rect))
-            return rect
-
-        monkeypatch.setattr(ui, "text", recording)
-        # the simulation's panel of LEDs (a PC only) is not what a player reads
-        monkeypatch.setattr(chrome, "sim_panel", lambda *args: None)
-
-    def frame(self, app: Any) -> list[Drawn]:
-        """The words of one freshly rendered frame."""
-        self.drawn = []
-        app.render()
-        return list(self.drawn)
-
-    def words(self, app: Any) -> str:
-        return "\n".join(d.content for d in self.frame(app))
 
 
 @pytest.fixture
