@@ -32,7 +32,7 @@ from vision.name import (
 )
 from vision.photo import Photo
 from vision.plane import card_sized, completed_cards, to_card_plane
-from vision.result import Card, UnknownCard, explained
+from vision.result import REASON_TOO_BLURRED, Card, UnknownCard, explained
 from vision.unknown import (
     blurred,
     not_a_card,
@@ -186,7 +186,8 @@ class _OutlineNamer:
         reported = self.unknown + self.held_back
         if any(quad_iou(quad, u.corners) > tuning.UNKNOWN_SAME_IOU for u in reported):
             return
-        reason = reason_for(self.photo.image, quad)
+        # a smeared outline was found blurred on its way here (:meth:`smeared`)
+        reason = REASON_TOO_BLURRED if smeared else reason_for(self.photo.image, quad)
         candidates = candidate_list(best[1].scores) if best is not None else []
         report = UnknownCard(order_corners(quad), reason, candidates)
         # A smeared card's report would hide it from the last look, which looks again where

@@ -346,7 +346,7 @@ class PhotoReviewScreen(SlowWork):
                 (shown.left + x * view.scale, shown.top + y * view.scale)
                 for x, y in (card.label_point for card in self.cards)
             ]
-            self.draw_count_banner(surface, shown, labels)
+            self.draw_banner(surface, shown, labels)
         self.draw_side(surface, pygame.Rect(width - list_w - 12, 8, list_w, height - 16))
 
     def banner_text(self) -> str:
@@ -368,7 +368,7 @@ class PhotoReviewScreen(SlowWork):
         )
         return f"{heading} — retake with nothing moving"
 
-    def draw_count_banner(
+    def draw_banner(
         self, surface: pygame.Surface, photo: pygame.Rect, labels: list[tuple[float, float]]
     ) -> None:
         """The banner (:meth:`banner_text`) across the foot of the photo or its top, whichever
