@@ -130,7 +130,7 @@ def _card(i: int, name: str | None, reason: str = "", column: str = "") -> ReadC
     return ReadCard(name, 0.95 if name else 0.0, corners, [], reason, column=column)
 
 
-def test_the_banner_counts_the_blurred_cards_and_the_count_comes_first(
+def test_the_banner_counts_the_blurred_cards_with_the_count(
     app: Any, recorder: TextRecorder
 ) -> None:
     names = [NAMES[i] for i in HAND]
@@ -151,12 +151,27 @@ def test_the_banner_counts_the_blurred_cards_and_the_count_comes_first(
     assert "4 cards are too blurred to read" in recorder.words(app)
     app.pop()
 
-    # a missing card changes the score more than a blurred one: the count is said first
+    # a wrong count is said first: too many cards (a blur does not make cards) ...
+    extra = [_card(i, n) for i, n in enumerate(names)] + [_card(7, "Rogue")]
+    extra[2] = _card(2, None, TOO_BLURRED)
+    landed(app, extra)
+    shown = recorder.words(app)
+    assert "8 cards found, a hand holds 7" in shown and "is too blurred" not in shown
+    assert "3 ?? blurred" in shown
+    app.pop()
+
+    # ... and too few with none blurred
     short = [_card(i, n) for i, n in enumerate(names[:6])]
+    landed(app, short)
+    assert "6 of 7 cards found" in recorder.words(app)
+    app.pop()
+
+    # too few and some blurred: a shaken photo, one problem, which a steady retake mends
     short[2] = _card(2, None, TOO_BLURRED)
     landed(app, short)
     shown = recorder.words(app)
-    assert "6 of 7 cards found" in shown and "is too blurred" not in shown
+    assert "6 of 7 found, 1 too blurred" in shown and "is too blurred" not in shown
+    assert "retake with nothing moving" in shown
     assert "3 ?? blurred" in shown
 
 

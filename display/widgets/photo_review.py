@@ -351,14 +351,29 @@ class PhotoReviewScreen(SlowWork):
 
     def banner_text(self) -> str:
         """What the banner over the photo says: the wrong number of cards first (a missed card
-        changes the score more than a blurred one), else the cards the photo smeared."""
-        return self.count_problem() or self.blur_problem()
+        changes the score more than a blurred one), else the cards the photo smeared. Cards
+        missing *and* cards smeared are one problem, a shaken photo: then it says both, and
+        that a steady retake mends it (adding the missing cards by hand would not name the
+        smeared ones)."""
+        count, smeared = self.count_problem(), self.blurred_rows()
+        short = self.count_short()
+        if count and smeared and short > 0:
+            found = len(self.cards)
+            return (
+                f"{found} of {found + short} found, {len(smeared)} too blurred"
+                " — retake with nothing moving"
+            )
+        return count or self.blur_problem()
+
+    def blurred_rows(self) -> list[str]:
+        """The cards not named because the photo smeared them, as the list names them."""
+        return [self.row_name(i) for i, card in enumerate(self.cards) if card.blurred]
 
     def blur_problem(self) -> str:
         """The cards not named because the photo smeared them ("heading — advice"): a retake
         with nothing moving names them, quicker than picking each from the list (whose rows
         say which: "?? blurred")."""
-        rows = [self.row_name(i) for i, card in enumerate(self.cards) if card.blurred]
+        rows = self.blurred_rows()
         if not rows:
             return ""
         heading = (
